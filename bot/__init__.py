@@ -1,0 +1,1 @@
+"""Quet Games for Discord: Leroy Quet's small games, played in Discord channels."""

@@ -1,0 +1,42 @@
+"""Configuration from the environment (or a ``.env`` file beside the working directory)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from dotenv import load_dotenv
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message says what to set."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    db_path: str = "quetbot.sqlite3"
+    dev_guild: int | None = None
+
+
+def load_settings(env: dict[str, str] | None = None) -> Settings:
+    if env is None:
+        load_dotenv()
+        env = dict(os.environ)
+    token = env.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError(
+            "DISCORD_TOKEN is not set: put your bot token in the environment or in a .env file "
+            "(see .env.example)."
+        )
+    dev_guild_raw = env.get("QUETBOT_DEV_GUILD", "").strip()
+    dev_guild: int | None = None
+    if dev_guild_raw:
+        if not dev_guild_raw.isdigit():
+            raise ConfigError(f"QUETBOT_DEV_GUILD must be a server id (digits), not {dev_guild_raw!r}.")
+        dev_guild = int(dev_guild_raw)
+    return Settings(
+        token=token,
+        db_path=env.get("QUETBOT_DB", "").strip() or "quetbot.sqlite3",
+        dev_guild=dev_guild,
+    )

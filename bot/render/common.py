@@ -1,0 +1,214 @@
+"""What every renderer shares: fonts from assets/, the palette, a fast palette canvas, PNG encoding.
+
+Images carry their own opaque background, so they read the same on Discord's dark and light themes.
+
+Speed: an RGB PNG of a tall board costs 20+ ms to encode; a palette ("P") image of the same size costs
+a fraction of that. So every board is drawn on a `Canvas` in palette mode. Colours get palette slots
+on first use; text is drawn once per (text, size, colour, background) into a cached sprite whose
+anti-aliasing is a short ramp of palette slots between its background and ink, then pasted.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+
+# An opaque "paper" card: dark ink on a light warm background, readable on both Discord themes.
+BACKGROUND: RGB = (246, 243, 236)
+PANEL: RGB = (232, 227, 215)
+INK: RGB = (33, 33, 38)
+MUTED: RGB = (112, 108, 100)
+GRID: RGB = (200, 194, 182)
+HIGHLIGHT: RGB = (255, 226, 140)
+GOOD: RGB = (0, 120, 80)
+BAD: RGB = (190, 40, 40)
+WHITE: RGB = (255, 255, 255)
+
+# Okabe-Ito: distinguishable under the common colour-vision deficiencies. One colour per seat.
+PLAYER_COLOURS: tuple[RGB, ...] = (
+    (0, 114, 178),  # blue
+    (213, 94, 0),  # vermillion
+    (0, 158, 115),  # bluish green
+    (204, 121, 167),  # reddish purple
+    (230, 159, 0),  # orange
+    (86, 180, 233),  # sky blue
+    (120, 120, 120),  # grey
+    (180, 160, 20),  # dark yellow (plain yellow vanishes on the light background)
+)
+
+
+def player_colour(seat: int) -> RGB:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def _assets_dir() -> Path:
+    """assets/ beside the source tree, or the copy packaged as ``bot.assets`` by ``pip install .``."""
+    source = Path(__file__).resolve().parents[2] / "assets"
+    if (source / "fonts").is_dir():
+        return source
+    return Path(str(resources.files("bot.assets")))
+
+
+ASSETS = _assets_dir()
+
+FONT_FILES = {
+    "sans": "DejaVuSans.ttf",
+    "bold": "DejaVuSans-Bold.ttf",
+    "mono": "DejaVuSansMono.ttf",
+    "monobold": "DejaVuSansMono-Bold.ttf",
+}
+
+
+@lru_cache(maxsize=64)
+def font(size: int, face: str = "sans") -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(ASSETS / "fonts" / FONT_FILES[face]), size)
+
+
+def line_height(size: int, face: str = "sans") -> int:
+    ascent, descent = font(size, face).getmetrics()
+    return int(ascent + descent)
+
+
+def text_width(text: str, size: int, face: str = "sans") -> int:
+    return _text_sprite(text, size, INK, BACKGROUND, face)[0].width
+
+
+# ---- the shared palette --------------------------------------------------------------------------
+
+_RAMP = 8  # anti-aliasing levels per (ink, background) pair
+_lock = threading.Lock()  # renders run in worker threads (asyncio.to_thread)
+_slots: dict[RGB, int] = {}
+_palette: list[int] = []
+
+
+def colour_index(rgb: RGB) -> int:
+    """The palette slot of ``rgb``, allocated on first use (256 at most, shared by all renderers)."""
+    idx = _slots.get(rgb)
+    if idx is not None:
+        return idx
+    with _lock:
+        idx = _slots.get(rgb)
+        if idx is None:
+            idx = len(_slots)
+            if idx >= 256:
+                raise RuntimeError("render palette exhausted: use fewer distinct colours")
+            _palette.extend(rgb)
+            _slots[rgb] = idx
+        return idx
+
+
+def _blend(bg: RGB, fg: RGB, t: float) -> RGB:
+    return (
+        round(bg[0] + (fg[0] - bg[0]) * t),
+        round(bg[1] + (fg[1] - bg[1]) * t),
+        round(bg[2] + (fg[2] - bg[2]) * t),
+    )
+
+
+@lru_cache(maxsize=256)
+def _ramp_lut(fg: RGB, bg: RGB) -> tuple[int, ...]:
+    ramp = [colour_index(_blend(bg, fg, k / (_RAMP - 1))) for k in range(_RAMP)]
+    return tuple(ramp[(v * (_RAMP - 1) + 127) // 255] for v in range(256))
+
+
+_MASK_LUT = [0] + [255] * 255
+
+
+@lru_cache(maxsize=8192)
+def _text_sprite(
+    text: str, size: int, fg: RGB, bg: RGB, face: str
+) -> tuple[Image.Image, Image.Image]:
+    f = font(size, face)
+    left, _top, right, _bottom = f.getbbox(text)
+    ascent, descent = f.getmetrics()
+    w = max(1, int(right - min(left, 0)))
+    h = int(ascent + descent)
+    cover = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(cover).text((-min(left, 0), 0), text, font=f, fill=255)
+    indices = cover.point(list(_ramp_lut(fg, bg)))
+    sprite = Image.frombytes("P", (w, h), indices.tobytes())
+    return sprite, cover.point(_MASK_LUT)
+
+
+class Canvas:
+    """A palette-mode image with the few drawing operations the boards need."""
+
+    def __init__(self, width: int, height: int, background: RGB = BACKGROUND) -> None:
+        self.img = Image.new("P", (width, height), colour_index(background))
+        self.draw = ImageDraw.Draw(self.img)
+
+    @property
+    def width(self) -> int:
+        return self.img.width
+
+    @property
+    def height(self) -> int:
+        return self.img.height
+
+    def rect(
+        self,
+        box: tuple[int, int, int, int],
+        fill: RGB | None = None,
+        outline: RGB | None = None,
+        width: int = 1,
+        radius: int = 0,
+    ) -> None:
+        f = None if fill is None else colour_index(fill)
+        o = None if outline is None else colour_index(outline)
+        if radius:
+            self.draw.rounded_rectangle(box, radius=radius, fill=f, outline=o, width=width)
+        else:
+            self.draw.rectangle(box, fill=f, outline=o, width=width)
+
+    def line(self, points: list[tuple[int, int]], colour: RGB, width: int = 1) -> None:
+        self.draw.line(points, fill=colour_index(colour), width=width)
+
+    def ellipse(
+        self,
+        box: tuple[int, int, int, int],
+        fill: RGB | None = None,
+        outline: RGB | None = None,
+        width: int = 1,
+    ) -> None:
+        f = None if fill is None else colour_index(fill)
+        o = None if outline is None else colour_index(outline)
+        self.draw.ellipse(box, fill=f, outline=o, width=width)
+
+    def text(
+        self,
+        xy: tuple[int, int],
+        text: str,
+        size: int,
+        colour: RGB = INK,
+        face: str = "sans",
+        anchor: str = "l",
+        background: RGB = BACKGROUND,
+    ) -> int:
+        """Draw ``text`` with its line box's top at y; ``anchor`` l/c/r places x. ``background`` is
+        the colour under the text (for anti-aliasing). Returns the text's width."""
+        sprite, mask = _text_sprite(text, size, colour, background, face)
+        x, y = xy
+        if anchor == "c":
+            x -= sprite.width // 2
+        elif anchor == "r":
+            x -= sprite.width
+        self.img.paste(sprite, (x, y), mask)
+        return sprite.width
+
+    def paste(self, other: Canvas | Image.Image, xy: tuple[int, int]) -> None:
+        """Paste another palette image (e.g. a cached card sprite) drawn with this palette."""
+        src = other.img if isinstance(other, Canvas) else other
+        self.img.paste(src, xy)
+
+    def png(self) -> bytes:
+        self.img.putpalette(_palette)
+        buf = io.BytesIO()
+        self.img.save(buf, format="PNG", compress_level=1)
+        return buf.getvalue()
