@@ -84,9 +84,7 @@ def resolve_options(options_spec: tuple[Option, ...], given: Mapping[str, Any]) 
         if isinstance(value, bool) or not isinstance(value, int):
             raise BadInput(f"Option {opt.name} must be a whole number from {opt.min} to {opt.max}.")
         if not opt.min <= value <= opt.max:
-            raise BadInput(
-                f"Option {opt.name} must be from {opt.min} to {opt.max} (you gave {value})."
-            )
+            raise BadInput(f"Option {opt.name} must be from {opt.min} to {opt.max} (you gave {value}).")
         out[opt.name] = value
     return out
 

@@ -150,8 +150,7 @@ def apply(state: State, seat: int, action: Action) -> State:
         raise NotYourTurn(f"It is seat {state.turn + 1}'s turn, not yours.")
     if not 1 <= position <= state.n:
         raise BadInput(
-            f"Position {position} does not exist: the row has {state.n} digits. "
-            f"Choose 1-{state.n}."
+            f"Position {position} does not exist: the row has {state.n} digits. Choose 1-{state.n}."
         )
     new_row = flip(state.row, position)
     ms = multiset(new_row)
@@ -163,7 +162,10 @@ def apply(state: State, seat: int, action: Action) -> State:
             f"{', '.join(map(str, allowed))}."
         )
     moved = replace(
-        state, rows=(*state.rows, new_row), movers=(*state.movers, seat), turn=_next_seat(state, seat)
+        state,
+        rows=(*state.rows, new_row),
+        movers=(*state.movers, seat),
+        turn=_next_seat(state, seat),
     )
     return _settle(moved)
 

@@ -122,9 +122,7 @@ _MASK_LUT = [0] + [255] * 255
 
 
 @lru_cache(maxsize=8192)
-def _text_sprite(
-    text: str, size: int, fg: RGB, bg: RGB, face: str
-) -> tuple[Image.Image, Image.Image]:
+def _text_sprite(text: str, size: int, fg: RGB, bg: RGB, face: str) -> tuple[Image.Image, Image.Image]:
     f = font(size, face)
     left, _top, right, _bottom = f.getbbox(text)
     ascent, descent = f.getmetrics()

@@ -1,0 +1,419 @@
+"""All SQL lives here: games, their seats, and the append-only move log, in SQLite via aiosqlite.
+
+The rest of the bot talks to `Storage`, a small repository with keyword-only, typed async methods
+("not found" raises `NoGameHere`), so a PostgreSQL backend could implement the same methods later
+without touching cogs or rules.
+
+Durability: WAL journal with ``synchronous=FULL``, so a committed move survives a crash of the process
+or the machine. A move is one transaction: append to the log and compare-and-swap the game row on its
+version. Migrations are numbered and applied at startup in one transaction, ``PRAGMA user_version``
+counting them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from bot.errors import ChannelBusy, GameError, NoGameHere
+
+LIVE = ("lobby", "active")
+STATUSES = ("lobby", "active", "finished", "cancelled")
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: games, seats, the move log, and a key-value table for the bot's own bookkeeping.
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        guild_id INTEGER,
+        channel_id INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'cancelled')),
+        host_id INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        state TEXT,
+        result TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        lobby_message_id INTEGER,
+        board_message_id INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    -- At most one game in its lobby or in play per channel (a thread is a channel of its own).
+    CREATE UNIQUE INDEX games_one_live_per_channel ON games (channel_id)
+        WHERE status IN ('lobby', 'active');
+    CREATE INDEX games_live ON games (status) WHERE status IN ('lobby', 'active');
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        PRIMARY KEY (game_id, position),
+        UNIQUE (game_id, user_id)
+    );
+    CREATE INDEX seats_by_user ON seats (user_id);
+    CREATE TABLE moves (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+)
+
+
+class StaleVersion(GameError):
+    """The game row changed between reading and writing (another move won the race)."""
+
+    def __init__(self) -> None:
+        super().__init__("The game changed while you were acting: look at the latest board and try again.")
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int
+    status: str
+    host_id: int
+    options: dict[str, Any]
+    seed: int
+    state: dict[str, Any] | None
+    result: dict[str, Any] | None
+    version: int
+    lobby_message_id: int | None
+    board_message_id: int | None
+    created_at: float
+    updated_at: float
+    seats: tuple[int, ...]  # user ids in turn order; seat 0 first
+
+    @property
+    def live(self) -> bool:
+        return self.status in LIVE
+
+    def seat_of(self, user_id: int) -> int | None:
+        try:
+            return self.seats.index(user_id)
+        except ValueError:
+            return None
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    game_id: int
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    created_at: float
+
+
+_GAME_COLUMNS = ", ".join(
+    "g." + c
+    for c in (
+        "id kind guild_id channel_id status host_id options seed state result version "
+        "lobby_message_id board_message_id created_at updated_at"
+    ).split()
+)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+class Storage:
+    """The bot's one database connection and every query it runs."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+        # One connection serves every coroutine, so a statement run while another coroutine's
+        # transaction is open would join it: every use of the connection takes this lock.
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str) -> Storage:
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=FULL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        storage = cls(conn)
+        await storage._migrate()
+        return storage
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+    async def _migrate(self) -> None:
+        async with self._conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        current = int(row[0]) if row else 0
+        if current >= len(MIGRATIONS):
+            return
+        await self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            for number in range(current, len(MIGRATIONS)):
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        await self._conn.execute(statement)
+            await self._conn.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+            await self._conn.execute("COMMIT")
+        except BaseException:
+            await self._conn.execute("ROLLBACK")
+            raise
+
+    async def schema_version(self) -> int:
+        row = await self._fetchone("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    # ---- reading --------------------------------------------------------------------------------
+
+    async def _fetchall(self, query: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._lock, self._conn.execute(query, args) as cur:
+            return list(await cur.fetchall())
+
+    async def _fetchone(self, query: str, args: Sequence[Any] = ()) -> sqlite3.Row | None:
+        rows = await self._fetchall(query, args)
+        return rows[0] if rows else None
+
+    async def _games(self, where: str, args: Sequence[Any] = ()) -> list[GameRow]:
+        rows = await self._fetchall(f"SELECT {_GAME_COLUMNS} FROM games g {where}", args)
+        games = []
+        for row in rows:
+            seats = await self._fetchall(
+                "SELECT user_id FROM seats WHERE game_id = ? ORDER BY position", (row["id"],)
+            )
+            games.append(
+                GameRow(
+                    id=row["id"],
+                    kind=row["kind"],
+                    guild_id=row["guild_id"],
+                    channel_id=row["channel_id"],
+                    status=row["status"],
+                    host_id=row["host_id"],
+                    options=json.loads(row["options"]),
+                    seed=row["seed"],
+                    state=None if row["state"] is None else json.loads(row["state"]),
+                    result=None if row["result"] is None else json.loads(row["result"]),
+                    version=row["version"],
+                    lobby_message_id=row["lobby_message_id"],
+                    board_message_id=row["board_message_id"],
+                    created_at=row["created_at"],
+                    updated_at=row["updated_at"],
+                    seats=tuple(int(r[0]) for r in seats),
+                )
+            )
+        return games
+
+    async def get_game(self, *, game_id: int) -> GameRow:
+        games = await self._games("WHERE id = ?", (game_id,))
+        if not games:
+            raise NoGameHere(f"Game #{game_id} does not exist.")
+        return games[0]
+
+    async def live_game_in_channel(self, *, channel_id: int) -> GameRow | None:
+        games = await self._games("WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,))
+        return games[0] if games else None
+
+    async def latest_game_in_channel(self, *, channel_id: int) -> GameRow | None:
+        """The live game of the channel, else the one that ended last."""
+        games = await self._games(
+            "WHERE channel_id = ? "
+            "ORDER BY status IN ('lobby', 'active') DESC, updated_at DESC, id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return games[0] if games else None
+
+    async def live_games_of_user(self, *, user_id: int) -> list[GameRow]:
+        return await self._games(
+            "JOIN seats s ON s.game_id = g.id "
+            "WHERE s.user_id = ? AND g.status IN ('lobby', 'active') ORDER BY g.id",
+            (user_id,),
+        )
+
+    async def moves(self, *, game_id: int) -> list[MoveRow]:
+        rows = await self._fetchall(
+            "SELECT game_id, seq, seat, action, created_at FROM moves WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [
+            MoveRow(
+                game_id=r["game_id"],
+                seq=r["seq"],
+                seat=r["seat"],
+                action=json.loads(r["action"]),
+                created_at=r["created_at"],
+            )
+            for r in rows
+        ]
+
+    async def count_games(self, *, status: str | None = None) -> int:
+        if status is None:
+            row = await self._fetchone("SELECT COUNT(*) FROM games")
+        else:
+            row = await self._fetchone("SELECT COUNT(*) FROM games WHERE status = ?", (status,))
+        return int(row[0]) if row else 0
+
+    # ---- writing --------------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+
+    async def _cas(self, game_id: int, expected_version: int, sets: Mapping[str, Any]) -> None:
+        """Update the game row if it is still at ``expected_version``; bump the version."""
+        assignments = ", ".join(f"{col} = ?" for col in sets)
+        cur = await self._conn.execute(
+            f"UPDATE games SET {assignments}, version = version + 1, updated_at = ? "
+            "WHERE id = ? AND version = ?",
+            (*sets.values(), time.time(), game_id, expected_version),
+        )
+        if cur.rowcount != 1:
+            raise StaleVersion()
+
+    async def _write_seats(self, game_id: int, user_ids: Sequence[int]) -> None:
+        await self._conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        await self._conn.executemany(
+            "INSERT INTO seats (game_id, position, user_id) VALUES (?, ?, ?)",
+            [(game_id, pos, uid) for pos, uid in enumerate(user_ids)],
+        )
+
+    async def create_lobby(
+        self,
+        *,
+        kind: str,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        options: Mapping[str, Any],
+        seed: int,
+    ) -> GameRow:
+        now = time.time()
+        try:
+            async with self._transaction():
+                cur = await self._conn.execute(
+                    "INSERT INTO games (kind, guild_id, channel_id, status, host_id, options, seed, "
+                    "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                    (kind, guild_id, channel_id, host_id, _dumps(dict(options)), seed, now, now),
+                )
+                game_id = cur.lastrowid
+                assert game_id is not None
+                await self._write_seats(game_id, [host_id])
+        except sqlite3.IntegrityError:
+            existing = await self.live_game_in_channel(channel_id=channel_id)
+            raise ChannelBusy(_busy_message(existing)) from None
+        return await self.get_game(game_id=game_id)
+
+    async def update_lobby(
+        self, *, game_id: int, expected_version: int, seats: Sequence[int], host_id: int
+    ) -> GameRow:
+        """Replace the lobby's seats (join/leave) and host."""
+        async with self._transaction():
+            await self._cas(game_id, expected_version, {"host_id": host_id})
+            await self._write_seats(game_id, seats)
+        return await self.get_game(game_id=game_id)
+
+    async def start_game(self, *, game_id: int, expected_version: int, state: Mapping[str, Any]) -> GameRow:
+        async with self._transaction():
+            await self._cas(game_id, expected_version, {"status": "active", "state": _dumps(state)})
+        return await self.get_game(game_id=game_id)
+
+    async def record_move(
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        seat: int,
+        action: Mapping[str, Any],
+        state: Mapping[str, Any],
+        result: Mapping[str, Any] | None = None,
+    ) -> GameRow:
+        """One transaction: append the move to the log and swap in the new state.
+
+        With ``result`` (the outcome), the game is finished in the same transaction.
+        """
+        async with self._transaction():
+            sets: dict[str, Any] = {"state": _dumps(state)}
+            if result is not None:
+                sets["status"] = "finished"
+                sets["result"] = _dumps(result)
+            await self._cas(game_id, expected_version, sets)
+            await self._conn.execute(
+                "INSERT INTO moves (game_id, seq, seat, action, created_at) VALUES "
+                "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?)",
+                (game_id, game_id, seat, _dumps(dict(action)), time.time()),
+            )
+        return await self.get_game(game_id=game_id)
+
+    async def cancel_game(self, *, game_id: int, expected_version: int) -> GameRow:
+        async with self._transaction():
+            await self._cas(game_id, expected_version, {"status": "cancelled"})
+        return await self.get_game(game_id=game_id)
+
+    async def set_messages(
+        self,
+        *,
+        game_id: int,
+        lobby_message_id: int | None = None,
+        board_message_id: int | None = None,
+    ) -> None:
+        """Remember where the lobby and the latest board are (not a game change: no version bump)."""
+        sets = {
+            k: v
+            for k, v in (
+                ("lobby_message_id", lobby_message_id),
+                ("board_message_id", board_message_id),
+            )
+            if v is not None
+        }
+        if not sets:
+            return
+        assignments = ", ".join(f"{col} = ?" for col in sets)
+        async with self._transaction():
+            await self._conn.execute(
+                f"UPDATE games SET {assignments} WHERE id = ?", (*sets.values(), game_id)
+            )
+
+    async def get_meta(self, *, key: str) -> str | None:
+        row = await self._fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, *, key: str, value: str) -> None:
+        async with self._transaction():
+            await self._conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+
+def _busy_message(existing: GameRow | None) -> str:
+    if existing is None:
+        return "This channel already has a game. Try again in a moment."
+    what = "a lobby" if existing.status == "lobby" else "a game in play"
+    return (
+        f"This channel already has {what}: {existing.kind} game #{existing.id}. "
+        "Finish or cancel it first (/game cancel), or start your game in a thread."
+    )
