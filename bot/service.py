@@ -34,7 +34,7 @@ class Loaded:
 
     row: GameRow
     rules: ModuleType
-    state: Any | None
+    state: Any  # None while in the lobby
 
     @property
     def id(self) -> int:
@@ -106,6 +106,7 @@ class GameService:
         guild_id: int | None,
         channel_id: int,
         host_id: int,
+        host_name: str,
         options: Mapping[str, Any],
     ) -> Loaded:
         rules = rules_for(kind)
@@ -115,12 +116,13 @@ class GameService:
             guild_id=guild_id,
             channel_id=channel_id,
             host_id=host_id,
+            host_name=host_name,
             options=resolved,
             seed=secrets.randbits(63),
         )
         return load(row)
 
-    async def join(self, game_id: int, user_id: int) -> Loaded:
+    async def join(self, game_id: int, user_id: int, name: str) -> Loaded:
         async with self.lock(game_id):
             row = await self.storage.get_game(game_id=game_id)
             self._require_lobby(row)
@@ -134,7 +136,7 @@ class GameService:
             row = await self.storage.update_lobby(
                 game_id=game_id,
                 expected_version=row.version,
-                seats=(*row.seats, user_id),
+                seats=(*zip(row.seats, row.names, strict=True), (user_id, name)),
                 host_id=row.host_id,
             )
             return load(row)
@@ -146,11 +148,11 @@ class GameService:
             self._require_lobby(row)
             if user_id not in row.seats:
                 raise NotAPlayer("You are not in this lobby.")
-            seats = tuple(u for u in row.seats if u != user_id)
+            seats = tuple((u, n) for u, n in zip(row.seats, row.names, strict=True) if u != user_id)
             if not seats:
                 row = await self.storage.cancel_game(game_id=game_id, expected_version=row.version)
                 return load(row)
-            host = row.host_id if row.host_id != user_id else seats[0]
+            host = row.host_id if row.host_id != user_id else seats[0][0]
             row = await self.storage.update_lobby(
                 game_id=game_id, expected_version=row.version, seats=seats, host_id=host
             )

@@ -56,6 +56,7 @@ MIGRATIONS: tuple[str, ...] = (
         game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
         position INTEGER NOT NULL,
         user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
         PRIMARY KEY (game_id, position),
         UNIQUE (game_id, user_id)
     );
@@ -101,6 +102,7 @@ class GameRow:
     created_at: float
     updated_at: float
     seats: tuple[int, ...]  # user ids in turn order; seat 0 first
+    names: tuple[str, ...]  # their display names when they joined (for images; mentions use ids)
 
     @property
     def live(self) -> bool:
@@ -196,7 +198,7 @@ class Storage:
         games = []
         for row in rows:
             seats = await self._fetchall(
-                "SELECT user_id FROM seats WHERE game_id = ? ORDER BY position", (row["id"],)
+                "SELECT user_id, name FROM seats WHERE game_id = ? ORDER BY position", (row["id"],)
             )
             games.append(
                 GameRow(
@@ -216,6 +218,7 @@ class Storage:
                     created_at=row["created_at"],
                     updated_at=row["updated_at"],
                     seats=tuple(int(r[0]) for r in seats),
+                    names=tuple(str(r[1]) for r in seats),
                 )
             )
         return games
@@ -293,11 +296,11 @@ class Storage:
         if cur.rowcount != 1:
             raise StaleVersion()
 
-    async def _write_seats(self, game_id: int, user_ids: Sequence[int]) -> None:
+    async def _write_seats(self, game_id: int, seats: Sequence[tuple[int, str]]) -> None:
         await self._conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await self._conn.executemany(
-            "INSERT INTO seats (game_id, position, user_id) VALUES (?, ?, ?)",
-            [(game_id, pos, uid) for pos, uid in enumerate(user_ids)],
+            "INSERT INTO seats (game_id, position, user_id, name) VALUES (?, ?, ?, ?)",
+            [(game_id, pos, uid, name) for pos, (uid, name) in enumerate(seats)],
         )
 
     async def create_lobby(
@@ -307,6 +310,7 @@ class Storage:
         guild_id: int | None,
         channel_id: int,
         host_id: int,
+        host_name: str,
         options: Mapping[str, Any],
         seed: int,
     ) -> GameRow:
@@ -320,16 +324,16 @@ class Storage:
                 )
                 game_id = cur.lastrowid
                 assert game_id is not None
-                await self._write_seats(game_id, [host_id])
+                await self._write_seats(game_id, [(host_id, host_name)])
         except sqlite3.IntegrityError:
             existing = await self.live_game_in_channel(channel_id=channel_id)
             raise ChannelBusy(_busy_message(existing)) from None
         return await self.get_game(game_id=game_id)
 
     async def update_lobby(
-        self, *, game_id: int, expected_version: int, seats: Sequence[int], host_id: int
+        self, *, game_id: int, expected_version: int, seats: Sequence[tuple[int, str]], host_id: int
     ) -> GameRow:
-        """Replace the lobby's seats (join/leave) and host."""
+        """Replace the lobby's seats, as (user id, display name) in turn order, and its host."""
         async with self._transaction():
             await self._cas(game_id, expected_version, {"host_id": host_id})
             await self._write_seats(game_id, seats)

@@ -1,0 +1,157 @@
+"""/game: the commands every game shares (join, start, status, rules, leave, cancel) and the lobby buttons."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import GameError, LobbyError
+from bot.gamecog import channel_of, lobby_message, mention
+from bot.rules_text import RULES_TEXT
+from bot.service import Loaded
+from bot.ui import NO_PINGS, reply_private
+
+if TYPE_CHECKING:
+    from bot.app import QuetBot
+
+GAME_CHOICES = [app_commands.Choice(name=text.title, value=key) for key, text in RULES_TEXT.items()]
+
+
+class GameAdmin(commands.GroupCog, group_name="game", group_description="Commands shared by every game"):
+    def __init__(self, bot: QuetBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    # ---- slash commands -------------------------------------------------------------------------
+
+    @app_commands.command(name="join", description="Join the lobby in this channel")
+    async def join(self, interaction: discord.Interaction) -> None:
+        game = await self.bot.service.live_in_channel(channel_of(interaction))
+        await self.lobby_action(interaction, game, "join")
+
+    @app_commands.command(name="start", description="Start the game in this channel's lobby (host only)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        game = await self.bot.service.live_in_channel(channel_of(interaction))
+        await self.lobby_action(interaction, game, "start")
+
+    @app_commands.command(
+        name="status", description="Whose move it is, and the latest board (only you see it)"
+    )
+    async def status(self, interaction: discord.Interaction) -> None:
+        row = await self.bot.storage.latest_game_in_channel(channel_id=channel_of(interaction))
+        if row is None:
+            raise GameError("No game has been played in this channel yet. Start one with /<game> new.")
+        game = await self.bot.service.get(row.id)
+        if row.status == "lobby":
+            content, _ = lobby_message(game)
+            await reply_private(interaction, content, allowed_mentions=NO_PINGS)
+            return
+        if row.status == "cancelled":
+            raise GameError(f"The last game here (#{row.id}) was cancelled. Start one with /<game> new.")
+        await self.bot.game_cog(row.kind).show_status(interaction, game)
+
+    @app_commands.command(name="rules", description="The rules of a game, with a worked example")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        text = RULES_TEXT.get(game)
+        if text is None:
+            raise GameError(f"There is no game called {game!r}. Choose one from the list.")
+        await reply_private(interaction, text.body)
+
+    @app_commands.command(name="leave", description="Leave the lobby, or forfeit the game in this channel")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        game = await self.bot.service.live_in_channel(channel_of(interaction))
+        if game.row.status == "lobby":
+            await self.lobby_action(interaction, game, "leave")
+            return
+        result = await self.bot.service.forfeit(game.id, interaction.user.id)
+        cog = self.bot.game_cog(game.row.kind)
+        await cog.post_board(
+            interaction, result.after, f"{mention(interaction.user.id)} left the game (forfeit)."
+        )
+
+    @app_commands.command(name="cancel", description="Cancel this channel's game (host or Manage Messages)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        game = await self.bot.service.live_in_channel(channel_of(interaction))
+        await self.lobby_action(interaction, game, "cancel")
+
+    # ---- lobby actions: buttons and commands alike ------------------------------------------------
+
+    async def lobby_action(self, interaction: discord.Interaction, game: Loaded, verb: str) -> None:
+        service = self.bot.service
+        user = interaction.user
+        is_button = interaction.type == discord.InteractionType.component
+        if verb == "join":
+            game = await service.join(game.id, user.id, user.display_name)
+            note = f"You joined game #{game.id} as seat {game.row.seats.index(user.id) + 1}."
+        elif verb == "leave":
+            game = await service.leave_lobby(game.id, user.id)
+            note = f"You left the lobby of game #{game.id}."
+        elif verb == "start":
+            await self._start(interaction, game, is_button)
+            return
+        elif verb == "cancel":
+            await self._cancel(interaction, game, is_button)
+            return
+        else:
+            raise LobbyError("That lobby control is not known.")
+        await self._show_lobby(interaction, game, is_button, note)
+
+    async def _show_lobby(
+        self, interaction: discord.Interaction, game: Loaded, is_button: bool, note: str
+    ) -> None:
+        content, view = lobby_message(game)
+        if is_button:
+            await interaction.response.edit_message(content=content, view=view, allowed_mentions=NO_PINGS)
+            return
+        await reply_private(interaction, note)
+        await self._edit_lobby(game)
+
+    async def _edit_lobby(self, game: Loaded) -> None:
+        if game.row.lobby_message_id is None:
+            return
+        content, view = lobby_message(game)
+        try:
+            message = self.bot.get_partial_messageable(game.row.channel_id).get_partial_message(
+                game.row.lobby_message_id
+            )
+            await message.edit(content=content, view=view, allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            pass  # the lobby post was deleted: the game goes on without it
+
+    async def _start(self, interaction: discord.Interaction, game: Loaded, is_button: bool) -> None:
+        game = await self.bot.service.start(game.id, interaction.user.id)
+        cog = self.bot.game_cog(game.row.kind)
+        if is_button:
+            content, view = lobby_message(game)
+            await interaction.response.edit_message(content=content, view=view, allowed_mentions=NO_PINGS)
+        else:
+            await self._edit_lobby(game)
+        players = ", ".join(f"{i + 1}. {mention(u)}" for i, u in enumerate(game.row.seats))
+        await cog.post_board(interaction, game, f"The game begins. Seats: {players}.")
+
+    async def _cancel(self, interaction: discord.Interaction, game: Loaded, is_button: bool) -> None:
+        perms = interaction.permissions
+        game = await self.bot.service.cancel(game.id, interaction.user.id, can_manage=perms.manage_messages)
+        text = f"Game #{game.id} ({game.rules.TITLE}) was cancelled by {mention(interaction.user.id)}."
+        if (
+            is_button
+            and interaction.message is not None
+            and interaction.message.id == game.row.lobby_message_id
+        ):
+            content, _ = lobby_message(game)
+            await interaction.response.edit_message(content=content, view=None, allowed_mentions=NO_PINGS)
+            await interaction.followup.send(text, allowed_mentions=NO_PINGS)
+        else:
+            await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+            await self._edit_lobby(game)
+        if game.row.board_message_id is not None:
+            await self.bot.strip_components(game.row.channel_id, game.row.board_message_id)
+
+
+async def setup(bot: QuetBot) -> None:
+    await bot.add_cog(GameAdmin(bot))
