@@ -17,7 +17,9 @@ from bot.games import RULES, play
 GAMES = sorted(RULES)
 
 
-def playout(rules: ModuleType, players: int, seed: int, rng: random.Random) -> tuple[Any, list[tuple[int, dict]]]:
+def playout(
+    rules: ModuleType, players: int, seed: int, rng: random.Random
+) -> tuple[Any, list[tuple[int, dict]]]:
     options = {o.name: rng.randint(o.min, min(o.max, o.min + 4)) for o in rules.OPTIONS}
     state = rules.new_game(players, options, seed)
     log: list[tuple[int, dict]] = []

@@ -1,0 +1,154 @@
+"""Storage and the game service, below Discord: lobbies, seats, turns, the move log and replay."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.errors import (
+    ChannelBusy,
+    GameOver,
+    IllegalMove,
+    LobbyError,
+    NotAllowed,
+    NotAPlayer,
+    NotYourTurn,
+    StaleButton,
+)
+from bot.service import GameService
+from bot.storage import MIGRATIONS, StaleVersion, Storage
+
+
+@pytest.fixture
+async def service(tmp_path: Path):
+    storage = await Storage.open(str(tmp_path / "games.sqlite3"))
+    yield GameService(storage)
+    await storage.close()
+
+
+async def lobby(service: GameService, channel: int = 100, n: int = 5, players: int = 2):
+    game = await service.open_lobby(
+        kind="procession", guild_id=1, channel_id=channel, host_id=10, host_name="Ann", options={"n": n}
+    )
+    for i in range(1, players):
+        game = await service.join(game.id, 10 + i, f"P{i}")
+    return game
+
+
+async def test_migrations_are_numbered_and_idempotent(tmp_path: Path) -> None:
+    path = str(tmp_path / "db.sqlite3")
+    storage = await Storage.open(path)
+    assert await storage.schema_version() == len(MIGRATIONS)
+    await storage.close()
+    storage = await Storage.open(path)  # a second start applies nothing and fails nothing
+    assert await storage.schema_version() == len(MIGRATIONS)
+    await storage.close()
+
+
+async def test_one_live_game_per_channel_but_threads_are_channels(service: GameService) -> None:
+    game = await lobby(service, channel=100)
+    with pytest.raises(ChannelBusy, match=f"#{game.id}"):
+        await lobby(service, channel=100)
+    other = await lobby(service, channel=101)  # a thread has its own channel id
+    assert other.id != game.id
+    await service.cancel(game.id, 10, can_manage=False)
+    again = await lobby(service, channel=100)  # a cancelled game frees the channel
+    assert again.row.status == "lobby"
+
+
+async def test_lobby_seats_host_and_limits(service: GameService) -> None:
+    game = await lobby(service, players=1)
+    with pytest.raises(LobbyError, match="at least 2"):
+        await service.start(game.id, 10)
+    game = await service.join(game.id, 11, "Bea")
+    with pytest.raises(LobbyError, match="already"):
+        await service.join(game.id, 11, "Bea")
+    with pytest.raises(NotAllowed, match="host"):
+        await service.start(game.id, 11)
+    game = await service.leave_lobby(game.id, 10)
+    assert game.row.host_id == 11 and game.row.seats == (11,)
+    for uid in range(20, 27):
+        game = await service.join(game.id, uid, f"U{uid}")
+    with pytest.raises(LobbyError, match="full"):
+        await service.join(game.id, 99, "late")
+    game = await service.start(game.id, 11)
+    assert game.row.status == "active" and game.state.n_players == 8
+    with pytest.raises(LobbyError, match="started"):
+        await service.join(game.id, 98, "later")
+
+
+async def test_the_last_one_out_closes_the_lobby(service: GameService) -> None:
+    game = await lobby(service, players=1)
+    game = await service.leave_lobby(game.id, 10)
+    assert game.row.status == "cancelled"
+
+
+async def test_moves_are_checked_logged_and_replayed(service: GameService) -> None:
+    game = await lobby(service, players=3)
+    game = await service.start(game.id, 10)
+    with pytest.raises(NotAPlayer):
+        await service.act(game.id, 99, {"type": "flip", "position": 1})
+    with pytest.raises(NotYourTurn):
+        await service.act(game.id, 11, {"type": "flip", "position": 1})
+    result = await service.act(game.id, 10, {"type": "flip", "position": 4})
+    with pytest.raises(StaleButton):
+        await service.act(
+            game.id, 11, {"type": "flip", "position": 1}, expected_version=result.before.row.version
+        )
+    with pytest.raises(IllegalMove):  # flipping 4 back to 00000 repeats {5}
+        await service.act(game.id, 11, {"type": "flip", "position": 4})
+    unchanged = await service.get(game.id)
+    assert unchanged.row.version == result.after.row.version
+    for user, position in [(11, 1), (12, 5), (10, 1)]:
+        await service.act(game.id, user, {"type": "flip", "position": position})
+    await service.forfeit(game.id, 11)
+    game = await service.get(game.id)
+    assert await service.replay(game.id) == game.state
+    moves = await service.storage.moves(game_id=game.id)
+    assert [m.action["type"] for m in moves] == ["flip"] * 4 + ["forfeit"]
+
+
+async def test_a_finished_game_records_its_result(service: GameService) -> None:
+    game = await service.start((await lobby(service)).id, 10)
+    for user, position in [(10, 4), (11, 1), (10, 5), (11, 1), (10, 4)]:
+        result = await service.act(game.id, user, {"type": "flip", "position": position})
+    assert result.after.row.status == "finished"
+    assert result.after.row.result == {
+        "winners": [0],
+        "reason": result.after.rules.outcome(result.after.state).reason,
+        "scores": None,
+        "draw": False,
+    }
+    with pytest.raises(GameOver):
+        await service.act(game.id, 11, {"type": "flip", "position": 1})
+
+
+async def test_compare_and_swap_refuses_a_stale_version(service: GameService) -> None:
+    game = await service.start((await lobby(service)).id, 10)
+    await service.act(game.id, 10, {"type": "flip", "position": 1})
+    with pytest.raises(StaleVersion):
+        await service.storage.record_move(
+            game_id=game.id, expected_version=game.row.version, seat=0, action={"type": "flip"}, state={}
+        )
+
+
+async def test_racing_moves_apply_once(service: GameService) -> None:
+    game = await service.start((await lobby(service)).id, 10)
+    results = await asyncio.gather(
+        *[service.act(game.id, 10, {"type": "flip", "position": 2}) for _ in range(5)], return_exceptions=True
+    )
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert all(isinstance(r, NotYourTurn) for r in results if isinstance(r, BaseException))
+    assert len(await service.storage.moves(game_id=game.id)) == 1
+
+
+async def test_cancel_needs_host_or_manage_messages(service: GameService) -> None:
+    game = await service.start((await lobby(service)).id, 10)
+    with pytest.raises(NotAllowed):
+        await service.cancel(game.id, 11, can_manage=False)
+    game = await service.cancel(game.id, 11, can_manage=True)
+    assert game.row.status == "cancelled"
+    with pytest.raises(GameOver):
+        await service.cancel(game.id, 10, can_manage=True)
