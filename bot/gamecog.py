@@ -165,20 +165,32 @@ class GameCog(commands.GroupCog):
             payload["view"] = components(*items)
         return payload
 
-    async def post_board(self, interaction: discord.Interaction, game: Loaded, headline: str) -> None:
-        """Answer with the new board; the previous board loses its controls."""
+    async def post_board(
+        self, interaction: discord.Interaction | None, game: Loaded, headline: str
+    ) -> int | None:
+        """Post the new board and take the controls off the previous one.
+
+        In the game's channel the board answers the interaction; a move made elsewhere (a DM, a typed
+        reply, a deadline) posts it to the channel, and the caller answers the interaction privately.
+        """
         payload = await self.board_payload(game, headline)
-        if interaction.response.is_done():
-            message = await interaction.followup.send(wait=True, **payload)
-            message_id: int | None = message.id
+        message_id: int | None
+        if interaction is not None and interaction.channel_id == game.row.channel_id:
+            if interaction.response.is_done():
+                message = await interaction.followup.send(wait=True, **payload)
+                message_id = message.id
+            else:
+                response = await interaction.response.send_message(**payload)
+                message_id = response.message_id
         else:
-            response = await interaction.response.send_message(**payload)
-            message_id = response.message_id
+            channel = self.bot.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+            message_id = (await channel.send(**payload)).id
         old = game.row.board_message_id
         if message_id is not None:
             await self.bot.storage.set_messages(game_id=game.id, board_message_id=message_id)
         if old is not None and old != message_id:
             await self.bot.strip_components(game.row.channel_id, old)
+        return message_id
 
     async def show_status(self, interaction: discord.Interaction, game: Loaded) -> None:
         """The latest board again, privately."""

@@ -451,14 +451,15 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     per distinct rank held.
     """
     actions: list[Action] = []
+    # Plays first: a driver taking the first legal action must not replace predictions forever.
+    if state.phase == "place" and seat == state.turn:
+        ranks = sorted({card_rank(c) for c in state.hands[seat]})
+        actions += [{"type": "play", "rank": r} for r in ranks]
     if can_predict(state, seat):
         samples = ["U", "D", "S"]
         if state.max_letters >= 2:
             samples += [a + b for a in "UDS" for b in "UDS"]
         actions += [{"type": "predict", "letters": s} for s in samples]
-    if state.phase == "place" and seat == state.turn:
-        ranks = sorted({card_rank(c) for c in state.hands[seat]})
-        actions += [{"type": "play", "rank": r} for r in ranks]
     return actions
 
 
@@ -708,7 +709,7 @@ def view_for(state: State, seat: int | None) -> View:
         row_size=state.row_size,
         max_letters=state.max_letters,
         turn=state.turn if state.phase == "place" else None,
-        predicted=frozenset(s for s in state.active if state.predictions[s] is not None),
+        predicted=frozenset(s for s in state.active if state.predictions[s] is not None and len(state.predictions[s] or "") > 2),
         to_act=to_act(state),
         hand=state.hands[seat] if own and seat is not None else None,
         prediction=state.predictions[seat] if own and seat is not None else None,

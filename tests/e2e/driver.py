@@ -1,0 +1,63 @@
+"""Helpers for end-to-end tests: act as players through the emulator and read what the bot showed."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from tests.emulator import DiscordEmulator
+from tests.emulator.models import InteractionRecord, MessageRecord
+from tests.emulator.world import Channel, User
+
+
+def bot_messages(emu: DiscordEmulator, channel: Channel) -> list[MessageRecord]:
+    return [m for m in emu.channel_messages(channel) if m.author.id == emu.bot_user.id]
+
+
+def latest_board(emu: DiscordEmulator, channel: Channel) -> MessageRecord:
+    """The newest public bot message with an image: the current board."""
+    boards = [m for m in bot_messages(emu, channel) if m.attachments and not m.ephemeral]
+    assert boards, "the bot has posted no board in this channel"
+    return boards[-1]
+
+
+def lobby_message(emu: DiscordEmulator, channel: Channel) -> MessageRecord:
+    lobbies = [m for m in bot_messages(emu, channel) if "Lobby:" in m.content or "Join" in str(m.components)]
+    assert lobbies, "no lobby message"
+    return lobbies[-1]
+
+
+def assert_png(message: MessageRecord) -> Image.Image:
+    assert len(message.attachments) == 1
+    data = message.attachments[0].data
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    image = Image.open(io.BytesIO(data))
+    image.verify()
+    return Image.open(io.BytesIO(data))
+
+
+async def private_reply(rec: InteractionRecord) -> str:
+    """The interaction's answer, which must be ephemeral; returns its text."""
+    response = await rec.response()
+    assert response.ephemeral, f"expected a private reply, got {response.type.name}: {response.data}"
+    texts = rec.ephemeral_texts()
+    assert texts, "the private reply has no text"
+    return texts[-1]
+
+
+async def click_label(
+    emu: DiscordEmulator, user: User, message: MessageRecord, label: str
+) -> InteractionRecord:
+    return await emu.click(user, message, message.button(label)["custom_id"])
+
+
+def db_snapshot(db: Path) -> tuple[Any, ...]:
+    """Everything that matters in the database (versions, states, move counts), for "nothing changed"."""
+    with sqlite3.connect(db) as conn:
+        games = conn.execute("SELECT id, status, version, state FROM games ORDER BY id").fetchall()
+        moves = conn.execute("SELECT COUNT(*) FROM moves").fetchone()
+    return (tuple(games), moves)

@@ -1,0 +1,156 @@
+"""Procession end to end: the real bot, the real discord.py, the loopback emulator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.driver import (
+    assert_png,
+    bot_messages,
+    click_label,
+    db_snapshot,
+    latest_board,
+    lobby_message,
+    private_reply,
+)
+from tests.emulator import DiscordEmulator
+from tests.emulator.harness import BotHarness
+from tests.emulator.world import Scene
+
+
+def clean(emu: DiscordEmulator) -> None:
+    assert [str(v) for v in emu.violations] == []
+    assert [str(v) for v in emu.schema_violations] == []
+    assert emu.unknown_requests == []
+
+
+async def open_game(emu: DiscordEmulator, scene: Scene, players: int, n: int, *, by_buttons: bool) -> None:
+    host, *others = scene.players[:players]
+    rec = await emu.slash(host, scene.channel, "procession new", n=n)
+    assert not (await rec.response()).ephemeral
+    lobby = lobby_message(emu, scene.channel)
+    assert "game #" in lobby.content and host.mention in lobby.content
+    for user in others:
+        if by_buttons:
+            rec = await click_label(emu, user, lobby, "Join")
+            await rec.response()
+        else:
+            rec = await emu.slash(user, scene.channel, "game join")
+            assert "seat" in await private_reply(rec)
+        await emu.wait_idle()
+    for user in scene.players[:players]:
+        assert user.mention in lobby.content
+    if by_buttons:
+        rec = await click_label(emu, host, lobby, "Start")
+    else:
+        rec = await emu.slash(host, scene.channel, "game start")
+    await rec.response()
+    await emu.wait_idle()
+    assert lobby.custom_ids == []  # the lobby lost its buttons
+    assert "has started" in lobby.content
+
+
+SEED_GAME = [
+    (4, "00010", "{3,1,1}"),
+    (1, "10010", "{2,1,1,1}"),
+    (5, "10011", "{2,2,1}"),
+    (1, "00011", "{3,2}"),
+    (4, "00001", "{4,1}"),
+]
+
+
+async def test_seed_sample_game_by_slash_commands(
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    await open_game(emulator, scene, 2, 5, by_buttons=False)
+    first = latest_board(emulator, scene.channel)
+    assert scene.alice.mention in first.content and "your move" in first.content
+    assert_png(first)
+    players = [scene.alice, scene.bob]
+    for i, (position, row, multiset) in enumerate(SEED_GAME):
+        if i == 3:  # the seed's aside: 10111 would repeat {3,1,1}
+            rec = await emulator.slash(players[i % 2], scene.channel, "procession flip", position=3)
+            assert "already occurred" in await private_reply(rec)
+        rec = await emulator.slash(players[i % 2], scene.channel, "procession flip", position=position)
+        response = await rec.response()
+        assert not response.ephemeral
+        await emulator.wait_idle()
+        board = latest_board(emulator, scene.channel)
+        assert f"`{row}` {multiset}" in board.content
+        assert_png(board)
+    final = latest_board(emulator, scene.channel)
+    assert "🏆" in final.content and scene.alice.mention in final.content and "wins" in final.content
+    assert final.custom_ids == []
+    # every earlier board lost its buttons
+    assert all(m.custom_ids == [] for m in bot_messages(emulator, scene.channel))
+    clean(emulator)
+
+
+async def test_three_players_by_buttons(
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    await open_game(emulator, scene, 3, 4, by_buttons=True)
+    players = [scene.alice, scene.bob, scene.carol]
+    turn = 0
+    for _ in range(20):
+        board = latest_board(emulator, scene.channel)
+        if not board.custom_ids:
+            break
+        enabled = [b for b in board.buttons() if not b.get("disabled")]
+        assert enabled
+        assert players[turn].mention in board.content.splitlines()[-1]
+        rec = await emulator.click(players[turn], board, enabled[0]["custom_id"])
+        assert not (await rec.response()).ephemeral
+        await emulator.wait_idle()
+        turn = (turn + 1) % 3
+    final = latest_board(emulator, scene.channel)
+    assert "wins" in final.content and final.custom_ids == []
+    clean(emulator)
+
+
+async def test_restart_mid_game_keeps_the_game_and_its_buttons(
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    await open_game(emulator, scene, 2, 6, by_buttons=True)
+    board = latest_board(emulator, scene.channel)
+    rec = await click_label(emulator, scene.alice, board, "2")
+    await rec.response()
+    await emulator.wait_idle()
+    board = latest_board(emulator, scene.channel)
+    await bot_harness.restart()
+    rec = await click_label(emulator, scene.bob, board, "5")  # a button posted before the restart
+    assert not (await rec.response()).ephemeral
+    await emulator.wait_idle()
+    after = latest_board(emulator, scene.channel)
+    assert after.id != board.id and "`010010`" in after.content
+    assert scene.alice.mention in after.content.splitlines()[-1]
+    clean(emulator)
+
+
+async def test_bad_input_is_answered_privately_and_changes_nothing(
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+) -> None:
+    rec = await emulator.slash(scene.alice, scene.channel, "procession flip", position=1)
+    assert "no Procession game" in await private_reply(rec)
+    await open_game(emulator, scene, 2, 5, by_buttons=True)
+    board = latest_board(emulator, scene.channel)
+    before = db_snapshot(bot_db)
+    count = len(bot_messages(emulator, scene.channel))
+    cases = [
+        (scene.alice, "procession flip", {"position": 6}, "does not exist"),
+        (scene.bob, "procession flip", {"position": 1}, "turn"),
+        (scene.carol, "procession flip", {"position": 1}, "not playing"),
+        (scene.carol, "game leave", {}, "not playing"),
+        (scene.bob, "game cancel", {}, "Only the host"),
+        (scene.bob, "game start", {}, "already started"),
+    ]
+    for user, command, options, expected in cases:
+        rec = await emulator.slash(user, scene.channel, command, **options)
+        assert expected in await private_reply(rec), command
+    for user, label, expected in [(scene.bob, "1", "turn"), (scene.carol, "2", "not playing")]:
+        rec = await click_label(emulator, user, board, label)
+        assert expected in await private_reply(rec)
+    await emulator.wait_idle()
+    assert db_snapshot(bot_db) == before
+    assert len(bot_messages(emulator, scene.channel)) == count
+    clean(emulator)

@@ -1,0 +1,35 @@
+"""The console entry point: a missing token is one clear line and exit status 2, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_missing_token_is_one_line_and_status_2(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "QUETBOT_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "DISCORD_TOKEN" in lines[0] and "Traceback" not in proc.stderr
+
+
+def test_settings_from_environment() -> None:
+    s = load_settings({"DISCORD_TOKEN": " abc ", "QUETBOT_DB": "x.db", "QUETBOT_DEV_GUILD": "123"})
+    assert (s.token, s.db_path, s.dev_guild) == ("abc", "x.db", 123)
+    assert load_settings({"DISCORD_TOKEN": "t"}).db_path == "quetbot.sqlite3"
+    with pytest.raises(ConfigError, match="QUETBOT_DEV_GUILD"):
+        load_settings({"DISCORD_TOKEN": "t", "QUETBOT_DEV_GUILD": "my server"})
