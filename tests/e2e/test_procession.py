@@ -105,6 +105,11 @@ async def test_three_players_by_buttons(
         turn = (turn + 1) % 3
     final = latest_board(emulator, scene.channel)
     assert "wins" in final.content and final.custom_ids == []
+    # The move log replays to the stored state.
+    service = bot_harness.bot.service
+    row = await service.storage.latest_game_in_channel(channel_id=scene.channel.id)
+    assert row is not None and row.status == "finished"
+    assert (await service.replay(row.id)).to_dict() == row.state
     clean(emulator)
 
 
@@ -153,4 +158,65 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(
     await emulator.wait_idle()
     assert db_snapshot(bot_db) == before
     assert len(bot_messages(emulator, scene.channel)) == count
+    clean(emulator)
+
+
+async def test_a_double_click_applies_once_and_the_second_is_told_the_board_is_old(
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+) -> None:
+    await open_game(emulator, scene, 2, 5, by_buttons=True)
+    board = latest_board(emulator, scene.channel)
+    first = await click_label(emulator, scene.alice, board, "3")
+    second = await click_label(emulator, scene.alice, board, "3")
+    assert not (await first.response()).ephemeral
+    assert "out of date" in await private_reply(second)
+    await emulator.wait_idle()
+    games, moves = db_snapshot(bot_db)
+    assert moves == (1,)
+
+
+async def test_forfeit_cancel_status_rules_and_threads(
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    await open_game(emulator, scene, 3, 5, by_buttons=False)
+    # A second game in the same channel is refused with a pointer; a thread is a channel of its own.
+    rec = await emulator.slash(scene.dave, scene.channel, "procession new", n=4)
+    reply = await private_reply(rec)
+    assert "already has a game in play" in reply and "thread" in reply
+    rec = await emulator.slash(scene.dave, scene.thread, "procession new", n=4)
+    assert not (await rec.response()).ephemeral
+    # /game status: the board again, privately, with whose move it is.
+    rec = await emulator.slash(scene.carol, scene.channel, "game status")
+    response = await rec.response()
+    assert response.ephemeral and scene.alice.mention in rec.ephemeral_texts()[-1]
+    assert response.message is not None and response.message.attachments
+    rec = await emulator.slash(scene.carol, scene.channel, "game rules", game="procession")
+    assert "00001" in await private_reply(rec)
+    # Alice (to move) forfeits: the game goes on with Bob to move.
+    rec = await emulator.slash(scene.alice, scene.channel, "game leave")
+    assert not (await rec.response()).ephemeral
+    await emulator.wait_idle()
+    board = latest_board(emulator, scene.channel)
+    assert "forfeit" in board.content and scene.bob.mention in board.content.splitlines()[-1]
+    rec = await emulator.slash(scene.alice, scene.channel, "procession flip", position=1)
+    assert "turn" in await private_reply(rec)
+    # A moderator (Manage Messages) may cancel; the board loses its buttons.
+    rec = await emulator.slash(scene.mod, scene.channel, "game cancel")
+    assert "cancelled" in (await rec.response()).data.get("content", "")
+    await emulator.wait_idle()
+    assert board.custom_ids == []
+    rec = await emulator.slash(scene.bob, scene.channel, "procession flip", position=1)
+    assert "no Procession game" in await private_reply(rec)
+    clean(emulator)
+
+
+async def test_last_player_standing_wins_after_forfeits(
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    await open_game(emulator, scene, 2, 5, by_buttons=True)
+    rec = await emulator.slash(scene.bob, scene.channel, "game leave")
+    await rec.response()
+    await emulator.wait_idle()
+    final = latest_board(emulator, scene.channel)
+    assert scene.alice.mention in final.content and "wins" in final.content and final.custom_ids == []
     clean(emulator)
