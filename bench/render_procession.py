@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.games import procession as P  # noqa: E402
-from bot.render.procession import render_board  # noqa: E402
+from bot.games import procession as P
+from bot.render.procession import render_board
 
 
 def longest_game(n: int, tries: int = 400) -> P.State:
@@ -45,7 +45,8 @@ def main() -> None:
         times.append(time.perf_counter() - t0)
     times.sort()
     print(
-        f"procession render: n=12, {len(state.rows) - 1} moves, median {times[len(times) // 2] * 1000:.2f} ms "
+        f"procession render: n=12, {len(state.rows) - 1} moves, "
+        f"median {times[len(times) // 2] * 1000:.2f} ms "
         f"over {runs} runs (target < 5 ms)"
     )
 

@@ -444,23 +444,23 @@ def can_predict(state: State, seat: int) -> bool:
 
 
 def legal_actions(state: State, seat: int) -> list[Action]:
-    """The moves ``seat`` may make now.
+    """The moves ``seat`` is asked for now: ``[]`` unless the seat is in ``to_act``.
 
     Predictions are any string of U/D/S of 1..R-1 letters (3^(R-1) of them), so for a prediction the
     list holds a *sample*: every string of one or two letters. Card plays are listed exactly, one
-    per distinct rank held.
+    per distinct rank held. Replacing a prediction already made is also allowed until the first card
+    is placed (``apply`` accepts it, ``View.can_predict`` says so) but is never asked for, so it is
+    not listed here.
     """
-    actions: list[Action] = []
-    # Plays first: a driver taking the first legal action must not replace predictions forever.
-    if state.phase == "place" and seat == state.turn:
+    if seat not in to_act(state):
+        return []
+    if state.phase == "place":
         ranks = sorted({card_rank(c) for c in state.hands[seat]})
-        actions += [{"type": "play", "rank": r} for r in ranks]
-    if can_predict(state, seat):
-        samples = ["U", "D", "S"]
-        if state.max_letters >= 2:
-            samples += [a + b for a in "UDS" for b in "UDS"]
-        actions += [{"type": "predict", "letters": s} for s in samples]
-    return actions
+        return [{"type": "play", "rank": r} for r in ranks]
+    samples = ["U", "D", "S"]
+    if state.max_letters >= 2:
+        samples += [a + b for a in "UDS" for b in "UDS"]
+    return [{"type": "predict", "letters": s} for s in samples]
 
 
 def _seat_list(seats: Iterable[int]) -> str:
@@ -709,7 +709,7 @@ def view_for(state: State, seat: int | None) -> View:
         row_size=state.row_size,
         max_letters=state.max_letters,
         turn=state.turn if state.phase == "place" else None,
-        predicted=frozenset(s for s in state.active if state.predictions[s] is not None and len(state.predictions[s] or "") > 2),
+        predicted=frozenset(s for s in state.active if state.predictions[s] is not None),
         to_act=to_act(state),
         hand=state.hands[seat] if own and seat is not None else None,
         prediction=state.predictions[seat] if own and seat is not None else None,

@@ -171,7 +171,7 @@ async def test_a_double_click_applies_once_and_the_second_is_told_the_board_is_o
     assert not (await first.response()).ephemeral
     assert "out of date" in await private_reply(second)
     await emulator.wait_idle()
-    games, moves = db_snapshot(bot_db)
+    _games, moves = db_snapshot(bot_db)
     assert moves == (1,)
 
 

@@ -1,0 +1,54 @@
+"""Median render time of the largest Numerical Card Game board: 8 players, m = 25, mid-game, with a
+round in progress (resolved, pending and void pairings) and the last round's results.
+
+    python bench/render_divisors.py [--quick]
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.games import divisors as D
+from bot.render.divisors import render_board
+
+
+def busy_game(seed: int) -> D.State:
+    """Eight players, a few rounds in, one dropped and one forfeited, a round half played."""
+    rng = random.Random(seed)
+    state = D.new_game(8, {"m": 25}, seed)
+    for _ in range(60):
+        seat = rng.choice(sorted(D.to_act(state)))
+        picks = [a for a in D.legal_actions(state, seat) if a["type"] == "pick"]
+        state = D.apply(state, seat, rng.choice(picks))
+    state = D.apply(state, 4, {"type": "drop"})
+    state = D.forfeit(state, 6)
+    seat = min(D.to_act(state))
+    return D.apply(state, seat, {"type": "pick", "card": state.fresh[seat][0]})
+
+
+def main() -> None:
+    runs = 30 if "--quick" in sys.argv else 200
+    state = busy_game(3)
+    names = ("Alice", "Bartholomew the Magnificent", "Chloé", "Dmitri", "Eve", "Fatima", "Gunnar", "Hiroshi")
+    for label, seat in (("public", None), ("private", min(D.to_act(state)))):
+        view = D.view_for(state, seat)
+        render_board(view, names)
+        times = []
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            render_board(view, names)
+            times.append(time.perf_counter() - t0)
+        times.sort()
+        print(
+            f"divisors render ({label}): 8 players, m=25, median {times[len(times) // 2] * 1000:.2f} ms "
+            f"over {runs} runs (target < 5 ms)"
+        )
+
+
+if __name__ == "__main__":
+    main()

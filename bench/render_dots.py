@@ -1,0 +1,47 @@
+"""Median render time of the largest Lines By The Dots board: a finished 10 x 10 game of 6 players.
+
+python bench/render_dots.py [--quick]
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.games import dots as T
+from bot.render.dots import render_board
+
+
+def finished_game(size: int, players: int, seed: int) -> T.State:
+    """A seeded random game played to its end (every dot taken)."""
+    rng = random.Random(seed)
+    state = T.new_game(players, {"size": size}, seed)
+    while T.outcome(state) is None:
+        state = T.apply(state, state.turn, rng.choice(T.legal_actions(state, state.turn)))
+    return state
+
+
+def main() -> None:
+    runs = 30 if "--quick" in sys.argv else 200
+    state = finished_game(10, 6, seed=1)
+    view = T.view_for(state, None)
+    names = ("Alice", "Bartholomew the Magnificent", "Chloé", "Dmitri", "Eve", "Fatima")
+    render_board(view, names)
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        render_board(view, names)
+        times.append(time.perf_counter() - t0)
+    times.sort()
+    print(
+        f"dots render: 10x10, finished, {len(state.lines)} lines, 6 players, "
+        f"median {times[len(times) // 2] * 1000:.2f} ms over {runs} runs (target < 5 ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,178 @@
+"""Numbers To Number board: one round's list as m cells (1, 0, _ or still empty), under each cell the
+two numbers of that move in decimal and binary once revealed, and both totals. After a round ends the
+board shows that round with D: its members listed, and every number that scored highlighted.
+
+Which round is drawn: the current one as soon as one of its moves is revealed; before that (and once
+the game is over) the last finished round, so the round-end post shows D.
+
+Speed: each number's cell (decimal over binary, plain or highlighted) is drawn once into a cached
+palette sprite and pasted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from bot.games.numbers import RoundRecord, View, binary, largest
+from bot.render.common import (
+    BACKGROUND,
+    GOOD,
+    GRID,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    Canvas,
+    player_colour,
+    text_width,
+)
+
+PAD = 16
+CELL_W = 74  # fits eight binary digits
+SYMBOL_H = 46
+NUMBER_H = 40
+LABEL_W = 150
+RIGHT_W = 96
+TITLE = 18
+TEXT = 14
+SMALL = 11
+NAME_MAX = 16
+D_LIST_MAX = 16  # list D's members when it has at most this many; otherwise describe it
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    name = names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
+    return name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
+
+
+@lru_cache(maxsize=1024)
+def _number(value: int, m: int, scored: bool) -> Canvas:
+    """A revealed number: decimal over binary; highlighted when it is in D (a point)."""
+    bg = HIGHLIGHT if scored else BACKGROUND
+    c = Canvas(CELL_W - 6, NUMBER_H - 4, bg)
+    c.text(((CELL_W - 6) // 2, 1), str(value), 15, INK, "bold", "c", background=bg)
+    c.text(((CELL_W - 6) // 2, 20), binary(value, m), SMALL, MUTED, "mono", "c", background=bg)
+    return c
+
+
+@lru_cache(maxsize=8)
+def _symbol(symbol: str) -> Canvas:
+    """A cell of the list: 1, 0, _ or (empty string) not yet written."""
+    c = Canvas(CELL_W - 6, SYMBOL_H - 6)
+    if symbol:
+        c.rect((0, 0, CELL_W - 7, SYMBOL_H - 7), fill=PANEL, radius=6)
+        c.text(((CELL_W - 6) // 2, 4), symbol, 24, INK, "monobold", "c", background=PANEL)
+    else:
+        c.rect((0, 0, CELL_W - 7, SYMBOL_H - 7), outline=GRID, radius=6)
+    return c
+
+
+def _describe_d(record: RoundRecord, m: int) -> list[str]:
+    """D as one or two lines of text."""
+    if len(record.d) <= D_LIST_MAX:
+        return [
+            "D = {" + ", ".join(map(str, record.d)) + "}",
+            "in binary: "
+            + ", ".join(binary(v, m) for v in record.d[:8])
+            + (" …" if len(record.d) > 8 else ""),
+        ]
+    free = record.symbols.count("_")
+    return [
+        f"D = all {len(record.d)} numbers matching {record.symbols} (2^{free}: each _ is 0 or 1)",
+        f"from {record.d[0]} to {record.d[-1]}",
+    ]
+
+
+def render_board(view: View, names: Sequence[str] = ()) -> bytes:
+    m = view.m
+    finished_round = not view.moves and view.last_round is not None
+    record = view.last_round if finished_round else None
+    moves = record.moves if record is not None else view.moves
+    symbols = record.symbols if record is not None else view.symbols
+    d = set(record.d) if record is not None else set()
+    round_no = view.round - 1 if record is not None else view.round  # 0-based, as drawn
+
+    width = PAD + LABEL_W + m * CELL_W + RIGHT_W + PAD
+    grid_y = PAD + 56
+    rows_y = grid_y + 18 + SYMBOL_H
+    foot_y = rows_y + 2 * NUMBER_H + 10
+    height = foot_y + 3 * 22 + PAD
+    c = Canvas(width, height)
+
+    # Title and status.
+    c.text((PAD, PAD), "Numbers To Number", 18, INK, "bold")
+    status = f"Round {min(round_no, view.n_rounds - 1) + 1} of {view.n_rounds}"
+    if record is not None:
+        status += " · finished"
+    elif view.outcome is None:
+        status += f" · move {len(moves) + 1} of {m}"
+    status += f"  ·  m = {m}: numbers 1-{largest(m)}"
+    c.text((PAD, PAD + 28), status, TEXT, MUTED)
+
+    # The list, with the move numbers above it.
+    x0 = PAD + LABEL_W
+    for i in range(m):
+        x = x0 + i * CELL_W
+        c.text((x + CELL_W // 2, grid_y), str(i + 1), SMALL, MUTED, anchor="c")
+        c.paste(_symbol(symbols[i] if i < len(symbols) else ""), (x + 3, grid_y + 18))
+    c.text((PAD, grid_y + 28), "List", TEXT, MUTED, "bold")
+
+    # Each player's numbers under their moves, and the points.
+    pending_cell = len(moves) if record is None and view.outcome is None else None
+    for seat in (0, 1):
+        y = rows_y + seat * NUMBER_H
+        colour = player_colour(seat)
+        c.rect((PAD, y + 6, PAD + 11, y + 17), fill=colour)
+        c.text((PAD + 18, y + 3), _name(names, seat), TEXT, colour, "bold")
+        if seat in view.forfeited:
+            c.text((PAD + 18, y + 20), "left the game", SMALL, MUTED)
+        for i, move in enumerate(moves):
+            value = move[seat]
+            c.paste(_number(value, m, value in d), (x0 + i * CELL_W + 3, y + 2))
+        if pending_cell is not None and pending_cell < m:
+            mark, ink = ("picked ✓", GOOD) if view.picked[seat] else ("picking…", MUTED)
+            c.text((x0 + pending_cell * CELL_W + CELL_W // 2, y + 10), mark, SMALL, ink, anchor="c")
+        right = x0 + m * CELL_W + RIGHT_W
+        if record is not None:
+            c.text(
+                (right, y + 2),
+                f"+{record.points[seat]}",
+                TEXT,
+                GOOD if record.points[seat] else MUTED,
+                "bold",
+                "r",
+            )
+        c.text((right, y + 20), f"total {view.totals[seat]}", SMALL, INK, anchor="r")
+    c.line([(PAD, foot_y - 6), (width - PAD, foot_y - 6)], GRID)
+
+    # The footer: D after a round, the result after the game.
+    y = foot_y
+    if record is not None:
+        for line in _describe_d(record, m):
+            c.text(
+                (PAD, y),
+                line,
+                TEXT if line.startswith("D") else SMALL,
+                INK if line.startswith("D") else MUTED,
+            )
+            y += 22
+    outcome = view.outcome
+    if outcome is not None:
+        if outcome.draw:
+            text = f"Draw: {view.totals[0]} each"
+        else:
+            (winner,) = outcome.winners
+            text = f"{_name(names, winner)} wins, {view.totals[winner]} to {view.totals[1 - winner]}"
+            if view.forfeited:
+                text = f"{_name(names, winner)} wins: the other player left"
+        w = text_width(text, TEXT, "bold") + 16
+        c.rect((PAD - 4, y - 2, PAD + w - 4, y + 20), fill=HIGHLIGHT, radius=4)
+        c.text((PAD + 4, y), text, TEXT, INK, "bold", background=HIGHLIGHT)
+    return c.png()
+
+
+def render(view: Any, names: tuple[str, ...]) -> bytes:
+    """The public board (the cog's entry point)."""
+    return render_board(view, names)

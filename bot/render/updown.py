@@ -1,0 +1,313 @@
+"""Up-Down-Stay images: the row of cards with the U/D/S change between each pair of neighbours, and at
+a reveal every player's matched window as a bar in their colour with a legend of predictions and
+scores; plus a player's own hand (only ever sent to that player).
+
+The row wraps 13 cards to a line. The change into a card is written in the gap at its left, so the
+first card of a wrapped line carries the change from the last card of the line above, which ends in
+a "↵". Cards are numbered 1..R under the row, as the reveal names windows by card numbers.
+
+Speed: every card face is drawn once into a cached palette sprite (with its number strip) and pasted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from bot.games.updown import DealRecord, View, card_suit
+from bot.render.common import (
+    BACKGROUND,
+    BAD,
+    GOOD,
+    GRID,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PLAYER_COLOURS,
+    WHITE,
+    Canvas,
+    player_colour,
+    text_width,
+)
+
+PER_LINE = 13
+CARD_W, CARD_H = 38, 52
+GAP = 20  # between two cards: room for the change letter
+NUM_H = 14  # the card-number strip under each card
+LANE = 8  # one window bar's lane under a line of cards
+LINE_GAP = 12
+PAD = 16
+TITLE = 18
+TEXT = 14
+SMALL = 11
+NAME_MAX = 18
+LEGEND_ROW = 24
+SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+CHANGE_COLOUR = {"U": GOOD, "D": BAD, "S": MUTED}
+
+LINE_W = GAP + PER_LINE * (CARD_W + GAP)  # a full line: a gap before each card and after the last
+WIDTH = PAD + LINE_W + PAD
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    name = names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
+    return name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
+
+
+@lru_cache(maxsize=64)
+def _card(card: str) -> Canvas:
+    """A card face: the rank above the suit, red suits red."""
+    c = Canvas(CARD_W, CARD_H)
+    c.rect((0, 0, CARD_W - 1, CARD_H - 1), fill=WHITE, outline=GRID, radius=5)
+    ink = BAD if card_suit(card) in "HD" else INK
+    label = card[:-1]
+    c.text((CARD_W // 2, 5), label, 18 if len(label) == 1 else 16, ink, "bold", "c", background=WHITE)
+    c.text((CARD_W // 2, 26), SUIT_SYMBOL[card_suit(card)], 18, ink, "sans", "c", background=WHITE)
+    return c
+
+
+@lru_cache(maxsize=64)
+def _numbered(index: int) -> Canvas:
+    """The strip under card ``index`` (0-based) with its 1-based number."""
+    c = Canvas(CARD_W, NUM_H)
+    c.text((CARD_W // 2, 0), str(index + 1), SMALL, MUTED, anchor="c")
+    return c
+
+
+def _lines(count: int) -> int:
+    return max(1, -(-count // PER_LINE))
+
+
+def _card_x(index: int) -> int:
+    return PAD + GAP + (index % PER_LINE) * (CARD_W + GAP)
+
+
+class _Row:
+    """Geometry of the card row: where each card and each lane of window bars lies."""
+
+    def __init__(self, top: int, slots: int, lanes: int) -> None:
+        self.top = top
+        self.lanes = lanes
+        self.line_h = CARD_H + NUM_H + lanes * LANE + LINE_GAP
+        self.height = _lines(slots) * self.line_h
+
+    def card_y(self, index: int) -> int:
+        return self.top + (index // PER_LINE) * self.line_h
+
+    def lane_y(self, line: int, lane: int) -> int:
+        return self.top + line * self.line_h + CARD_H + NUM_H + lane * LANE
+
+
+def _draw_row(c: Canvas, geo: _Row, row: Sequence[str], changes: str, slots: int, final: bool) -> None:
+    """The placed cards with their changes, and an outline for each slot still to fill."""
+    for i in range(slots):
+        x, y = _card_x(i), geo.card_y(i)
+        if i < len(row):
+            c.paste(_card(row[i]), (x, y))
+        else:
+            c.rect((x, y, x + CARD_W - 1, y + CARD_H - 1), outline=GRID, radius=5)
+        c.paste(_numbered(i), (x, y + CARD_H))
+        if 0 < i <= len(changes):
+            letter = changes[i - 1]
+            c.text((x - GAP // 2, y + 16), letter, TEXT, CHANGE_COLOUR[letter], "bold", "c")
+        if i % PER_LINE == PER_LINE - 1 and i + 1 < slots:
+            c.text((x + CARD_W + GAP // 2, y + 18), "↵", TEXT, MUTED, anchor="c")
+    if not final and len(row) < slots:  # the next card goes here
+        x, y = _card_x(len(row)), geo.card_y(len(row))
+        c.rect((x, y, x + CARD_W - 1, y + CARD_H - 1), outline=INK, width=2, radius=5)
+
+
+def _hollow(seat: int) -> bool:
+    """Seats past the palette's eight player colours reuse a colour: draw theirs hollow."""
+    return seat >= len(PLAYER_COLOURS)
+
+
+def _swatch(c: Canvas, box: tuple[int, int, int, int], seat: int) -> None:
+    colour = player_colour(seat)
+    if _hollow(seat):
+        c.rect(box, fill=BACKGROUND, outline=colour, width=2)
+    else:
+        c.rect(box, fill=colour)
+
+
+def _lanes(windows: Sequence[tuple[int, int]]) -> list[int]:
+    """A lane per window (start card, last card) so that windows sharing a lane never touch; greedy
+    by start, which uses as few lanes as the most windows covering one card."""
+    order = sorted(range(len(windows)), key=lambda i: windows[i])
+    ends: list[int] = []  # the last card of each lane so far
+    lanes = [0] * len(windows)
+    for i in order:
+        start, last = windows[i]
+        lane = next((k for k, end in enumerate(ends) if end < start), len(ends))
+        if lane == len(ends):
+            ends.append(last)
+        else:
+            ends[lane] = last
+        lanes[i] = lane
+    return lanes
+
+
+def _draw_window(c: Canvas, geo: _Row, lane: int, start: int, last: int, seat: int) -> None:
+    """A bar under cards ``start`` .. ``last`` (one segment per line of the row)."""
+    first_line, last_line = start // PER_LINE, last // PER_LINE
+    for line in range(first_line, last_line + 1):
+        a = start if line == first_line else line * PER_LINE
+        b = last if line == last_line else line * PER_LINE + PER_LINE - 1
+        y = geo.lane_y(line, lane)
+        x0 = _card_x(a) - (0 if line == first_line else GAP // 2)
+        x1 = _card_x(b) + CARD_W - 1 + (0 if line == last_line else GAP // 2)
+        _swatch(c, (x0, y + 1, x1, y + LANE - 2), seat)
+
+
+def _title(view: View) -> str:
+    return "Up-Down-Stay" if view.deal == 0 else f"Up-Down-Stay · playoff {view.deal}"
+
+
+def render_row(view: View, names: Sequence[str] = ()) -> bytes:
+    """What the channel sees now: the latest reveal (with windows, predictions and scores) when the
+    current deal has no card down yet and a deal has been revealed, or when the game is over after
+    a reveal; otherwise the current deal's row so far."""
+    record = view.last_deal
+    if record is not None and (not view.row or (view.phase == "over" and view.row == record.row)):
+        return render_deal(record, names, view.outcome is not None)
+    return _render_current(view, names)
+
+
+def _render_current(view: View, names: Sequence[str]) -> bytes:
+    slots = max(view.row_size, len(view.row))
+    geo = _Row(PAD + 56, slots, 0)
+    status_y = geo.top + geo.height
+    height = status_y + 20 + LEGEND_ROW * len(view.players) + PAD
+    c = Canvas(WIDTH, height)
+    c.text((PAD, PAD), _title(view), TITLE, INK, "bold")
+    if view.phase == "predict":
+        still_in = [s for s in view.players if s not in view.forfeited]
+        line = f"Predictions: {len(view.predicted)} of {len(still_in)} in"
+    elif view.phase == "place":
+        line = f"{len(view.row)} of {view.row_size} cards placed"
+    else:
+        line = "The game is over"
+    if view.phase == "predict":
+        line += f"  ·  the row will have {view.row_size} cards: predict 1-{view.max_letters} letters"
+    c.text((PAD, PAD + 28), line, TEXT, MUTED)
+    _draw_row(c, geo, view.row, view.changes, slots, view.phase != "place")
+    y = status_y
+    c.line([(PAD, y), (WIDTH - PAD, y)], GRID)
+    y += 10
+    for seat in view.players:
+        _swatch(c, (PAD, y + 4, PAD + 11, y + 15), seat)
+        c.text((PAD + 18, y), _name(names, seat), TEXT, player_colour(seat), "bold")
+        if seat in view.forfeited:
+            note, ink = "left the game", MUTED
+        elif view.phase == "predict":
+            done = seat in view.predicted
+            note, ink = ("predicted ✓", GOOD) if done else ("predicting…", MUTED)
+        else:
+            note, ink = f"{view.hand_sizes[seat]} cards in hand", MUTED
+        if view.turn == seat:
+            note, ink = f"to place · {view.hand_sizes[seat]} cards in hand", INK
+        c.text((PAD + 200, y), note, TEXT, ink)
+        y += LEGEND_ROW
+    return c.png()
+
+
+def _join(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _result_line(record: DealRecord, names: Sequence[str], over: bool) -> str:
+    who = _join([_name(names, s) for s in record.top])
+    if record.result == "winner":
+        return f"{who} wins with {record.best}" if over else f"{who} wins the deal with {record.best}"
+    if record.result == "playoff":
+        return f"Tied at {record.best}: {who} play again"
+    return f"Still tied at {record.best}: {who} share the win"
+
+
+def render_deal(record: DealRecord, names: Sequence[str] = (), over: bool = True) -> bytes:
+    """A revealed deal: the row, each matched window under it, the predictions and scores, the
+    cards that were set aside, and the deal's result."""
+    matched = [p for p in record.players if p.window is not None]
+    windows = [(p.window or 0, (p.window or 0) + len(p.prediction or "")) for p in matched]
+    lanes = _lanes(windows)
+    slots = len(record.row)
+    geo = _Row(PAD + 56, slots, max(lanes, default=-1) + 1)
+    legend_y = geo.top + geo.height + 8
+    leftover_h = CARD_H + 12 if record.leftover else 0
+    height = legend_y + LEGEND_ROW * len(record.players) + 10 + leftover_h + PAD
+    c = Canvas(WIDTH, height)
+    title = "Up-Down-Stay" if record.deal == 0 else f"Up-Down-Stay · playoff {record.deal}"
+    c.text((PAD, PAD), title + " · reveal", TITLE, INK, "bold")
+    result = _result_line(record, names, over)
+    w = text_width(result, TEXT, "bold") + 16
+    c.rect((PAD - 4, PAD + 25, PAD + w - 4, PAD + 47), fill=HIGHLIGHT, radius=4)
+    c.text((PAD + 4, PAD + 27), result, TEXT, INK, "bold", background=HIGHLIGHT)
+    _draw_row(c, geo, record.row, record.changes, slots, True)
+    for p, lane, (start, last) in zip(matched, lanes, windows, strict=True):
+        _draw_window(c, geo, lane, start, last, p.seat)
+
+    y = legend_y
+    c.line([(PAD, y - 4), (WIDTH - PAD, y - 4)], GRID)
+    y += 4
+    name_w = max(text_width(_name(names, p.seat), TEXT, "bold") for p in record.players)
+    pred_x = PAD + 18 + name_w + 16
+    for p in record.players:
+        _swatch(c, (PAD, y + 4, PAD + 11, y + 15), p.seat)
+        c.text((PAD + 18, y), _name(names, p.seat), TEXT, player_colour(p.seat), "bold")
+        prediction = p.prediction or "—"
+        c.text((pred_x, y + 1), prediction, 13, INK if p.score else MUTED, "mono")
+        if p.forfeited:
+            note, ink = "left: scores 0", MUTED
+        elif p.window is None:
+            note, ink = "no match: 0", MUTED
+        else:
+            last = p.window + len(p.prediction or "")
+            note, ink = f"{p.score} · cards {p.window + 1}-{last + 1}", INK
+        top = p.seat in record.top and not p.forfeited
+        c.text((WIDTH - PAD, y), ("★ " if top else "") + note, TEXT, ink, "bold" if top else "sans", "r")
+        y += LEGEND_ROW
+    if record.leftover:
+        y += 6
+        c.text((PAD, y + 18), "Set aside:", TEXT, MUTED)
+        x = PAD + 90
+        for card in record.leftover:
+            c.paste(_card(card), (x, y))
+            x += CARD_W + 6
+    return c.png()
+
+
+def render_hand(view: View, names: Sequence[str] = ()) -> bytes:
+    """A player's own hand (and, in a two-player deal, the opponent's), with their prediction.
+    Only for that player: never post it in the channel."""
+    if view.hand is None or view.seat is None:
+        raise ValueError("render_hand needs a player's private view")
+    blocks: list[tuple[str, tuple[str, ...]]] = [("Your hand", view.hand)]
+    if view.opponent_hand is not None:
+        other = next(s for s in view.players if s != view.seat)
+        blocks.append((f"{_name(names, other)}'s hand (the cards you lack)", view.opponent_hand))
+    step = CARD_W + 4
+    hand_w = PAD + PER_LINE * step + PAD
+    width = max(hand_w, 420)
+    height = PAD + 52
+    for _, cards in blocks:
+        height += 24 + _lines(len(cards)) * (CARD_H + 6) + 6
+    c = Canvas(width, height + PAD)
+    c.text((PAD, PAD), _title(view), TITLE, INK, "bold")
+    limit = f" (1-{view.max_letters} letters)" if view.can_predict else ""
+    c.text((PAD, PAD + 26), f"Your prediction: {view.prediction or 'not made yet'}{limit}", TEXT, MUTED)
+    y = PAD + 52
+    for label, cards in blocks:
+        c.text((PAD, y), label, TEXT, INK)
+        y += 24
+        if not cards:
+            c.text((PAD, y), "(empty)", TEXT, MUTED)
+        for i, card in enumerate(cards):
+            c.paste(_card(card), (PAD + (i % PER_LINE) * step, y + (i // PER_LINE) * (CARD_H + 6)))
+        y += _lines(len(cards)) * (CARD_H + 6) + 6
+    return c.png()
+
+
+def render(view: Any, names: tuple[str, ...]) -> bytes:
+    """The public board (the cog's entry point)."""
+    return render_row(view, names)

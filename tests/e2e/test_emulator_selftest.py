@@ -1,0 +1,312 @@
+"""Self-tests of the loopback Discord emulator, driven through a bare discord.py bot."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+from tests.emulator import DiscordEmulator, EmulatorError, InteractionFailed
+from tests.emulator.bare_bot import BareBot
+from tests.emulator.harness import TOKEN, BotHarness
+from tests.emulator.models import CallbackType
+from tests.emulator.world import Scene
+
+
+@pytest.fixture
+async def bare(emulator: DiscordEmulator, scene: Scene) -> AsyncIterator[BotHarness]:
+    harness = BotHarness(emulator, BareBot)
+    await harness.start()
+    try:
+        yield harness
+    finally:
+        await harness.stop()
+
+
+def clean(emu: DiscordEmulator) -> None:
+    assert emu.unknown_requests == []
+    assert [str(v) for v in emu.schema_violations] == []
+
+
+async def raw(
+    emu: DiscordEmulator, method: str, path: str, body: Any = None, *, auth: bool = True
+) -> tuple[int, str, Any]:
+    headers = {"Authorization": f"Bot {TOKEN}"} if auth else {}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(method, f"{emu.api_base}{path}", json=body, headers=headers) as resp,
+    ):
+        text = await resp.text()
+        return resp.status, resp.headers.get("Content-Type", ""), json.loads(text) if text else None
+
+
+async def test_login_sync_and_ready(emulator: DiscordEmulator, bare: BotHarness) -> None:
+    keys = [r.key for r in emulator.requests]
+    assert keys[:3] == [
+        "GET /users/@me",
+        "GET /oauth2/applications/@me",
+        "PUT /applications/{application_id}/commands",
+    ]
+    names = {c["name"] for c in emulator.synced_commands()}
+    assert {"ping", "echo", "panel", "form", "pick", "game"} <= names
+    assert all(c["id"].isdigit() for c in emulator.synced_commands())
+    assert [e.kind for e in emulator.gateway.log][:2] == ["connect", "identify"]
+    assert bare.bot.user.id == emulator.bot_user.id
+    assert bare.bot.guilds and bare.bot.guilds[0].name == "Quet Test Server"
+    clean(emulator)
+    assert emulator.violations == []
+
+
+async def test_slash_commands_with_options_and_subcommands(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    rec = await emulator.slash(scene.alice, scene.channel, "ping")
+    response = await rec.response()
+    assert response.type is CallbackType.CHANNEL_MESSAGE and not response.ephemeral
+    assert [m.content for m in emulator.channel_messages(scene.channel)] == ["ok"]
+    assert rec.messages[0].author is emulator.bot_user and rec.messages[0].interaction is rec
+
+    rec = await emulator.slash(
+        scene.bob, scene.channel, "echo", text="hi", times=2, who=scene.carol, where=scene.other_channel
+    )
+    assert (await rec.response()).data["content"] == "hi hi to carol in lounge"
+    assert set(rec.payload["data"]["resolved"]) == {"users", "members", "channels"}
+    assert rec.payload["member"]["user"]["id"] == str(scene.bob.id)
+
+    rec = await emulator.slash(scene.alice, scene.thread, "game status")
+    await rec.response()
+    assert rec.texts() == ["ok: game status"]
+    rec = await emulator.slash(scene.alice, scene.channel, "game config set", {"key": "k", "value": 7})
+    assert (await rec.response()).data["content"] == "ok: k=7"
+
+    dm = emulator.open_dm(scene.alice)
+    rec = await emulator.slash(scene.alice, dm, "ping")
+    await rec.response()
+    assert "user" in rec.payload and "member" not in rec.payload and "guild_id" not in rec.payload
+
+    with pytest.raises(EmulatorError, match="required option 'text'"):
+        await emulator.slash(scene.alice, scene.channel, "echo")
+    with pytest.raises(EmulatorError, match=r"outside 1\.\.5"):
+        await emulator.slash(scene.alice, scene.channel, "echo", text="x", times=9)
+    with pytest.raises(EmulatorError, match="is a group"):
+        await emulator.slash(scene.alice, scene.channel, "game config")
+    with pytest.raises(EmulatorError, match="no slash command /nope"):
+        await emulator.slash(scene.alice, scene.channel, "nope")
+    clean(emulator)
+
+
+async def test_ephemeral_reply_is_private(emulator: DiscordEmulator, scene: Scene, bare: BotHarness) -> None:
+    rec = await emulator.slash(scene.alice, scene.channel, "secret")
+    assert (await rec.response()).ephemeral
+    assert rec.ephemeral_texts() == ["ok: only you"]
+    assert emulator.channel_messages(scene.channel) == []
+    assert [m.text for m in emulator.private_messages(scene.alice)] == ["ok: only you"]
+    assert emulator.private_messages(scene.bob) == []
+    assert emulator.all_public_payloads() == []
+
+
+async def test_defer_then_followups(emulator: DiscordEmulator, scene: Scene, bare: BotHarness) -> None:
+    rec = await emulator.slash(scene.alice, scene.channel, "slow")
+    assert (await rec.response()).type is CallbackType.DEFERRED_CHANNEL_MESSAGE
+    await emulator.wait_idle()
+    assert rec.original is not None and not rec.original.loading
+    assert rec.original.content == "ok: after thinking"
+    assert rec.public_texts() == ["ok: after thinking"]
+    assert rec.ephemeral_texts() == ["ok: second follow-up"]
+
+    rec = await emulator.slash(scene.bob, scene.channel, "slow", private=True)
+    await emulator.wait_idle()
+    assert rec.ephemeral_texts() == ["ok: after thinking", "ok: second follow-up"]
+
+
+async def test_buttons_and_edit_history(emulator: DiscordEmulator, scene: Scene, bare: BotHarness) -> None:
+    rec = await emulator.slash(scene.alice, scene.channel, "panel")
+    await rec.response()
+    panel = rec.messages[0]
+    assert panel.custom_ids == [
+        "bare:button:0",
+        "bare:button:1",
+        "bare:button:2",
+        "bare:button:9",
+        "bare:select",
+    ]
+
+    click = await emulator.click(scene.bob, panel, "bare:button:1")
+    assert (await click.response()).data["content"] == "ok: button 1"
+    assert click.payload["message"]["id"] == str(panel.id)
+
+    click = await emulator.click(scene.carol, panel, panel.button("Button 0")["custom_id"])
+    assert (await click.response()).type is CallbackType.UPDATE_MESSAGE
+    assert panel.content == "ok: edited by carol"
+    assert [v.content for v in panel.versions] == ["panel", "ok: edited by carol"]
+
+    with pytest.raises(EmulatorError, match="no such component"):
+        await emulator.click(scene.bob, panel, "bare:button:7")
+
+
+async def test_click_on_ephemeral_message(emulator: DiscordEmulator, scene: Scene, bare: BotHarness) -> None:
+    rec = await emulator.slash(scene.alice, scene.channel, "panel", private=True)
+    await rec.response()
+    panel = emulator.private_messages(scene.alice)[0]
+    with pytest.raises(EmulatorError, match="ephemeral for someone else"):
+        await emulator.click(scene.bob, panel, "bare:button:2")
+    click = await emulator.click(scene.alice, panel, "bare:button:0")
+    await click.response()
+    assert panel.content == "ok: edited by alice" and panel.ephemeral
+
+
+async def test_select_menu(emulator: DiscordEmulator, scene: Scene, bare: BotHarness) -> None:
+    rec = await emulator.slash(scene.alice, scene.channel, "panel")
+    await rec.response()
+    pick = await emulator.select(scene.dave, rec.messages[0], "bare:select", ["a", "c"])
+    assert (await pick.response()).data["content"] == "ok: selected a,c"
+    with pytest.raises(EmulatorError, match="no option 'z'"):
+        await emulator.select(scene.dave, rec.messages[0], "bare:select", ["z"])
+    with pytest.raises(EmulatorError, match=r"takes 1\.\.2 values"):
+        await emulator.select(scene.dave, rec.messages[0], "bare:select", ["a", "b", "c"])
+
+
+async def test_modal_round_trip(emulator: DiscordEmulator, scene: Scene, bare: BotHarness) -> None:
+    opened = await emulator.slash(scene.alice, scene.channel, "form")
+    assert (await opened.response()).type is CallbackType.MODAL
+    assert opened.modal is not None and opened.modal["title"] == "Bare form"
+    with pytest.raises(EmulatorError, match="'bare:answer' is required"):
+        await emulator.submit_modal(scene.alice, opened, None, {"bare:note": "n"})
+    with pytest.raises(EmulatorError, match="shown to alice"):
+        await emulator.submit_modal(scene.bob, opened, None, {"bare:answer": "x"})
+    submitted = await emulator.submit_modal(scene.alice, opened, "bare:modal", {"bare:answer": "42"})
+    assert (await submitted.response()).data["content"] == "ok: answer=42 note="
+
+    panel = await emulator.slash(scene.bob, scene.channel, "panel")
+    await panel.response()
+    opened = await emulator.click(scene.bob, panel.messages[0], "bare:button:9")
+    await opened.response()
+    submitted = await emulator.submit_modal(scene.bob, opened, None, {"bare:answer": "7", "bare:note": "hi"})
+    assert (await submitted.response()).data["content"] == "ok: answer=7 note=hi"
+    assert submitted.payload["message"]["id"] == str(panel.messages[0].id)
+
+
+async def test_autocomplete(emulator: DiscordEmulator, scene: Scene, bare: BotHarness) -> None:
+    choices = await emulator.autocomplete(scene.alice, scene.channel, "pick", focused="fruit", fruit="ap")
+    assert [c["value"] for c in choices] == ["apple", "apricot"]
+    assert emulator.channel_messages(scene.channel) == []
+
+
+async def test_dms_both_ways(emulator: DiscordEmulator, scene: Scene, bare: BotHarness) -> None:
+    await emulator.send_dm(scene.alice, "hello bot")
+    reply = await emulator.wait_for_message(
+        emulator.open_dm(scene.alice), lambda m: m.author is emulator.bot_user
+    )
+    assert reply.content == "ok: you said hello bot" and bare.bot.dm_log == ["hello bot"]
+
+    rec = await emulator.slash(scene.bob, scene.channel, "dm")
+    assert (await rec.response()).data["content"] == "ok: sent"
+    assert [m.content for m in emulator.dm_messages(scene.bob)] == ["ok: a DM"]
+
+    emulator.close_dms(scene.carol)
+    rec = await emulator.slash(scene.carol, scene.channel, "dm")
+    assert (await rec.response()).data["content"] == "ok: DMs closed (50007)"
+    assert [v.code for v in emulator.violations] == [50007]
+
+
+async def test_attachments_kept_across_edits(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    rec = await emulator.slash(scene.alice, scene.channel, "file")
+    await rec.response()
+    await emulator.wait_idle()
+    message = rec.messages[0]
+    assert message.attachments == [] and message.content == "ok: no file"
+    first = message.versions[0]
+    assert [(a.filename, a.data) for a in first.attachments] == [("bare.txt", b"bare bytes")]
+    assert ("bare.txt", b"bare bytes") in [a for p in emulator.all_public_payloads() for a in p.attachments]
+    clean(emulator)
+
+
+async def test_injected_429_and_500_are_retried(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    emulator.fail_next("POST /interactions/*", status=429)
+    rec = await emulator.slash(scene.alice, scene.channel, "ping")
+    assert (await rec.response()).data["content"] == "ok"
+    assert [r.status for r in emulator.requests_matching("POST /interactions/*")] == [429, 200]
+
+    emulator.fail_next("POST /channels/{channel_id}/messages", status=500)
+    rec = await emulator.slash(scene.alice, scene.channel, "post", text="posted text")
+    await emulator.wait_for_message(scene.channel, lambda m: m.content == "posted text")
+    await emulator.wait_idle()
+    assert [r.status for r in emulator.requests_matching("POST /channels/*/messages")] == [500, 200]
+    assert rec.ephemeral_texts() == ["ok: posted"]
+
+
+async def test_gateway_drop_and_resume(emulator: DiscordEmulator, scene: Scene, bare: BotHarness) -> None:
+    await emulator.drop_gateway()
+    rec = await emulator.slash(scene.alice, scene.channel, "ping")  # buffered, replayed on RESUME
+    assert (await rec.response()).data["content"] == "ok"
+    kinds = [e.kind for e in emulator.gateway.log]
+    assert kinds.count("identify") == 1 and "resume" in kinds
+    resume = next(e for e in emulator.gateway.log if e.kind == "resume")
+    assert int(resume.detail.split("replayed=")[1]) >= 1
+
+
+async def test_discord_validation_rejects(emulator: DiscordEmulator, scene: Scene, bare: BotHarness) -> None:
+    rec = await emulator.slash(scene.alice, scene.channel, "toolong")
+    response = await rec.response()
+    assert response.data["content"] == "ok: rejected 50035"
+    [violation] = emulator.violations
+    assert violation.status == 400 and violation.code == 50035
+    assert violation.errors == ["data.content: Must be 2000 or fewer in length."]
+    assert rec.rejected == [violation]
+
+    status, _, body = await raw(
+        emulator,
+        "POST",
+        f"/interactions/{rec.id}/{rec.token}/callback",
+        {"type": 4, "data": {"content": "again"}},
+    )
+    assert (status, body["code"]) == (400, 40060)
+
+
+async def test_late_callback_is_unknown_interaction(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    emulator.interaction_deadline = 0.2
+    rec = await emulator.slash(scene.alice, scene.channel, "sleepy", seconds=0.3)
+    with pytest.raises(InteractionFailed):
+        await rec.response()
+    await emulator.wait_until(lambda: bare.bot.late_errors, what="the late callback")
+    assert bare.bot.late_errors == [10062]
+
+
+async def test_restart_keeps_commands_and_components(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    rec = await emulator.slash(scene.alice, scene.channel, "panel")
+    await rec.response()
+    first_bot = bare.bot
+    await bare.restart()
+    assert bare.bot is not first_bot and first_bot.is_closed()
+    click = await emulator.click(scene.bob, rec.messages[0], "bare:button:1")
+    assert (await click.response()).data["content"] == "ok: button 1"
+    assert [e.kind for e in emulator.gateway.log].count("identify") == 2
+    assert len(emulator.gateway.live_sessions) == 1
+
+
+async def test_http_plumbing(emulator: DiscordEmulator, scene: Scene) -> None:
+    status, ctype, body = await raw(emulator, "GET", "/users/@me")
+    assert (status, ctype, body["id"]) == (200, "application/json", str(emulator.bot_user.id))
+    status, _, body = await raw(emulator, "GET", "/users/@me", auth=False)
+    assert status == 401
+    status, _, body = await raw(emulator, "GET", "/no/such/route")
+    assert status == 404 and body == {"message": "404: Not Found", "code": 0}
+    assert [r.path for r in emulator.unknown_requests] == ["/no/such/route"]
+    if emulator.schema_checked:
+        await raw(emulator, "POST", f"/channels/{scene.channel.id}/messages", {"content": 5})
+        [problem] = emulator.schema_violations
+        assert problem.operation == "create_message" and problem.location == "content"
+    emulator.commands[None] = [{"id": "1", "name": "ping", "type": 1, "description": "d"}]
+    with pytest.raises(EmulatorError, match="no bot is connected"):
+        await emulator.slash(scene.alice, scene.channel, "ping")

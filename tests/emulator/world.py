@@ -1,0 +1,607 @@
+"""The emulator's state: guilds, channels, users, messages, synced commands, and what was recorded.
+
+`World` is the base of `DiscordEmulator`: building the world (`add_guild`, `add_user`, ...), the
+message store with Discord's create/edit/delete semantics, the queries tests make, fault
+injection settings, and waiting for the bot (`wait_idle`, `wait_for_message`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .gateway import GatewayHub
+from .models import (
+    DEFAULT_BOT,
+    DEFAULT_EVERYONE,
+    EPHEMERAL,
+    LOADING,
+    SUPPRESS_EMBEDS,
+    Attachment,
+    Channel,
+    ChannelType,
+    EmulatorError,
+    Guild,
+    Intent,
+    InteractionRecord,
+    Member,
+    MessageRecord,
+    Perm,
+    PublicPayload,
+    RequestRecord,
+    Role,
+    SchemaViolation,
+    Snowflakes,
+    UploadedFile,
+    User,
+    Violation,
+)
+from .payloads import channel_payload, guild_create_payload, message_payload
+
+
+@dataclass
+class Fault:
+    """An injected failure for the next `times` requests matching `pattern`."""
+
+    pattern: str
+    status: int
+    times: int
+    retry_after: float
+    is_global: bool
+
+    def matches(self, record: RequestRecord) -> bool:
+        candidates = [record.path, f"{record.method} {record.path}"]
+        if record.route is not None:
+            candidates += [record.route, f"{record.method} {record.route}"]
+        return any(fnmatch.fnmatchcase(c, self.pattern) for c in candidates)
+
+
+ChannelRef = Channel | int
+UserRef = User | int
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A ready-made world: one guild, two channels, a thread, four players and a moderator."""
+
+    guild: Guild
+    channel: Channel
+    other_channel: Channel
+    thread: Channel
+    alice: User
+    bob: User
+    carol: User
+    dave: User
+    mod: User
+
+    @property
+    def players(self) -> tuple[User, User, User, User]:
+        return (self.alice, self.bob, self.carol, self.dave)
+
+
+class World:
+    def __init__(
+        self,
+        *,
+        token: str | None = None,
+        interaction_deadline: float = 3.0,
+        followup_window: float = 15 * 60.0,
+        privileged_intents: int = 0,
+        bot_name: str = "Quet Test Bot",
+    ) -> None:
+        self.ids = Snowflakes()
+        self.token = token
+        self.interaction_deadline = interaction_deadline
+        self.followup_window = followup_window
+        self.privileged_intents = privileged_intents
+        self.application_id = self.ids.next()
+        self.bot_user = User(id=self.application_id, name=bot_name, bot=True)
+        self.owner_user = User(id=self.ids.next(), name="server-owner")
+        self.users: dict[int, User] = {u.id: u for u in (self.bot_user, self.owner_user)}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, MessageRecord] = {}
+        self.files: dict[int, Attachment] = {}
+        self.interactions: dict[int, InteractionRecord] = {}
+        self.interactions_by_token: dict[str, InteractionRecord] = {}
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}
+        self.requests: list[RequestRecord] = []
+        self.violations: list[Violation] = []
+        self.schema_violations: list[SchemaViolation] = []
+        self.public_extras: list[PublicPayload] = []
+        self.faults: list[Fault] = []
+        self.closed_dms: set[int] = set()
+        self.base_url = "http://127.0.0.1:0"
+        self.gateway = GatewayHub(self)
+        self._message_seq = 0
+        self._in_flight = 0
+        self._last_activity = 0.0
+        self._changed = asyncio.Event()
+
+    # ---- addresses (set by the server once it listens) ------------------------------------------
+
+    @property
+    def api_base(self) -> str:
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return self.base_url.replace("http://", "ws://", 1) + "/gateway"
+
+    def attachment_url(self, channel: Channel, attachment: Attachment) -> str:
+        return f"{self.base_url}/attachments/{channel.id}/{attachment.id}/{attachment.filename}"
+
+    def token_ok(self, token: Any) -> bool:
+        if not isinstance(token, str) or not token:
+            return False
+        return self.token is None or token == self.token
+
+    # ---- building the world ---------------------------------------------------------------------
+
+    def add_guild(self, name: str = "Test Server") -> Guild:
+        """A guild with @everyone (Discord's default permissions), its owner, and the bot."""
+        gid = self.ids.next()
+        guild = Guild(id=gid, name=name, owner_id=self.owner_user.id)
+        guild.roles.append(Role(id=gid, name="@everyone", permissions=int(DEFAULT_EVERYONE)))
+        bot_role = Role(id=self.ids.next(), name=self.bot_user.name, permissions=int(DEFAULT_BOT), position=1)
+        guild.roles.append(bot_role)
+        guild.members[self.owner_user.id] = Member(self.owner_user, [])
+        guild.members[self.bot_user.id] = Member(self.bot_user, [bot_role])
+        self.guilds[gid] = guild
+        if self.gateway.live_sessions:
+            for session in self.gateway.live_sessions:
+                payload = guild_create_payload(
+                    self, guild, all_members=bool(session.intents & Intent.GUILD_MEMBERS)
+                )
+                self.gateway._send_dispatch(session, "GUILD_CREATE", payload)
+        return guild
+
+    def add_scene(self, guild_name: str = "Quet Test Server") -> Scene:
+        """Build the usual test world (see `Scene`); `mod` has Manage Messages."""
+        guild = self.add_guild(guild_name)
+        channel = self.add_text_channel(guild, "games")
+        other = self.add_text_channel(guild, "lounge")
+        thread = self.add_thread(channel, "side game")
+        alice, bob, carol, dave = (
+            self.add_user(n, guilds=[guild]) for n in ("alice", "bob", "carol", "dave")
+        )
+        mod = self.add_user("mod", guilds=[guild], manage_messages=True)
+        return Scene(guild, channel, other, thread, alice, bob, carol, dave, mod)
+
+    def add_text_channel(self, guild: Guild, name: str) -> Channel:
+        channel = Channel(
+            id=self.ids.next(),
+            name=name,
+            type=ChannelType.TEXT,
+            guild=guild,
+            position=len(guild.channels),
+        )
+        guild.channels.append(channel)
+        self.channels[channel.id] = channel
+        self.gateway.dispatch("CHANNEL_CREATE", channel_payload(channel), intent=Intent.GUILDS)
+        return channel
+
+    def add_thread(
+        self, channel: Channel, name: str, *, private: bool = False, owner: User | None = None
+    ) -> Channel:
+        assert channel.guild is not None and not channel.is_thread, "threads live in guild text channels"
+        thread = Channel(
+            id=self.ids.next(),
+            name=name,
+            type=ChannelType.PRIVATE_THREAD if private else ChannelType.PUBLIC_THREAD,
+            guild=channel.guild,
+            parent=channel,
+            owner_id=(owner or self.owner_user).id,
+        )
+        channel.guild.channels.append(thread)
+        self.channels[thread.id] = thread
+        payload = {**channel_payload(thread), "newly_created": True}
+        self.gateway.dispatch("THREAD_CREATE", payload, intent=Intent.GUILDS)
+        return thread
+
+    def add_user(
+        self,
+        name: str,
+        *,
+        guilds: Iterable[Guild] | None = None,
+        manage_messages: bool = False,
+        permissions: int = 0,
+    ) -> User:
+        """A human user, member of `guilds` (default: every guild so far).
+
+        `manage_messages=True` or extra `permissions` bits give the member a role with them.
+        """
+        user = User(id=self.ids.next(), name=name, global_name=name.title())
+        self.users[user.id] = user
+        extra = permissions | (Perm.MANAGE_MESSAGES if manage_messages else 0)
+        for guild in list(self.guilds.values()) if guilds is None else guilds:
+            guild.members[user.id] = Member(user, [])
+            if extra:
+                self.grant(guild, user, int(extra))
+        return user
+
+    def add_role(self, guild: Guild, name: str, permissions: int) -> Role:
+        role = Role(id=self.ids.next(), name=name, permissions=permissions, position=len(guild.roles))
+        guild.roles.append(role)
+        return role
+
+    def give_role(self, guild: Guild, user: User, role: Role) -> None:
+        member = guild.members.get(user.id)
+        if member is None:
+            member = guild.members[user.id] = Member(user, [])
+        if role not in member.roles:
+            member.roles.append(role)
+
+    def grant(self, guild: Guild, user: User, permissions: int) -> Role:
+        """Give a member extra permissions (through a role of their own)."""
+        role = self.add_role(guild, f"{user.name}-perms", int(permissions))
+        self.give_role(guild, user, role)
+        return role
+
+    def set_bot_permissions(self, guild: Guild, permissions: int) -> None:
+        """Replace the bot's permissions in a guild (to test a bot that lacks some)."""
+        guild.members[self.bot_user.id].permissions_override = int(permissions)
+
+    def permissions(self, guild: Guild | None, user: UserRef) -> int:
+        if guild is None:
+            return 0
+        return guild.permissions_of(self.user(user).id)
+
+    def user(self, ref: UserRef) -> User:
+        if isinstance(ref, User):
+            return ref
+        try:
+            return self.users[int(ref)]
+        except KeyError:
+            raise EmulatorError(f"no user {ref}") from None
+
+    def channel(self, ref: ChannelRef) -> Channel:
+        if isinstance(ref, Channel):
+            return ref
+        try:
+            return self.channels[int(ref)]
+        except KeyError:
+            raise EmulatorError(f"no channel {ref}") from None
+
+    def dm_channel(self, user: UserRef) -> Channel | None:
+        uid = self.user(user).id
+        for channel in self.channels.values():
+            if channel.is_dm and channel.recipient is not None and channel.recipient.id == uid:
+                return channel
+        return None
+
+    def open_dm(self, user: UserRef) -> Channel:
+        """The DM channel between the bot and `user`, created if needed."""
+        existing = self.dm_channel(user)
+        if existing is not None:
+            return existing
+        target = self.user(user)
+        channel = Channel(id=self.ids.next(), name=f"dm-{target.name}", type=ChannelType.DM, recipient=target)
+        self.channels[channel.id] = channel
+        return channel
+
+    def close_dms(self, user: UserRef) -> None:
+        """The user blocks DMs from the bot: sending there fails with 403 / 50007."""
+        self.closed_dms.add(self.user(user).id)
+
+    def open_dms(self, user: UserRef) -> None:
+        self.closed_dms.discard(self.user(user).id)
+
+    def fail_next(
+        self,
+        pattern: str,
+        *,
+        status: int = 429,
+        times: int = 1,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+    ) -> None:
+        """Fail the next `times` requests matching `pattern` with `status` (429 or 5xx).
+
+        `pattern` is an fnmatch pattern over the path or route template, with or without the
+        method: "POST /channels/*/messages", "/interactions/*", "PATCH /webhooks/{webhook_id}*".
+        """
+        self.faults.append(Fault(pattern, status, times, retry_after, is_global))
+
+    def take_fault(self, record: RequestRecord) -> Fault | None:
+        for fault in self.faults:
+            if fault.times > 0 and fault.matches(record):
+                fault.times -= 1
+                if fault.times == 0:
+                    self.faults.remove(fault)
+                return fault
+        return None
+
+    # ---- the message store ----------------------------------------------------------------------
+
+    def _new_attachments(
+        self, meta: list[dict[str, Any]] | None, files: list[UploadedFile]
+    ) -> dict[int, Attachment]:
+        """Uploaded files by their index in the request (`files[n]` -> n), named per `attachments`."""
+        by_index: dict[int, Attachment] = {}
+        described = {str(m.get("id")): m for m in meta or [] if isinstance(m, dict)}
+        for upload in files:
+            index = int(upload.field[6:-1]) if upload.field.startswith("files[") else len(by_index)
+            info = described.get(str(index), {})
+            by_index[index] = Attachment(
+                id=self.ids.next(),
+                filename=str(info.get("filename") or upload.filename),
+                data=upload.data,
+                content_type=upload.content_type,
+                description=info.get("description"),
+            )
+            self.files[by_index[index].id] = by_index[index]
+        return by_index
+
+    def create_message(
+        self,
+        channel: Channel,
+        author: User,
+        body: dict[str, Any],
+        files: list[UploadedFile] | None = None,
+        *,
+        interaction: InteractionRecord | None = None,
+        flags: int | None = None,
+        dispatch: bool = True,
+    ) -> MessageRecord:
+        uploads = self._new_attachments(body.get("attachments"), files or [])
+        self._message_seq += 1
+        flag_value = int(body.get("flags") or 0) if flags is None else flags
+        if interaction is None:
+            flag_value &= ~(EPHEMERAL | LOADING)
+        ephemeral = bool(flag_value & EPHEMERAL) and interaction is not None
+        message = MessageRecord(
+            id=self.ids.next(),
+            channel=channel,
+            author=author,
+            content=str(body.get("content") or ""),
+            embeds=list(body.get("embeds") or []),
+            components=list(body.get("components") or []),
+            attachments=[uploads[k] for k in sorted(uploads)],
+            flags=flag_value,
+            seq=self._message_seq,
+            interaction=interaction,
+            visible_to=interaction.user.id if ephemeral and interaction else None,
+            webhook_id=self.application_id if interaction is not None else None,
+        )
+        if interaction is not None and interaction.command is not None:
+            message.type = 20
+        reference = body.get("message_reference")
+        if isinstance(reference, dict) and reference.get("message_id"):
+            message.reference_id = int(reference["message_id"])
+            message.type = 19
+        self.messages[message.id] = message
+        if dispatch and not message.ephemeral:
+            self._dispatch_message("MESSAGE_CREATE", message)
+        self._notify()
+        return message
+
+    def edit_message(
+        self, message: MessageRecord, body: dict[str, Any], files: list[UploadedFile] | None = None
+    ) -> None:
+        """Apply a PATCH like Discord: present fields replace, `attachments` lists what remains."""
+        message.history.append(message.snapshot())
+        if "content" in body:
+            message.content = str(body["content"] or "")
+        if "embeds" in body:
+            message.embeds = list(body["embeds"] or [])
+        if "components" in body:
+            message.components = list(body["components"] or [])
+        if "flags" in body and body["flags"] is not None:
+            keep = message.flags & ~SUPPRESS_EMBEDS
+            message.flags = keep | (int(body["flags"]) & SUPPRESS_EMBEDS) | (int(body["flags"]) & (1 << 15))
+        uploads = self._new_attachments(body.get("attachments"), files or [])
+        if isinstance(body.get("attachments"), list):
+            kept: list[Attachment] = []
+            current = {str(a.id): a for a in message.attachments}
+            for meta in body["attachments"]:
+                key = str(meta.get("id"))
+                if key in current:
+                    kept.append(current[key])
+                elif key.isdigit() and int(key) in uploads:
+                    kept.append(uploads.pop(int(key)))
+            message.attachments = kept + [uploads[k] for k in sorted(uploads)]
+        elif body.get("attachments", ...) is None:
+            message.attachments = [uploads[k] for k in sorted(uploads)]
+        else:
+            message.attachments = message.attachments + [uploads[k] for k in sorted(uploads)]
+        message.flags &= ~LOADING
+        message.edited_at = time.time()
+        if not message.ephemeral:
+            self._dispatch_message("MESSAGE_UPDATE", message)
+        self._notify()
+
+    def delete_message(self, message: MessageRecord) -> None:
+        message.deleted = True
+        if not message.ephemeral:
+            data: dict[str, Any] = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            if message.guild is not None:
+                data["guild_id"] = str(message.guild.id)
+            self.gateway.dispatch("MESSAGE_DELETE", data, intent=self._message_intent(message.channel))
+        self._notify()
+
+    @staticmethod
+    def _message_intent(channel: Channel) -> int:
+        return int(Intent.DIRECT_MESSAGES if channel.is_dm else Intent.GUILD_MESSAGES)
+
+    def _dispatch_message(self, event: str, message: MessageRecord) -> None:
+        payload = message_payload(self, message)
+        guild_message = message.channel.guild is not None
+        mentions_bot = f"<@{self.bot_user.id}>" in message.content
+        strip = guild_message and message.author.id != self.bot_user.id and not mentions_bot
+        self.gateway.dispatch(
+            event, payload, intent=self._message_intent(message.channel), content_intent=strip
+        )
+
+    def find_message(self, channel: Channel, message_id: int) -> MessageRecord | None:
+        message = self.messages.get(message_id)
+        if message is None or message.deleted or message.channel is not channel:
+            return None
+        return message
+
+    # ---- queries --------------------------------------------------------------------------------
+
+    def message(self, message_id: int) -> MessageRecord:
+        try:
+            return self.messages[int(message_id)]
+        except KeyError:
+            raise EmulatorError(f"no message {message_id}") from None
+
+    def channel_messages(self, channel: ChannelRef, *, include_deleted: bool = False) -> list[MessageRecord]:
+        """What everyone in the channel sees, oldest first (no ephemeral messages)."""
+        ch = self.channel(channel)
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel is ch and not m.ephemeral and (include_deleted or not m.deleted)
+        ]
+
+    def last_message(self, channel: ChannelRef) -> MessageRecord:
+        messages = self.channel_messages(channel)
+        if not messages:
+            raise EmulatorError(f"no message in {self.channel(channel)!r}")
+        return messages[-1]
+
+    def dm_messages(self, user: UserRef, *, include_deleted: bool = False) -> list[MessageRecord]:
+        """What the bot sent to the user's DM channel (not the user's own messages)."""
+        channel = self.dm_channel(user)
+        if channel is None:
+            return []
+        return [
+            m
+            for m in self.channel_messages(channel, include_deleted=include_deleted)
+            if m.author.id == self.bot_user.id
+        ]
+
+    def private_messages(self, user: UserRef, *, include_deleted: bool = False) -> list[MessageRecord]:
+        """Ephemeral messages shown to this user only, oldest first."""
+        uid = self.user(user).id
+        return [
+            m for m in self.messages.values() if m.visible_to == uid and (include_deleted or not m.deleted)
+        ]
+
+    def all_public_payloads(self) -> list[PublicPayload]:
+        """Everything the bot showed where someone other than the addressee could see it.
+
+        Every version of every non-ephemeral message it sent to a guild channel or thread (edits
+        included, deleted messages too: they were visible until deleted), and thread names.
+        """
+        out: list[PublicPayload] = list(self.public_extras)
+        for message in self.messages.values():
+            if message.author.id != self.bot_user.id or message.ephemeral or message.channel.is_dm:
+                continue
+            for version in message.versions:
+                out.append(
+                    PublicPayload(
+                        kind="message",
+                        channel_id=message.channel.id,
+                        message_id=message.id,
+                        body={
+                            "content": version.content,
+                            "embeds": version.embeds,
+                            "components": version.components,
+                        },
+                        attachments=tuple((a.filename, a.data) for a in version.attachments),
+                    )
+                )
+        return out
+
+    @property
+    def unknown_requests(self) -> list[RequestRecord]:
+        """Requests to routes the emulator does not know (answered 404)."""
+        return [r for r in self.requests if r.route is None]
+
+    def requests_matching(self, pattern: str) -> list[RequestRecord]:
+        probe = Fault(pattern, 0, 0, 0.0, False)
+        return [r for r in self.requests if probe.matches(r)]
+
+    # ---- waiting --------------------------------------------------------------------------------
+
+    def _notify(self) -> None:
+        self._last_activity = asyncio.get_running_loop().time() if self._loop_running() else 0.0
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    @staticmethod
+    def _loop_running() -> bool:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        return True
+
+    async def wait_until(
+        self,
+        condition: Callable[[], Any],
+        timeout: float = 5.0,  # noqa: ASYNC109
+        what: str = "",
+    ) -> Any:
+        """Wait until `condition()` returns something truthy (re-checked on every change)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            changed = self._changed
+            result = condition()
+            if result:
+                return result
+            remaining = end - loop.time()
+            if remaining <= 0:
+                raise EmulatorError(f"timed out after {timeout}s waiting for {what or condition}")
+            try:
+                await asyncio.wait_for(changed.wait(), min(remaining, 0.05))
+            except TimeoutError:
+                pass
+
+    async def wait_for_message(
+        self,
+        channel: ChannelRef,
+        predicate: Callable[[MessageRecord], bool] | None = None,
+        timeout: float = 5.0,  # noqa: ASYNC109
+        *,
+        include_existing: bool = True,
+    ) -> MessageRecord:
+        """The first (oldest) message in the channel matching `predicate`, waiting for it if needed.
+
+        Ephemeral messages are not channel messages; use `private_messages` for those.
+        """
+        ch = self.channel(channel)
+        floor = self._message_seq if not include_existing else 0
+
+        def find() -> MessageRecord | None:
+            for m in self.channel_messages(ch):
+                if m.seq > floor and (predicate is None or predicate(m)):
+                    return m
+            return None
+
+        result: MessageRecord = await self.wait_until(find, timeout, f"a message in {ch!r}")
+        return result
+
+    def _busy(self) -> str | None:
+        loop = asyncio.get_running_loop()
+        if self._in_flight:
+            return f"{self._in_flight} request(s) in flight"
+        now = loop.time()
+        for rec in self.interactions.values():
+            if rec.callback is None and now <= rec.deadline:
+                return f"interaction {rec.describe()} not answered yet"
+            if rec.original is not None and rec.original.loading and now <= rec.expires:
+                return f"interaction {rec.describe()} still thinking"
+        return None
+
+    async def wait_idle(self, quiet: float = 0.05, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+        """Wait until the bot looks done: no request in flight, no interaction left unanswered or
+        still "thinking", and no activity for `quiet` seconds."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            busy = self._busy()
+            idle_for = loop.time() - self._last_activity
+            if busy is None and idle_for >= quiet:
+                return
+            if loop.time() > end:
+                raise EmulatorError(f"the bot did not become idle within {timeout}s: {busy or 'active'}")
+            await asyncio.sleep(max(0.005, quiet - idle_for) if busy is None else 0.01)
