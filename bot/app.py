@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import pkgutil
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,7 +22,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.game", "cogs.procession")
+
+def _extensions() -> tuple[str, ...]:
+    """Every module in cogs/ is a cog extension: adding a game means adding its file there."""
+    import cogs
+
+    return tuple(f"cogs.{m.name}" for m in sorted(pkgutil.iter_modules(cogs.__path__), key=lambda m: m.name))
+
+
+EXTENSIONS = _extensions()
 LOBBY_VERBS = frozenset({"join", "leave", "start", "cancel"})
 
 

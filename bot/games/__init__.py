@@ -8,10 +8,10 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from bot.games import procession
+from bot.games import divisors, dots, numbers, procession, updown
 from bot.games.base import Action, action_type
 
-RULES: dict[str, ModuleType] = {m.NAME: m for m in (procession,)}
+RULES: dict[str, ModuleType] = {m.NAME: m for m in (updown, procession, numbers, divisors, dots)}
 
 
 def play(rules: ModuleType, state: Any, seat: int, action: Action) -> Any:
