@@ -18,6 +18,7 @@ from bot.render.common import (
     PANEL,
     Canvas,
     player_colour,
+    text_width,
 )
 
 PAD = 16
@@ -34,6 +35,26 @@ SMALL = 12
 def _name(names: Sequence[str], seat: int) -> str:
     name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
     return name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
+
+
+def _owed_line(view: View, names: Sequence[str], room: int) -> tuple[int, str]:
+    """Who draws what next, in the longest wording that fits ``room`` pixels (then smaller)."""
+    o, who = view.owed, _name(names, view.turn or 0)
+    assert o is not None
+    if o.first:
+        long, short = "from any dot (the first line)", "from any dot"
+    elif o.fallback:
+        long, short = "from a non-virgin dot (fallback)", "(fallback)"
+    elif view.current is not None:
+        long = short = f"from {COLUMNS[view.current[0]]}{view.current[1] + 1}"
+    else:
+        long = short = ""
+    candidates = [f"{who} draws a {o.direction} line {long}", f"{who} draws a {o.direction} line {short}"]
+    for text in candidates:  # the full wording in small type before a shorter one
+        for size in (TEXT, SMALL):
+            if text_width(text, size) <= room:
+                return size, text
+    return SMALL, candidates[-1]
 
 
 def _spacing(size: int) -> int:
@@ -87,16 +108,8 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
     if view.outcome is not None:
         c.text((PAD, y), f"Game over: {view.outcome.reason}.", TEXT, BAD, "bold")
     elif view.owed is not None and view.turn is not None:
-        o = view.owed
-        if o.first:
-            where = "from any dot"
-        elif o.fallback:
-            where = "from a non-virgin dot of their choice (fallback)"
-        elif view.current is not None:
-            where = f"from {COLUMNS[view.current[0]]}{view.current[1] + 1}"
-        else:
-            where = ""
-        c.text((PAD, y), f"{_name(names, view.turn)} draws a {o.direction} line {where}", TEXT, INK)
+        text_size, text = _owed_line(view, names, width - 2 * PAD)
+        c.text((PAD, y), text, text_size, INK)
     y += 30
     winners = set(view.outcome.winners) if view.outcome is not None else set()
     for seat in range(n):

@@ -10,6 +10,8 @@ import pytest
 from PIL import Image
 
 from bot.games import dots as T
+from bot.render import dots as R
+from bot.render.common import text_width
 from bot.render.dots import render_board
 
 NAMES = ("Alice", "Bartholomew the Magnificent", "Chloé", "Dmitri", "Eve", "Fatima")
@@ -41,3 +43,22 @@ def test_every_position_renders(size: int) -> None:
 
 def test_missing_names_fall_back_to_seats() -> None:
     png_size(render_board(T.view_for(T.new_game(2, {}, 0), None), ()))
+
+
+def test_the_line_owed_fits_the_card() -> None:
+    """The smallest card, the longest name, the longest wording (a fallback): still within the card."""
+    state = T.new_game(2, {"size": 3}, 0)
+    for to, start in [("A1", "A2"), ("B1", None), ("B3", None), ("A3", None)]:
+        state = T.apply(state, state.turn, {"type": "line", "to": to, "from": start})
+    view = T.view_for(state, None)
+    assert view.owed is not None and view.owed.fallback
+    width, _ = png_size(render_board(view, NAMES))
+    room = width - 2 * R.PAD
+    for names in [("Al", "Bo"), ("Bartholomew the Magnificent", "Bartholomew the Magnificent")]:
+        size, text = R._owed_line(view, names, room)
+        assert text_width(text, size) <= room
+        assert "horizontal line" in text and ("fallback" in text)
+    assert R._owed_line(view, ("Al", "Bo"), room) == (
+        R.SMALL,
+        "Al draws a horizontal line from a non-virgin dot (fallback)",
+    )
