@@ -347,6 +347,14 @@ def legal_ends(state: State, start: Dot) -> tuple[Dot, ...]:
     return tuple(_ends(state.marked, state.size, start, state.direction))
 
 
+def line_score(state: State, start: Dot) -> int:
+    """What the owed line would score if it started at ``start``: the non-virgin dots of its column
+    (vertical) or row (horizontal), or 0 for the first line of the game."""
+    if not state.lines:
+        return 0
+    return sum(d in state.marked for d in _axis(start, state.direction, state.size))
+
+
 def to_act(state: State) -> frozenset[int]:
     return frozenset() if state.finished else frozenset({state.turn})
 
@@ -446,7 +454,7 @@ def _check_path(state: State, start: Dot, end: Dot, d: str) -> None:
 
 def _draw(state: State, seat: int, start: Dot, end: Dot, fallback: bool) -> State:
     d = state.direction
-    score = 0 if not state.lines else sum(p in state.marked for p in _axis(start, d, state.size))
+    score = line_score(state, start)
     line = Line(seat=seat, direction=d, start=start, end=end, score=score, fallback=fallback)
     scores = list(state.scores)
     scores[seat] += score
