@@ -251,8 +251,10 @@ class Dots(GameCog, group_name="dots", group_description="Lines By The Dots: lin
     @staticmethod
     def _check_turn(game: Loaded, user_id: int, version: int | None) -> dots.State:
         row = game.row
-        if not row.live or game.state is None:
+        if not row.live:
             raise GameOver(f"Game #{row.id} is over. Start a new one with /dots new.")
+        if game.state is None:
+            raise IllegalMove(f"Game #{row.id} has not started yet: the host starts it from the lobby.")
         seat = row.seat_of(user_id)
         if seat is None:
             raise NotAPlayer(
