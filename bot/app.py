@@ -15,7 +15,15 @@ from bot.config import Settings
 from bot.errors import GameError, NoGameHere
 from bot.service import GameService, load
 from bot.storage import Storage
-from bot.ui import ComponentId, ForeignComponent, GameComponent, GameTree
+from bot.ui import (
+    ComponentId,
+    ForeignComponent,
+    GameComponent,
+    GameTree,
+    guarded,
+    modal_fields,
+    parse_custom_id,
+)
 
 if TYPE_CHECKING:
     from bot.gamecog import GameCog
@@ -109,7 +117,25 @@ class QuetBot(commands.Bot):
             lobby = self.get_cog("GameAdmin")
             await lobby.lobby_action(interaction, game, cid.verb)  # type: ignore[union-attr]
             return
-        await self.game_cog(game.row.kind).on_component(interaction, game, cid, values)
+        await self.game_cog(game.row.kind).handle_component(interaction, game, cid, values)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Form submissions are routed here by custom_id (components route through `GameComponent`)."""
+        if interaction.type != discord.InteractionType.modal_submit:
+            return
+        data: Any = interaction.data or {}
+        raw = str(data.get("custom_id", ""))
+        await guarded(
+            interaction, lambda: self.route_modal(interaction, parse_custom_id(raw), modal_fields(data))
+        )
+
+    async def route_modal(
+        self, interaction: discord.Interaction, cid: ComponentId, fields: dict[str, str]
+    ) -> None:
+        game = load(await self.storage.get_game(game_id=cid.game_id))
+        if interaction.guild_id is not None and game.row.channel_id != interaction.channel_id:
+            raise GameError("That form belongs to a game in another channel.")
+        await self.game_cog(game.row.kind).on_modal(interaction, game, cid, fields)
 
     async def strip_components(self, channel_id: int, message_id: int) -> None:
         """Remove the controls of an old board or lobby (best effort: the version check guards anyway)."""

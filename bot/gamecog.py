@@ -11,16 +11,17 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
-from bot.errors import GameError
+from bot.errors import GameError, NotAPlayer, StaleButton
 from bot.games.base import Action, Outcome
 from bot.service import Loaded, MoveResult
-from bot.ui import NO_PINGS, PING_USERS, ComponentId, button, components, custom_id
+from bot.ui import NO_PINGS, PING_USERS, ComponentId, button, components, custom_id, reply_private
 
 if TYPE_CHECKING:
     from bot.app import QuetBot
@@ -62,10 +63,29 @@ def outcome_text(game: Loaded, outcome: Outcome) -> str:
     return f"🏆 {winners} wins: {outcome.reason}."
 
 
+@dataclass
+class Panel:
+    """What one player privately sees of a game, with the controls for their secret action.
+
+    Sent by DM, or as an ephemeral message (the "My hand" button, the game's slash commands).
+    Its controls carry no version and no secret: the rules check every action they lead to.
+    """
+
+    content: str
+    items: list[discord.ui.Item[Any]] = field(default_factory=list)
+
+
 class GameCog(commands.GroupCog):
-    """One game's slash command group and board pipeline. Subclasses set `rules` and `render`."""
+    """One game's slash command group and board pipeline. Subclasses set `rules` and `render`.
+
+    A game with secrets (``secret = True``) also gets the private channel: each player's `panel` by DM
+    at the start and whenever they newly have to act, a "My hand" button on every board that shows
+    the panel privately, private answers to every move, and typed DM answers (`typed_action`).
+    """
 
     rules: ModuleType  # the game's pure rules module (bot/games/<name>.py)
+    secret = False  # True: hidden information, moves answered privately, panels by DM
+    mine_label = "My hand"  # the board button that shows a player's panel privately
 
     def __init__(self, bot: QuetBot) -> None:
         self.bot = bot
@@ -81,13 +101,59 @@ class GameCog(commands.GroupCog):
         return []
 
     def describe(self, result: MoveResult) -> str:
-        """One line: what the move just made did."""
-        return f"{mention(result.after.row.seats[result.seat])} moved."
+        """What the move just made did (a line or a few)."""
+        who = mention(result.after.row.seats[result.seat])
+        if result.action.get("type") == "forfeit":
+            return f"{who} left the game (forfeit)."
+        return f"{who} moved."
 
     async def on_component(
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
     ) -> None:
         raise GameError("That control does nothing in this game. Use /game status for the current board.")
+
+    async def on_modal(
+        self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, fields: dict[str, str]
+    ) -> None:
+        raise GameError("That form does nothing in this game. Use /game status for the current board.")
+
+    def panel(self, game: Loaded, seat: int) -> Panel:
+        """Secret games: what ``seat`` privately sees, with the controls for their action."""
+        raise NotImplementedError
+
+    def awaits_typed(self, game: Loaded, seat: int) -> bool:
+        """Secret games: whether ``seat`` may answer this game now by typing in a DM."""
+        return False
+
+    def typed_action(self, game: Loaded, seat: int, text: str) -> Action:
+        """Secret games: the action a typed DM answer stands for (a `GameError` if unreadable)."""
+        raise GameError("This game does not take typed answers.")
+
+    def confirm(self, result: MoveResult) -> str:
+        """The private answer to the player who just moved."""
+        if result.action.get("type") == "forfeit":
+            return f"You left game #{result.after.id}."
+        return "Done."
+
+    def start_note(self, game: Loaded) -> str:
+        """What players need to know as the game begins (under the first board)."""
+        return ""
+
+    def quiet(self, result: MoveResult) -> bool:
+        """True when the move is announced by a line of text instead of a new board (a secret
+        choice that changes nothing anyone can see yet)."""
+        return False
+
+    async def handle_component(
+        self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
+    ) -> None:
+        """The verbs every game shares, then the game's own."""
+        if cid.verb == "mine":
+            await self.show_panel(interaction, game)
+        elif cid.verb == "typed":
+            await self.settle_typed(interaction, game, cid.arg)
+        else:
+            await self.on_component(interaction, game, cid, values)
 
     # ---- shared pipeline ------------------------------------------------------------------------
 
@@ -123,7 +189,161 @@ class GameCog(commands.GroupCog):
         result = await self.bot.service.act(
             game_id, interaction.user.id, action, expected_version=expected_version
         )
-        await self.post_board(interaction, result.after, self.describe(result))
+        if self.secret or interaction.channel_id != result.after.row.channel_id:
+            await self.answer_actor(interaction, result)
+            await self.publish(None, result)
+        else:
+            await self.publish(interaction, result)
+        await self.notify(result)
+
+    async def publish(self, interaction: discord.Interaction | None, result: MoveResult) -> None:
+        """Tell the channel about a move: a new board, or (for a quiet move) one line of text."""
+        game = result.after
+        if not self.quiet(result):
+            await self.post_board(interaction, game, self.describe(result))
+            return
+        title = f"**{self.rules.TITLE}** · game #{game.id}"
+        text = f"{title}: {self.describe(result)}\n{self.status_text(game)}"
+        channel = self.bot.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        await channel.send(text, allowed_mentions=NO_PINGS)
+
+    async def notify(self, result: MoveResult) -> None:
+        """Secret games: DM a fresh panel to every player who now has to act and did not before
+        (the player who moved has just had theirs in the private answer)."""
+        if not self.secret or not result.after.row.live:
+            return
+        rules = result.after.rules
+        before = rules.to_act(result.before.state) if result.before.state is not None else frozenset()
+        newly = set(rules.to_act(result.after.state)) - set(before) - {result.seat}
+        await self.send_panels(result.after, sorted(newly))
+
+    async def after_start(self, game: Loaded) -> None:
+        """A secret game has started: every player gets their panel by DM."""
+        if self.secret:
+            await self.send_panels(game, range(len(game.row.seats)))
+
+    # ---- the private channel: panels by DM, or privately in the channel ---------------------------
+
+    def panel_header(self, game: Loaded) -> str:
+        guild = self.bot.get_guild(game.row.guild_id) if game.row.guild_id else None
+        where = f"<#{game.row.channel_id}>" + (f" on {guild.name}" if guild is not None else "")
+        return f"**{self.rules.TITLE}** · game #{game.id} in {where}"
+
+    def panel_payload(self, game: Loaded, seat: int, note: str = "") -> dict[str, Any]:
+        panel = self.panel(game, seat)
+        lines = [self.panel_header(game)]
+        if note:
+            lines.append(note)
+        lines.append(panel.content)
+        payload: dict[str, Any] = {"content": "\n".join(lines)[:2000], "allowed_mentions": NO_PINGS}
+        if panel.items and game.row.live:
+            payload["view"] = components(*panel.items)
+        return payload
+
+    def seat_of(self, game: Loaded, user_id: int) -> int:
+        seat = game.row.seat_of(user_id)
+        if seat is None:
+            raise NotAPlayer(
+                f"You are not playing in game #{game.id}, so there is nothing of yours to show. "
+                "Wait for the next game, or start your own in a thread."
+            )
+        return seat
+
+    async def show_panel(self, interaction: discord.Interaction, game: Loaded, note: str = "") -> None:
+        """The player's panel, privately (the "My hand" button and the game's own commands)."""
+        seat = self.seat_of(game, interaction.user.id)
+        if game.state is None:
+            raise GameError(f"Game #{game.id} has not started yet: the host starts it from the lobby.")
+        payload = self.panel_payload(game, seat, note)
+        await reply_private(interaction, payload.pop("content"), **payload)
+
+    async def answer_actor(self, interaction: discord.Interaction, result: MoveResult) -> None:
+        """Answer the player who moved privately: their updated panel, in place when they used one."""
+        note = self.confirm(result)
+        if not self.secret:
+            await reply_private(interaction, note)
+            return
+        payload = self.panel_payload(result.after, result.seat, note)
+        message = interaction.message
+        on_panel = (
+            interaction.type == discord.InteractionType.component
+            and message is not None
+            and (interaction.guild_id is None or message.flags.ephemeral)
+        )
+        if on_panel and not interaction.response.is_done():
+            payload.setdefault("view", None)
+            await interaction.response.edit_message(**payload)
+        else:
+            await reply_private(interaction, payload.pop("content"), **payload)
+
+    async def send_panels(self, game: Loaded, seats: Any) -> None:
+        for seat in seats:
+            await self.send_panel(game, seat)
+
+    async def send_panel(self, game: Loaded, seat: int, note: str = "") -> None:
+        """DM a player their panel; closed DMs get one channel notice per game, and no retries."""
+        user_id = game.row.seats[seat]
+        storage = self.bot.storage
+        link = await storage.get_dm_link(game_id=game.id, user_id=user_id)
+        if link.blocked:
+            return
+        payload = self.panel_payload(game, seat, note)
+        try:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            message = await dm.send(**payload)
+        except discord.Forbidden:
+            if await storage.mark_dm_blocked(game_id=game.id, user_id=user_id):
+                await self.dm_notice(game, user_id)
+            return
+        except discord.HTTPException as exc:
+            log.warning("Could not DM the panel of game %s to a player: HTTP %s", game.id, exc.status)
+            return
+        await self.remember_panel(game, user_id, dm.id, message.id)
+
+    async def remember_panel(self, game: Loaded, user_id: int, dm_channel_id: int, message_id: int) -> None:
+        """Record a player's newest DM panel and take the controls off the one before."""
+        storage = self.bot.storage
+        old = await storage.get_dm_link(game_id=game.id, user_id=user_id)
+        await storage.set_dm_panel(
+            game_id=game.id, user_id=user_id, dm_channel_id=dm_channel_id, panel_message_id=message_id
+        )
+        if old.panel_message_id is not None and old.dm_channel_id is not None:
+            await self.bot.strip_components(old.dm_channel_id, old.panel_message_id)
+
+    async def dm_notice(self, game: Loaded, user_id: int) -> None:
+        text = (
+            f"{mention(user_id)}, I cannot send you direct messages (your DMs are closed), so for "
+            f"game #{game.id} use the **{self.mine_label}** button under the board, or the "
+            f"/{self.name} commands: I answer them privately."
+        )
+        channel = self.bot.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        try:
+            await channel.send(text, allowed_mentions=PING_USERS)
+        except discord.HTTPException as exc:
+            log.warning("Could not post the closed-DMs notice of game %s: HTTP %s", game.id, exc.status)
+
+    # ---- typed answers in DMs ---------------------------------------------------------------------
+
+    async def act_typed(self, message: discord.Message, game: Loaded, action: Action) -> None:
+        """Apply a typed DM answer and answer it in the DM with the updated panel."""
+        result = await self.bot.service.act(game.id, message.author.id, action)
+        payload = self.panel_payload(result.after, result.seat, self.confirm(result))
+        sent = await message.channel.send(**payload)
+        await self.remember_panel(result.after, message.author.id, message.channel.id, sent.id)
+        await self.publish(None, result)
+        await self.notify(result)
+
+    async def settle_typed(self, interaction: discord.Interaction, game: Loaded, arg: str) -> None:
+        """The player said which game a typed answer was for."""
+        storage = self.bot.storage
+        user_id = interaction.user.id
+        text = await storage.take_typed_reply(reply_id=int(arg), user_id=user_id) if arg.isdigit() else None
+        if text is None:
+            raise StaleButton("That answer was already used or replaced. Type your answer again.")
+        seat = self.seat_of(game, user_id)
+        if not (game.row.live and game.state is not None and self.awaits_typed(game, seat)):
+            raise GameError(f"Game #{game.id} is not waiting for a typed answer from you any more.")
+        await self.act(interaction, game.id, self.typed_action(game, seat, text))
 
     def status_text(self, game: Loaded) -> str:
         """Whose move it is (with a mention), or the result."""
@@ -161,6 +381,10 @@ class GameCog(commands.GroupCog):
             "allowed_mentions": PING_USERS,
         }
         items = self.board_items(game) if game.row.live else []
+        if self.secret and game.row.live:
+            items.append(
+                button(self.mine_label, custom_id(game.id, "mine"), style=discord.ButtonStyle.primary)
+            )
         if items:
             payload["view"] = components(*items)
         return payload

@@ -74,6 +74,26 @@ MIGRATIONS: tuple[str, ...] = (
         value TEXT NOT NULL
     );
     """,
+    # 2: private channels. Per player and game: whether their DMs are closed (noticed once), and the
+    # last DM panel sent (its controls are taken off when a newer one arrives). Typed DM answers that
+    # could belong to several games wait here until the player says which game they meant.
+    """
+    CREATE TABLE dm_links (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        blocked INTEGER NOT NULL DEFAULT 0,
+        dm_channel_id INTEGER,
+        panel_message_id INTEGER,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE TABLE typed_replies (
+        id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX typed_replies_by_user ON typed_replies (user_id);
+    """,
 )
 
 
@@ -113,6 +133,17 @@ class GameRow:
             return self.seats.index(user_id)
         except ValueError:
             return None
+
+
+@dataclass(frozen=True)
+class DmLink:
+    """A player's private channel for one game: DMs closed?, and their latest DM panel."""
+
+    game_id: int
+    user_id: int
+    blocked: bool
+    dm_channel_id: int | None
+    panel_message_id: int | None
 
 
 @dataclass(frozen=True)
@@ -399,6 +430,71 @@ class Storage:
             await self._conn.execute(
                 f"UPDATE games SET {assignments} WHERE id = ?", (*sets.values(), game_id)
             )
+
+    # ---- private channels (DMs) ------------------------------------------------------------------
+
+    async def get_dm_link(self, *, game_id: int, user_id: int) -> DmLink:
+        row = await self._fetchone(
+            "SELECT blocked, dm_channel_id, panel_message_id FROM dm_links WHERE game_id = ? AND user_id = ?",
+            (game_id, user_id),
+        )
+        if row is None:
+            return DmLink(
+                game_id=game_id, user_id=user_id, blocked=False, dm_channel_id=None, panel_message_id=None
+            )
+        return DmLink(
+            game_id=game_id,
+            user_id=user_id,
+            blocked=bool(row[0]),
+            dm_channel_id=row[1],
+            panel_message_id=row[2],
+        )
+
+    async def mark_dm_blocked(self, *, game_id: int, user_id: int) -> bool:
+        """Record that the player's DMs are closed; True the first time (when to post the notice)."""
+        async with self._transaction():
+            cur = await self._conn.execute(
+                "INSERT INTO dm_links (game_id, user_id, blocked) VALUES (?, ?, 1) "
+                "ON CONFLICT (game_id, user_id) DO UPDATE SET blocked = 1 WHERE blocked = 0",
+                (game_id, user_id),
+            )
+            return cur.rowcount == 1
+
+    async def set_dm_panel(
+        self, *, game_id: int, user_id: int, dm_channel_id: int, panel_message_id: int
+    ) -> None:
+        async with self._transaction():
+            await self._conn.execute(
+                "INSERT INTO dm_links (game_id, user_id, blocked, dm_channel_id, panel_message_id) "
+                "VALUES (?, ?, 0, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
+                "blocked = 0, dm_channel_id = excluded.dm_channel_id, "
+                "panel_message_id = excluded.panel_message_id",
+                (game_id, user_id, dm_channel_id, panel_message_id),
+            )
+
+    async def add_typed_reply(self, *, user_id: int, text: str) -> int:
+        async with self._transaction():
+            # Only the newest unsettled answer per player is kept: an older one was superseded.
+            await self._conn.execute("DELETE FROM typed_replies WHERE user_id = ?", (user_id,))
+            cur = await self._conn.execute(
+                "INSERT INTO typed_replies (user_id, text, created_at) VALUES (?, ?, ?)",
+                (user_id, text, time.time()),
+            )
+            return int(cur.lastrowid or 0)
+
+    async def take_typed_reply(self, *, reply_id: int, user_id: int) -> str | None:
+        """The waiting typed answer (removed), or None when it is gone or is not this user's."""
+        async with self._transaction():
+            async with self._conn.execute(
+                "SELECT text FROM typed_replies WHERE id = ? AND user_id = ?", (reply_id, user_id)
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return None
+            await self._conn.execute("DELETE FROM typed_replies WHERE id = ?", (reply_id,))
+            return str(row[0])
+
+    # ---- bookkeeping ----------------------------------------------------------------------------
 
     async def get_meta(self, *, key: str) -> str | None:
         row = await self._fetchone("SELECT value FROM meta WHERE key = ?", (key,))

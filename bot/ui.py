@@ -194,6 +194,37 @@ def select(
     return GameComponent(inner, row=row)
 
 
+async def send_modal(
+    interaction: discord.Interaction, title: str, cid: str, *inputs: discord.ui.TextInput[Any]
+) -> None:
+    """Open a form. Its submission is routed by custom_id (`QuetBot.on_interaction`), like every
+    component, so a form opened before a restart still works after it."""
+    modal: discord.ui.Modal = discord.ui.Modal(title=title[:45], custom_id=cid, timeout=None)
+    for item in inputs:
+        modal.add_item(item)
+    await interaction.response.send_modal(modal)
+    modal.stop()  # discord.py forgets it: the submission takes our route, not an in-memory one
+
+
+def modal_fields(data: Any) -> dict[str, str]:
+    """The text inputs of a modal submission, by custom_id (in action rows, or in labels)."""
+    fields: dict[str, str] = {}
+
+    def walk(component: Any) -> None:
+        if not isinstance(component, dict):
+            return
+        if "custom_id" in component and "value" in component:
+            fields[str(component["custom_id"])] = str(component.get("value") or "")
+        for child in component.get("components") or []:
+            walk(child)
+        if "component" in component:
+            walk(component["component"])
+
+    for row in (data or {}).get("components") or []:
+        walk(row)
+    return fields
+
+
 def components(*items: discord.ui.Item[Any]) -> discord.ui.View:
     """A View holding ``items``: only a carrier for sending; clicks arrive through `GameComponent`."""
     view = discord.ui.View(timeout=None)

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import logging
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import GameError, LobbyError
-from bot.gamecog import channel_of, lobby_message, mention
+from bot.gamecog import GameCog, channel_of, lobby_message, mention
+from bot.games.base import FORFEIT
 from bot.rules_text import RULES_TEXT
-from bot.service import Loaded
-from bot.ui import NO_PINGS, reply_private
+from bot.service import Loaded, load
+from bot.ui import APOLOGY, NO_PINGS, button, components, custom_id, reply_private
 
 if TYPE_CHECKING:
     from bot.app import QuetBot
+
+log = logging.getLogger(__name__)
 
 GAME_CHOICES = [app_commands.Choice(name=text.title, value=key) for key, text in RULES_TEXT.items()]
 
@@ -68,16 +72,70 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         if game.row.status == "lobby":
             await self.lobby_action(interaction, game, "leave")
             return
-        result = await self.bot.service.forfeit(game.id, interaction.user.id)
-        cog = self.bot.game_cog(game.row.kind)
-        await cog.post_board(
-            interaction, result.after, f"{mention(interaction.user.id)} left the game (forfeit)."
-        )
+        await self.bot.game_cog(game.row.kind).act(interaction, game.id, FORFEIT)
 
     @app_commands.command(name="cancel", description="Cancel this channel's game (host or Manage Messages)")
     async def cancel(self, interaction: discord.Interaction) -> None:
         game = await self.bot.service.live_in_channel(channel_of(interaction))
         await self.lobby_action(interaction, game, "cancel")
+
+    # ---- typed answers in DMs ------------------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if message.guild is not None or message.author.bot or not message.content.strip():
+            return
+        try:
+            await self._typed_answer(message)
+        except GameError as exc:
+            await self._dm_reply(message, exc.message)
+        except Exception:
+            log.exception("Unhandled error while reading a typed DM answer")
+            await self._dm_reply(message, APOLOGY)
+
+    async def _dm_reply(self, message: discord.Message, text: str, **kwargs: Any) -> None:
+        try:
+            await message.channel.send(text, allowed_mentions=NO_PINGS, **kwargs)
+        except discord.HTTPException:
+            log.warning("Could not answer a typed DM answer")
+
+    async def _typed_answer(self, message: discord.Message) -> None:
+        """A typed DM goes to the one game waiting for it; with several, the player picks one."""
+        text = message.content.strip()
+        user_id = message.author.id
+        waiting: list[tuple[GameCog, Loaded, int]] = []
+        for row in await self.bot.storage.live_games_of_user(user_id=user_id):
+            if row.status != "active" or row.kind not in self.bot.game_cogs:
+                continue
+            game, cog = load(row), self.bot.game_cogs[row.kind]
+            seat = row.seat_of(user_id)
+            if seat is not None and cog.secret and cog.awaits_typed(game, seat):
+                waiting.append((cog, game, seat))
+        if not waiting:
+            await self._dm_reply(
+                message,
+                "None of your games is waiting for a typed answer from you right now. Use the buttons "
+                "of my latest message for your game, or /game status in its channel.",
+            )
+            return
+        if len(waiting) == 1:
+            cog, game, seat = waiting[0]
+            await cog.act_typed(message, game, cog.typed_action(game, seat, text))
+            return
+        reply_id = await self.bot.storage.add_typed_reply(user_id=user_id, text=text)
+        buttons = [
+            button(
+                f"#{game.id} {cog.rules.TITLE}"[:80],
+                custom_id(game.id, "typed", reply_id),
+                style=discord.ButtonStyle.primary,
+            )
+            for cog, game, _ in waiting[:20]
+        ]
+        await self._dm_reply(
+            message,
+            f"{len(waiting)} of your games are waiting for a typed answer. Which game is that answer for?",
+            view=components(*buttons),
+        )
 
     # ---- lobby actions: buttons and commands alike ------------------------------------------------
 
@@ -132,7 +190,10 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         else:
             await self._edit_lobby(game)
         players = ", ".join(f"{i + 1}. {mention(u)}" for i, u in enumerate(game.row.seats))
-        await cog.post_board(interaction, game, f"The game begins. Seats: {players}.")
+        note = cog.start_note(game)
+        headline = f"The game begins. Seats: {players}." + (f"\n{note}" if note else "")
+        await cog.post_board(interaction, game, headline)
+        await cog.after_start(game)
 
     async def _cancel(self, interaction: discord.Interaction, game: Loaded, is_button: bool) -> None:
         perms = interaction.permissions

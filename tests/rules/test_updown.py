@@ -514,3 +514,18 @@ def test_from_dict_rejects_malformed_states() -> None:
     for case in bad_cases:
         with pytest.raises(ValueError):
             u.State.from_dict(case)
+
+
+def test_public_view_holds_no_hand_prediction_or_set_aside_card() -> None:
+    state = u.new_game(3, {}, 11)
+    for seat, letters in enumerate(["SSSSU", "SSSSD", "SSSSS"]):
+        state = u.apply(state, seat, {"type": "predict", "letters": letters})
+    state = u.apply(state, 0, {"type": "play", "rank": u.card_rank(state.hands[0][0])})
+    public = repr(u.view_for(state, None))
+    for letters in ["SSSSU", "SSSSD", "SSSSS"]:
+        assert letters not in public
+    for card in [c for hand in state.hands for c in hand] + list(state.leftover):
+        assert f"'{card}'" not in public
+    mine = u.view_for(state, 1)
+    assert mine.hand == state.hands[1] and mine.prediction == "SSSSD"
+    assert "SSSSU" not in repr(mine) and "SSSSS" not in repr(mine)
