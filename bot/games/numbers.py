@@ -240,8 +240,8 @@ def to_act(state: State) -> frozenset[int]:
 
 
 def available(state: State, seat: int) -> tuple[int, ...]:
-    """The numbers ``seat`` has not played yet (ascending)."""
-    used = set(state.played(seat))
+    """The numbers ``seat`` has not played yet (ascending); a pending pick counts as played."""
+    used = {*state.played(seat), state.pending[seat]}
     return tuple(k for k in range(1, largest(state.m) + 1) if k not in used)
 
 

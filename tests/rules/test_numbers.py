@@ -203,6 +203,8 @@ def test_picks_are_revealed_together() -> None:
     assert state.events == ({"type": "picked", "seat": 1},)
     assert nb.view_for(state, 1).my_pick == 9 and nb.view_for(state, 0).my_pick is None
     assert nb.view_for(state, None).picked == (False, True)
+    assert 9 not in nb.available(state, 1) and 9 in nb.available(state, 0)  # a pick is final
+    assert nb.view_for(state, 1).available == nb.available(state, 1)
     state = pick(state, 0, 3)
     assert state.events[-1] == {
         "type": "reveal",
