@@ -1,0 +1,61 @@
+"""Median render time of the largest Numbers To Number boards (m = 8): the end of a full round, with
+all eight moves revealed, D listed and the numbers in it highlighted; and the same round with its last
+pick still pending.
+
+    python bench/render_numbers.py [--quick]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.games import numbers as N
+from bot.render.numbers import render_board
+
+NAMES = ("Alice", "Bartholomew the Magnificent")
+
+
+def full_round() -> tuple[N.State, N.State]:
+    """The seed's example as a played round (m = 8): the list 01_001_1, D = {69, 71, 101, 103}, three
+    of them played (highlighted). The state with the round's last pick pending, and after it."""
+    moves = [(1, 2), (101, 3), (50, 50), (4, 103), (5, 6), (69, 7), (60, 60), (9, 8)]
+    state = N.new_game(2, {"m": 8}, 0)
+    pending = state
+    for a, b in moves:
+        pending = N.apply(state, 0, {"type": "pick", "number": a})
+        state = N.apply(pending, 1, {"type": "pick", "number": b})
+    assert state.rounds[-1].symbols == "01_001_1" and state.rounds[-1].points == (2, 1)
+    return pending, state
+
+
+def median_ms(fn: Callable[[], bytes], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    times.sort()
+    return times[len(times) // 2] * 1000
+
+
+def main() -> None:
+    runs = 30 if "--quick" in sys.argv else 300
+    pending, done = full_round()
+    last_move = N.view_for(pending, None)
+    round_end = N.view_for(done, None)
+    assert round_end.last_round is not None and len(round_end.last_round.moves) == 8
+    for view in (last_move, round_end):
+        render_board(view, NAMES)  # warm the sprite caches, as a running bot has
+    end = median_ms(lambda: render_board(round_end, NAMES), runs)
+    mid = median_ms(lambda: render_board(last_move, NAMES), runs)
+    print(f"numbers render: full m = 8 round with D, median {end:.2f} ms over {runs} runs (target < 5 ms)")
+    print(f"numbers render: m = 8 round, last pick pending, median {mid:.2f} ms over {runs} runs")
+
+
+if __name__ == "__main__":
+    main()
