@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.errors import GameError, NoGameHere
+from bot.scheduler import Scheduler
 from bot.service import GameService, load
 from bot.storage import Storage
 from bot.ui import (
@@ -45,6 +46,7 @@ LOBBY_VERBS = frozenset({"join", "leave", "start", "cancel"})
 class QuetBot(commands.Bot):
     storage: Storage
     service: GameService
+    scheduler: Scheduler
 
     def __init__(self, settings: Settings, **client_options: Any) -> None:
         intents = discord.Intents.none()
@@ -64,12 +66,18 @@ class QuetBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(self.settings.db_path)
         self.service = GameService(self.storage)
+        self.scheduler = Scheduler(self)
+        self.service.on_change = self.scheduler.poke
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         self.add_dynamic_items(GameComponent, ForeignComponent)
         await self.sync_commands()
+        self.scheduler.start()
 
     async def close(self) -> None:
+        scheduler = getattr(self, "scheduler", None)
+        if scheduler is not None:
+            await scheduler.stop()
         await super().close()
         storage = getattr(self, "storage", None)
         if storage is not None:

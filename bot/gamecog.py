@@ -16,11 +16,14 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
+from bot.deadlines import format_duration, parse_timeout, timeout_choices
 from bot.errors import GameError, NotAPlayer, StaleButton
 from bot.games.base import Action, Outcome
 from bot.service import Loaded, MoveResult
+from bot.storage import Wait
 from bot.ui import NO_PINGS, PING_USERS, ComponentId, button, components, custom_id, reply_private
 
 if TYPE_CHECKING:
@@ -46,9 +49,26 @@ def channel_of(interaction: discord.Interaction) -> int:
     return interaction.channel_id
 
 
+def forfeit_text(result: MoveResult) -> str:
+    who = mention(result.after.row.seats[result.seat])
+    if result.action.get("reason") == "timeout":
+        return f"{who} ran out of time and forfeits."
+    return f"{who} left the game (forfeit)."
+
+
+TIMEOUT_HELP = "How long each player has for a move: 10m to 7d (default 24h)"
+
+
+async def timeout_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=label, value=value) for label, value in timeout_choices(current)]
+
+
 def options_text(game: Loaded) -> str:
-    opts = game.row.options
-    return ", ".join(f"{k} = {v}" for k, v in opts.items()) if opts else ""
+    parts = [f"{k} = {v}" for k, v in game.row.options.items()]
+    parts.append(f"{format_duration(game.row.timeout_s)} per move")
+    return ", ".join(parts)
 
 
 def outcome_text(game: Loaded, outcome: Outcome) -> str:
@@ -102,10 +122,9 @@ class GameCog(commands.GroupCog):
 
     def describe(self, result: MoveResult) -> str:
         """What the move just made did (a line or a few)."""
-        who = mention(result.after.row.seats[result.seat])
         if result.action.get("type") == "forfeit":
-            return f"{who} left the game (forfeit)."
-        return f"{who} moved."
+            return forfeit_text(result)
+        return f"{mention(result.after.row.seats[result.seat])} moved."
 
     async def on_component(
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
@@ -150,6 +169,8 @@ class GameCog(commands.GroupCog):
         """The verbs every game shares, then the game's own."""
         if cid.verb == "mine":
             await self.show_panel(interaction, game)
+        elif cid.verb == "mute":
+            await self.mute(interaction, game)
         elif cid.verb == "typed":
             await self.settle_typed(interaction, game, cid.arg)
         else:
@@ -161,9 +182,13 @@ class GameCog(commands.GroupCog):
     def name(self) -> str:
         return str(self.rules.NAME)
 
-    async def open_lobby(self, interaction: discord.Interaction, **options: Any) -> None:
+    async def open_lobby(
+        self, interaction: discord.Interaction, timeout_text: str | None = None, **options: Any
+    ) -> None:
         channel_id = channel_of(interaction)
+        timeout_s = parse_timeout(timeout_text)
         game = await self.bot.service.open_lobby(
+            timeout_s=timeout_s,
             kind=self.name,
             guild_id=interaction.guild_id,
             channel_id=channel_id,
@@ -417,11 +442,63 @@ class GameCog(commands.GroupCog):
         return message_id
 
     async def show_status(self, interaction: discord.Interaction, game: Loaded) -> None:
-        """The latest board again, privately."""
+        """The latest board again, privately, with each awaited player's deadline."""
         payload = await self.board_payload(game, "")
         payload.pop("view", None)
         payload["allowed_mentions"] = NO_PINGS
+        if game.row.live:
+            waits = await self.bot.storage.waits_of_game(game_id=game.id)
+            lines = [
+                f"⏳ {mention(game.row.seats[w.seat])}: move due <t:{int(w.deadline)}:R> "
+                f"(<t:{int(w.deadline)}:f>)"
+                for w in waits
+                if w.seat < len(game.row.seats)
+            ]
+            if lines:
+                payload["content"] += "\n" + "\n".join(lines)
         await interaction.response.send_message(ephemeral=True, **payload)
+
+    # ---- reminders ---------------------------------------------------------------------------------
+
+    async def remind(self, game: Loaded, wait: Wait) -> None:
+        """Halfway to a deadline: a DM (unless DMs are closed) and a mention in the channel, both with
+        a button to mute reminders for this game."""
+        user_id = game.row.seats[wait.seat]
+        due = f"<t:{int(wait.deadline)}:R>"
+        mute = components(button("Mute reminders", custom_id(game.id, "mute")))
+        text = (
+            f"⏰ {mention(user_id)}, {self.rules.TITLE} game #{game.id} is waiting for your move. "
+            f"If you have not moved {due}, you forfeit."
+        )
+        channel = self.bot.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        try:
+            await channel.send(text, view=mute, allowed_mentions=PING_USERS)
+        except discord.HTTPException as exc:
+            log.warning("Could not post a reminder for game %s: HTTP %s", game.id, exc.status)
+        link = await self.bot.storage.get_dm_link(game_id=game.id, user_id=user_id)
+        if link.blocked:
+            return
+        try:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            await dm.send(
+                f"⏰ {self.panel_header(game)} is waiting for your move. If you have not moved {due}, "
+                "you forfeit.",
+                view=components(button("Mute reminders", custom_id(game.id, "mute"))),
+                allowed_mentions=NO_PINGS,
+            )
+        except discord.Forbidden:
+            await self.bot.storage.mark_dm_blocked(game_id=game.id, user_id=user_id)
+        except discord.HTTPException as exc:
+            log.warning("Could not DM a reminder for game %s: HTTP %s", game.id, exc.status)
+
+    async def mute(self, interaction: discord.Interaction, game: Loaded) -> None:
+        self.seat_of(game, interaction.user.id)
+        await self.bot.storage.mute_reminders(game_id=game.id, user_id=interaction.user.id)
+        await reply_private(
+            interaction,
+            f"Reminders for game #{game.id} are off for you. The deadline still holds: "
+            "/game status shows it.",
+        )
 
 
 # ---- lobbies ----------------------------------------------------------------------------------

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from bot.deadlines import DEFAULT_TIMEOUT
 from bot.errors import (
     GameOver,
     IllegalMove,
@@ -66,6 +67,11 @@ class GameService:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self._locks: dict[int, asyncio.Lock] = {}
+        self.on_change: Callable[[], None] | None = None  # told after every committed change
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """Serialises all work on one game inside this process (the version check catches the rest)."""
@@ -108,6 +114,7 @@ class GameService:
         host_id: int,
         host_name: str,
         options: Mapping[str, Any],
+        timeout_s: int = DEFAULT_TIMEOUT,
     ) -> Loaded:
         rules = rules_for(kind)
         resolved = resolve_options(rules.OPTIONS, options)
@@ -119,7 +126,9 @@ class GameService:
             host_name=host_name,
             options=resolved,
             seed=secrets.randbits(63),
+            timeout_s=timeout_s,
         )
+        self._changed()
         return load(row)
 
     async def join(self, game_id: int, user_id: int, name: str) -> Loaded:
@@ -172,8 +181,12 @@ class GameService:
                 )
             state = rules.new_game(len(row.seats), row.options, row.seed)
             row = await self.storage.start_game(
-                game_id=game_id, expected_version=row.version, state=state.to_dict()
+                game_id=game_id,
+                expected_version=row.version,
+                state=state.to_dict(),
+                waiting=sorted(rules.to_act(state)),
             )
+            self._changed()
             return Loaded(row=row, rules=rules, state=state)
 
     async def cancel(self, game_id: int, user_id: int, *, can_manage: bool) -> Loaded:
@@ -219,20 +232,47 @@ class GameService:
                     "That board is out of date: the game has moved on. Use the latest board "
                     "(or /game status to see it)."
                 )
-            new_state = play(before.rules, before.state, seat, action)
-            outcome = before.rules.outcome(new_state)
-            row = await self.storage.record_move(
-                game_id=game_id,
-                expected_version=before.row.version,
-                seat=seat,
-                action=dict(action),
-                state=new_state.to_dict(),
-                result=None if outcome is None else outcome.to_dict(),
-            )
+            return await self._commit(before, seat, action)
+
+    async def _commit(self, before: Loaded, seat: int, action: Action) -> MoveResult:
+        """Apply and commit one action (the caller holds the game's lock)."""
+        new_state = play(before.rules, before.state, seat, action)
+        outcome = before.rules.outcome(new_state)
+        row = await self.storage.record_move(
+            game_id=before.id,
+            expected_version=before.row.version,
+            seat=seat,
+            action=dict(action),
+            state=new_state.to_dict(),
+            result=None if outcome is None else outcome.to_dict(),
+            waiting=sorted(before.rules.to_act(new_state)),
+        )
         after = Loaded(row=row, rules=before.rules, state=new_state)
+        self._changed()
         if not row.live:
-            self._release(game_id)
+            self._release(before.id)
         return MoveResult(before=before, after=after, seat=seat, action=dict(action))
+
+    async def time_out(self, game_id: int, seat: int, *, now: float) -> MoveResult | None:
+        """The seat missed its deadline: it forfeits, unless it moved (or the game ended) meanwhile."""
+        async with self.lock(game_id):
+            before = await self.get(game_id)
+            if not before.row.live or before.state is None:
+                return None
+            waits = {w.seat: w for w in await self.storage.waits_of_game(game_id=game_id)}
+            wait = waits.get(seat)
+            if wait is None or wait.deadline > now or seat not in before.rules.to_act(before.state):
+                return None
+            return await self._commit(before, seat, {"type": "forfeit", "reason": "timeout"})
+
+    async def expire_lobby(self, game_id: int) -> Loaded | None:
+        async with self.lock(game_id):
+            row = await self.storage.get_game(game_id=game_id)
+            if row.status != "lobby":
+                return None
+            row = await self.storage.cancel_game(game_id=game_id, expected_version=row.version)
+        self._release(game_id)
+        return load(row)
 
     async def forfeit(self, game_id: int, user_id: int) -> MoveResult:
         return await self.act(game_id, user_id, {"type": "forfeit"})

@@ -94,6 +94,27 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX typed_replies_by_user ON typed_replies (user_id);
     """,
+    # 3: deadlines. Each game's move timeout; one row per awaited seat with its deadline (written in
+    # the same transaction as the move that made the seat awaited); who muted reminders.
+    """
+    ALTER TABLE games ADD COLUMN timeout_s INTEGER NOT NULL DEFAULT 86400;
+    CREATE TABLE waits (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        since REAL NOT NULL,
+        deadline REAL NOT NULL,
+        reminded INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX waits_by_deadline ON waits (deadline);
+    CREATE INDEX waits_to_remind ON waits ((since + deadline) / 2) WHERE reminded = 0;
+    CREATE TABLE reminder_mutes (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX games_lobbies_by_age ON games (created_at) WHERE status = 'lobby';
+    """,
 )
 
 
@@ -121,6 +142,7 @@ class GameRow:
     board_message_id: int | None
     created_at: float
     updated_at: float
+    timeout_s: int  # how long each awaited player has for their move
     seats: tuple[int, ...]  # user ids in turn order; seat 0 first
     names: tuple[str, ...]  # their display names when they joined (for images; mentions use ids)
 
@@ -147,6 +169,31 @@ class DmLink:
 
 
 @dataclass(frozen=True)
+class Wait:
+    """The game waits for ``seat`` until ``deadline`` (epoch seconds); reminded halfway."""
+
+    game_id: int
+    seat: int
+    since: float
+    deadline: float
+    reminded: bool
+
+    @property
+    def remind_at(self) -> float:
+        return (self.since + self.deadline) / 2
+
+
+def _wait(row: sqlite3.Row) -> Wait:
+    return Wait(
+        game_id=int(row[0]),
+        seat=int(row[1]),
+        since=float(row[2]),
+        deadline=float(row[3]),
+        reminded=bool(row[4]),
+    )
+
+
+@dataclass(frozen=True)
 class MoveRow:
     game_id: int
     seq: int
@@ -159,7 +206,7 @@ _GAME_COLUMNS = ", ".join(
     "g." + c
     for c in (
         "id kind guild_id channel_id status host_id options seed state result version "
-        "lobby_message_id board_message_id created_at updated_at"
+        "lobby_message_id board_message_id created_at updated_at timeout_s"
     ).split()
 )
 
@@ -248,6 +295,7 @@ class Storage:
                     board_message_id=row["board_message_id"],
                     created_at=row["created_at"],
                     updated_at=row["updated_at"],
+                    timeout_s=row["timeout_s"],
                     seats=tuple(int(r[0]) for r in seats),
                     names=tuple(str(r[1]) for r in seats),
                 )
@@ -344,14 +392,15 @@ class Storage:
         host_name: str,
         options: Mapping[str, Any],
         seed: int,
+        timeout_s: int = 86400,
     ) -> GameRow:
         now = time.time()
         try:
             async with self._transaction():
                 cur = await self._conn.execute(
                     "INSERT INTO games (kind, guild_id, channel_id, status, host_id, options, seed, "
-                    "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
-                    (kind, guild_id, channel_id, host_id, _dumps(dict(options)), seed, now, now),
+                    "created_at, updated_at, timeout_s) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                    (kind, guild_id, channel_id, host_id, _dumps(dict(options)), seed, now, now, timeout_s),
                 )
                 game_id = cur.lastrowid
                 assert game_id is not None
@@ -370,10 +419,36 @@ class Storage:
             await self._write_seats(game_id, seats)
         return await self.get_game(game_id=game_id)
 
-    async def start_game(self, *, game_id: int, expected_version: int, state: Mapping[str, Any]) -> GameRow:
+    async def start_game(
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        state: Mapping[str, Any],
+        waiting: Sequence[int] = (),
+    ) -> GameRow:
+        """Start the game; ``waiting``: the seats that must act first (their deadlines start now)."""
         async with self._transaction():
             await self._cas(game_id, expected_version, {"status": "active", "state": _dumps(state)})
+            await self._sync_waits(game_id, waiting)
         return await self.get_game(game_id=game_id)
+
+    async def _sync_waits(self, game_id: int, waiting: Sequence[int]) -> None:
+        """Inside a transaction: the game now waits for exactly ``waiting``. A seat already waited for
+        keeps its deadline; a newly awaited seat gets one from now."""
+        seats = sorted(set(waiting))
+        marks = ", ".join("?" * len(seats))
+        await self._conn.execute(
+            f"DELETE FROM waits WHERE game_id = ? AND seat NOT IN ({marks})", (game_id, *seats)
+        )
+        now = time.time()
+        for seat in seats:
+            await self._conn.execute(
+                "INSERT INTO waits (game_id, seat, since, deadline) "
+                "SELECT ?, ?, ?, ? + timeout_s FROM games WHERE id = ? "
+                "ON CONFLICT (game_id, seat) DO NOTHING",
+                (game_id, seat, now, now, game_id),
+            )
 
     async def record_move(
         self,
@@ -384,12 +459,15 @@ class Storage:
         action: Mapping[str, Any],
         state: Mapping[str, Any],
         result: Mapping[str, Any] | None = None,
+        waiting: Sequence[int] = (),
     ) -> GameRow:
         """One transaction: append the move to the log and swap in the new state.
 
-        With ``result`` (the outcome), the game is finished in the same transaction.
+        With ``result`` (the outcome), the game is finished in the same transaction. ``waiting``: the
+        seats the game now waits for (see `_sync_waits`).
         """
         async with self._transaction():
+            await self._sync_waits(game_id, () if result is not None else waiting)
             sets: dict[str, Any] = {"state": _dumps(state)}
             if result is not None:
                 sets["status"] = "finished"
@@ -405,6 +483,7 @@ class Storage:
     async def cancel_game(self, *, game_id: int, expected_version: int) -> GameRow:
         async with self._transaction():
             await self._cas(game_id, expected_version, {"status": "cancelled"})
+            await self._sync_waits(game_id, ())
         return await self.get_game(game_id=game_id)
 
     async def set_messages(
@@ -493,6 +572,77 @@ class Storage:
                 return None
             await self._conn.execute("DELETE FROM typed_replies WHERE id = ?", (reply_id,))
             return str(row[0])
+
+    # ---- deadlines ------------------------------------------------------------------------------
+
+    async def waits_of_game(self, *, game_id: int) -> list[Wait]:
+        rows = await self._fetchall(
+            "SELECT game_id, seat, since, deadline, reminded FROM waits WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [_wait(r) for r in rows]
+
+    async def due_waits(self, *, now: float, limit: int = 50) -> list[Wait]:
+        """Waits past their deadline, oldest first."""
+        rows = await self._fetchall(
+            "SELECT game_id, seat, since, deadline, reminded FROM waits WHERE deadline <= ? "
+            "ORDER BY deadline LIMIT ?",
+            (now, limit),
+        )
+        return [_wait(r) for r in rows]
+
+    async def due_reminders(self, *, now: float, limit: int = 50) -> list[Wait]:
+        """Waits past their halfway point that have not been reminded yet."""
+        rows = await self._fetchall(
+            "SELECT game_id, seat, since, deadline, reminded FROM waits "
+            "WHERE reminded = 0 AND (since + deadline) / 2 <= ? ORDER BY (since + deadline) / 2 LIMIT ?",
+            (now, limit),
+        )
+        return [_wait(r) for r in rows]
+
+    async def mark_reminded(self, *, game_id: int, seat: int) -> None:
+        async with self._transaction():
+            await self._conn.execute(
+                "UPDATE waits SET reminded = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
+            )
+
+    async def drop_wait(self, *, game_id: int, seat: int) -> None:
+        async with self._transaction():
+            await self._conn.execute("DELETE FROM waits WHERE game_id = ? AND seat = ?", (game_id, seat))
+
+    async def expired_lobbies(self, *, created_before: float, limit: int = 50) -> list[int]:
+        rows = await self._fetchall(
+            "SELECT id FROM games WHERE status = 'lobby' AND created_at <= ? ORDER BY created_at LIMIT ?",
+            (created_before, limit),
+        )
+        return [int(r[0]) for r in rows]
+
+    async def next_due(self, *, lobby_lifetime: float) -> float | None:
+        """When the scheduler next has something to do (a reminder, a deadline, a lobby expiry)."""
+        row = await self._fetchone(
+            "SELECT (SELECT MIN(deadline) FROM waits), "
+            "(SELECT MIN((since + deadline) / 2) FROM waits WHERE reminded = 0), "
+            "(SELECT MIN(created_at) FROM games WHERE status = 'lobby')"
+        )
+        if row is None:
+            return None
+        times = [float(row[0]) if row[0] is not None else None, float(row[1]) if row[1] is not None else None]
+        if row[2] is not None:
+            times.append(float(row[2]) + lobby_lifetime)
+        known = [t for t in times if t is not None]
+        return min(known) if known else None
+
+    async def mute_reminders(self, *, game_id: int, user_id: int) -> None:
+        async with self._transaction():
+            await self._conn.execute(
+                "INSERT OR IGNORE INTO reminder_mutes (game_id, user_id) VALUES (?, ?)", (game_id, user_id)
+            )
+
+    async def reminders_muted(self, *, game_id: int, user_id: int) -> bool:
+        row = await self._fetchone(
+            "SELECT 1 FROM reminder_mutes WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        )
+        return row is not None
 
     # ---- bookkeeping ----------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import BadInput, GameOver, IllegalMove, NotAPlayer, NotYourTurn, StaleButton
-from bot.gamecog import GameCog, channel_of, mention
+from bot.gamecog import TIMEOUT_HELP, GameCog, channel_of, forfeit_text, mention, timeout_autocomplete
 from bot.games import dots
 from bot.render.dots import render_board
 from bot.service import Loaded, MoveResult
@@ -98,7 +98,7 @@ class Dots(GameCog, group_name="dots", group_description="Lines By The Dots: lin
         for event in result.after.state.events:
             who = mention(seats[event["seat"]]) if "seat" in event else ""
             if event["type"] == "out":
-                out.append(f"{who} left the game (forfeit).")
+                out.append(forfeit_text(result) if event["seat"] == result.seat else f"{who} left the game.")
             elif event["type"] == "line":
                 out.append(self._line_text(result, event, who))
         return " ".join(out)
@@ -274,9 +274,15 @@ class Dots(GameCog, group_name="dots", group_description="Lines By The Dots: lin
     # ---- slash commands ---------------------------------------------------------------------------
 
     @app_commands.command(name="new", description="Open a Lines By The Dots lobby in this channel")
-    @app_commands.describe(size="Dots per side of the square grid (3-10, default 5)")
-    async def new(self, interaction: discord.Interaction, size: app_commands.Range[int, 3, 10] = 5) -> None:
-        await self.open_lobby(interaction, size=size)
+    @app_commands.describe(size="Dots per side of the square grid (3-10, default 5)", timeout=TIMEOUT_HELP)
+    @app_commands.autocomplete(timeout=timeout_autocomplete)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        size: app_commands.Range[int, 3, 10] = 5,
+        timeout: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        await self.open_lobby(interaction, timeout, size=size)
 
     @app_commands.command(name="line", description="Draw the line you owe now")
     @app_commands.rename(from_="from")

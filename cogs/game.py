@@ -79,6 +79,19 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         game = await self.bot.service.live_in_channel(channel_of(interaction))
         await self.lobby_action(interaction, game, "cancel")
 
+    async def lobby_expired(self, game: Loaded) -> None:
+        """A lobby that never started closes after a day."""
+        await self._edit_lobby(game)
+        channel = self.bot.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        try:
+            await channel.send(
+                f"The {game.rules.TITLE} lobby #{game.id} closed: it did not start within a day. "
+                f"Open a new one with /{game.row.kind} new.",
+                allowed_mentions=NO_PINGS,
+            )
+        except discord.HTTPException:
+            log.warning("Could not announce the expiry of lobby %s", game.id)
+
     # ---- typed answers in DMs ------------------------------------------------------------------------
 
     @commands.Cog.listener()

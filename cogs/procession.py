@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import BadInput
-from bot.gamecog import GameCog, channel_of, mention
+from bot.gamecog import TIMEOUT_HELP, GameCog, channel_of, forfeit_text, mention, timeout_autocomplete
 from bot.games import procession
 from bot.render.procession import render_board
 from bot.service import Loaded, MoveResult
@@ -40,7 +40,7 @@ class Procession(GameCog, group_name="procession", group_description="Procession
     def describe(self, result: MoveResult) -> str:
         who = mention(result.after.row.seats[result.seat])
         if result.action["type"] == "forfeit":
-            return f"{who} left the game (forfeit)."
+            return forfeit_text(result)
         state = result.after.state
         row = state.row
         return (
@@ -59,9 +59,15 @@ class Procession(GameCog, group_name="procession", group_description="Procession
         )
 
     @app_commands.command(name="new", description="Open a Procession lobby in this channel")
-    @app_commands.describe(n="How many digits the row has (2-12, default 6)")
-    async def new(self, interaction: discord.Interaction, n: app_commands.Range[int, 2, 12] = 6) -> None:
-        await self.open_lobby(interaction, n=n)
+    @app_commands.describe(n="How many digits the row has (2-12, default 6)", timeout=TIMEOUT_HELP)
+    @app_commands.autocomplete(timeout=timeout_autocomplete)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        n: app_commands.Range[int, 2, 12] = 6,
+        timeout: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        await self.open_lobby(interaction, timeout, n=n)
 
     @app_commands.command(name="flip", description="Flip one digit of the row")
     @app_commands.describe(position="Which digit to flip, counted from the left (1 = leftmost)")

@@ -8,7 +8,16 @@ import discord
 from discord import app_commands
 
 from bot.errors import BadInput, IllegalMove
-from bot.gamecog import GameCog, Panel, channel_of, join_words, mention
+from bot.gamecog import (
+    TIMEOUT_HELP,
+    GameCog,
+    Panel,
+    channel_of,
+    forfeit_text,
+    join_words,
+    mention,
+    timeout_autocomplete,
+)
 from bot.games import updown
 from bot.games.base import Action
 from bot.render.updown import render
@@ -71,8 +80,8 @@ class UpDown(GameCog, group_name="updown", group_description="Up-Down-Stay: pred
                 lines.append(f"{mention(seats[event['seat']])} {verb}.")
             elif kind == "forfeit":
                 lost = event.get("cards_removed", 0)
-                tail = f"; their {lost} cards leave play" if lost else ""
-                lines.append(f"{mention(seats[event['seat']])} left the game (forfeit){tail}.")
+                tail = f" Their {lost} cards leave play." if lost else ""
+                lines.append(forfeit_text(result) + tail)
             elif kind == "placing_starts":
                 lines.append(
                     f"Every prediction is in. The row will have {event['row_size']} cards; "
@@ -239,8 +248,12 @@ class UpDown(GameCog, group_name="updown", group_description="Up-Down-Stay: pred
         return game
 
     @app_commands.command(name="new", description="Open an Up-Down-Stay lobby in this channel (2-10 players)")
-    async def new(self, interaction: discord.Interaction) -> None:
-        await self.open_lobby(interaction)
+    @app_commands.describe(timeout=TIMEOUT_HELP)
+    @app_commands.autocomplete(timeout=timeout_autocomplete)
+    async def new(
+        self, interaction: discord.Interaction, timeout: app_commands.Range[str, 1, 40] | None = None
+    ) -> None:
+        await self.open_lobby(interaction, timeout)
 
     @app_commands.command(name="predict", description="Submit (or change) your secret U/D/S prediction")
     @app_commands.describe(letters="U (up), D (down), S (same), e.g. UUDSU; only you see it")

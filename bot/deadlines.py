@@ -1,0 +1,102 @@
+"""Move deadlines: the `timeout` option of every `/<game> new`, read and written as people say it.
+
+A game waits for each awaited player at most its timeout (10 minutes to 7 days, 24 hours unless the
+host chose otherwise). Halfway there the player is reminded; at the deadline they forfeit. Lobbies
+that never start close after a day. The clock runs in the database (see `Storage.sync_waits`), so a
+restart changes nothing; `bot/scheduler.py` acts on it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.errors import BadInput
+
+MINUTE = 60
+HOUR = 60 * MINUTE
+DAY = 24 * HOUR
+MIN_TIMEOUT = 10 * MINUTE
+MAX_TIMEOUT = 7 * DAY
+DEFAULT_TIMEOUT = DAY
+LOBBY_LIFETIME = DAY
+
+SUGGESTIONS = (
+    10 * MINUTE,
+    30 * MINUTE,
+    HOUR,
+    3 * HOUR,
+    6 * HOUR,
+    12 * HOUR,
+    DAY,
+    2 * DAY,
+    3 * DAY,
+    7 * DAY,
+)
+
+_UNITS = {
+    "m": MINUTE,
+    "min": MINUTE,
+    "mins": MINUTE,
+    "minute": MINUTE,
+    "minutes": MINUTE,
+    "h": HOUR,
+    "hr": HOUR,
+    "hrs": HOUR,
+    "hour": HOUR,
+    "hours": HOUR,
+    "d": DAY,
+    "day": DAY,
+    "days": DAY,
+    "w": 7 * DAY,
+    "week": 7 * DAY,
+    "weeks": 7 * DAY,
+}
+_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]*)")
+
+
+def parse_timeout(text: str | None) -> int:
+    """Seconds from "90m", "2h", "1d 12h", "3 days", "45" (minutes); None or "" is the default."""
+    if text is None or not text.strip():
+        return DEFAULT_TIMEOUT
+    raw = text.strip().lower()
+    parts = _PART.findall(raw)
+    leftover = _PART.sub("", raw).replace(",", "").replace("and", "").strip()
+    if not parts or leftover or any(unit and unit not in _UNITS for _, unit in parts):
+        raise BadInput(
+            f"I could not read {text.strip()[:40]!r} as a timeout. Write it like 30m, 2h, 1d or "
+            "3 days (10 minutes to 7 days), or pick one from the list."
+        )
+    seconds = round(sum(float(number) * _UNITS[unit or "m"] for number, unit in parts))
+    if not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
+        raise BadInput(
+            f"The timeout must be from 10 minutes to 7 days (you gave {format_duration(seconds)})."
+        )
+    return seconds
+
+
+def format_duration(seconds: int) -> str:
+    """6 days 2 hours, 1 hour 30 minutes, 10 minutes, ..."""
+    parts = []
+    for size, word in ((DAY, "day"), (HOUR, "hour"), (MINUTE, "minute")):
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count} {word}{'' if count == 1 else 's'}")
+    return " ".join(parts[:2]) or "less than a minute"
+
+
+def timeout_choices(current: str) -> list[tuple[str, str]]:
+    """(label, value) suggestions for the `timeout` option, the typed text first when it reads."""
+    out: list[tuple[str, str]] = []
+    typed = current.strip()
+    if typed:
+        try:
+            seconds = parse_timeout(typed)
+        except BadInput:
+            pass
+        else:
+            out.append((format_duration(seconds), typed[:100]))
+    for seconds in SUGGESTIONS:
+        label = format_duration(seconds) + (" (default)" if seconds == DEFAULT_TIMEOUT else "")
+        if not typed or label.startswith(typed.lower()) or typed.isdigit():
+            out.append((label, format_duration(seconds)))
+    return out[:25]
