@@ -1,0 +1,129 @@
+"""Races and faults: every move applied exactly once, whatever arrives at the same moment and
+whatever Discord answers (429, 500, a dropped gateway)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+
+from bot.games import procession, updown
+from tests.e2e.driver import bot_messages, latest_board, lobby_message
+from tests.emulator import DiscordEmulator
+from tests.emulator.harness import BotHarness
+from tests.emulator.world import Channel, Scene, User
+
+
+def move_count(db: Path, game_id: int) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()[0])
+
+
+async def start(
+    emu: DiscordEmulator, channel: Channel, command: str, host: User, *others: User, **opts: int
+) -> int:
+    await (await emu.slash(host, channel, command, **opts)).response()
+    lobby = lobby_message(emu, channel)
+    game_id = int(lobby.custom_ids[0].split(":")[1])
+    for user in others:
+        await (await emu.click(user, lobby, lobby.button("Join")["custom_id"])).response()
+    lobby = emu.message(lobby.id)
+    await (await emu.click(host, lobby, lobby.button("Start")["custom_id"])).response()
+    await emu.wait_until(lambda: any(m.attachments for m in bot_messages(emu, channel)), what="the board")
+    await emu.wait_idle()
+    return game_id
+
+
+async def test_the_same_button_pressed_twice_at_once(
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+) -> None:
+    emu = emulator
+    game_id = await start(emu, scene.channel, "procession new", scene.alice, scene.bob, n=5)
+    board = latest_board(emu, scene.channel)
+    cid = board.button("1")["custom_id"]
+    first, second = await asyncio.gather(
+        emu.click(scene.alice, board, cid), emu.click(scene.alice, board, cid)
+    )
+    answers = await asyncio.gather(first.response(), second.response())
+    await emu.wait_idle()
+    assert move_count(bot_db, game_id) == 1
+    assert sorted(a.ephemeral for a in answers) == [False, True]
+    stale = first if answers[0].ephemeral else second
+    assert "out of date" in stale.ephemeral_texts()[-1]
+
+
+async def test_two_players_at_once_and_a_dm_reply_racing_a_command(
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+) -> None:
+    emu = emulator
+    alice, bob = scene.alice, scene.bob
+    game_id = await start(emu, scene.channel, "updown new", alice, bob)
+    await emu.wait_until(lambda: emu.dm_messages(alice) and emu.dm_messages(bob), what="the hands")
+    # Both predict at the same moment: both predictions are in, each once.
+    one, two = await asyncio.gather(
+        emu.slash(alice, scene.channel, "updown predict", letters="U"),
+        emu.slash(bob, scene.channel, "updown predict", letters="D"),
+    )
+    await asyncio.gather(one.response(), two.response())
+    await emu.wait_idle()
+    state = (await bot_harness.bot.service.get(game_id)).state
+    assert state.predictions == ("U", "D") and state.phase == "place"
+    assert move_count(bot_db, game_id) == 2
+    # Alice's card by a typed DM and by a command at once: one card is placed, the other is refused.
+    rank = updown.rank_label(updown.card_rank(state.hands[0][0]))
+    _message, rec = await asyncio.gather(
+        emu.send_dm(alice, rank), emu.slash(alice, scene.channel, "updown play", card=rank)
+    )
+    await rec.response()
+    await emu.wait_idle()
+    state = (await bot_harness.bot.service.get(game_id)).state
+    assert len(state.row) == 1 and move_count(bot_db, game_id) == 3
+    answers = [m.content for m in emu.dm_messages(alice)[-2:]] + rec.ephemeral_texts()
+    assert any("You placed" in a for a in answers)
+    assert any("not yours" in a or "turn" in a for a in answers)
+
+
+async def test_faults_and_a_dropped_gateway_lose_and_duplicate_nothing(
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+) -> None:
+    emu = emulator
+    users = [scene.alice, scene.bob, scene.carol]
+    game_id = await start(emu, scene.channel, "procession new", *users, n=10)
+    rng = random.Random(7)
+    faults = 0
+    acknowledged = 0
+    for turn in range(200):
+        game = await bot_harness.bot.service.get(game_id)
+        if not game.row.live:
+            break
+        state = game.state
+        seat = next(iter(procession.to_act(state)))
+        position = rng.choice(procession.legal_positions(state))
+        if turn % 4 == 1:
+            emu.fail_next("POST /interactions/*", status=429)
+            faults += 1
+        elif turn % 4 == 2:
+            emu.fail_next("POST /channels/*/messages", status=500)
+            emu.fail_next("PATCH /channels/*/messages/*", status=429)
+            faults += 2
+        elif turn % 4 == 3:
+            await emu.drop_gateway()
+            faults += 1
+        if turn % 2:
+            rec = await emu.slash(users[seat], scene.channel, "procession flip", position=position)
+        else:
+            board = latest_board(emu, scene.channel)
+            rec = await emu.click(users[seat], board, board.button(str(position))["custom_id"])
+        response = await rec.response(timeout=10)
+        assert not response.ephemeral, rec.ephemeral_texts()
+        acknowledged += 1
+        await emu.wait_idle()
+        assert move_count(bot_db, game_id) == acknowledged
+    game = await bot_harness.bot.service.get(game_id)
+    assert game.row.status == "finished"
+    assert await bot_harness.bot.service.replay(game_id) == game.state
+    assert faults >= 4
+    failed = [r for r in emu.requests if r.status in (429, 500)]
+    assert len(failed) >= 3  # discord.py met them and retried
+    assert "wins" in latest_board(emu, scene.channel).content
