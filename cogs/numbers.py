@@ -15,7 +15,15 @@ import discord
 from discord import app_commands
 
 from bot.errors import GameOver, IllegalMove, NoGameHere
-from bot.gamecog import GameCog, Panel, channel_of, mention
+from bot.gamecog import (
+    TIMEOUT_HELP,
+    GameCog,
+    Panel,
+    channel_of,
+    forfeit_text,
+    mention,
+    timeout_autocomplete,
+)
 from bot.games import numbers
 from bot.games.base import Action
 from bot.render.numbers import render_board
@@ -114,11 +122,7 @@ class Numbers(
             elif kind == "round_end":
                 lines.extend(self._round_end_lines(event, state, seats))
             elif kind == "forfeit":
-                who = mention(seats[event["seat"]])
-                timed_out = result.action.get("reason") == "timeout"
-                lines.append(
-                    f"{who} ran out of time and forfeits." if timed_out else f"{who} left the game (forfeit)."
-                )
+                lines.append(forfeit_text(result))
         return "\n".join(lines) or f"{mention(seats[result.seat])} moved."
 
     @staticmethod
@@ -294,9 +298,17 @@ class Numbers(
     @app_commands.command(
         name="new", description="Open a Numbers To Number lobby in this channel (2 players)"
     )
-    @app_commands.describe(m="Moves per round; numbers go from 1 to 2^m - 1 (3-8, default 6)")
-    async def new(self, interaction: discord.Interaction, m: app_commands.Range[int, 3, 8] = 6) -> None:
-        await self.open_lobby(interaction, m=m)
+    @app_commands.describe(
+        m="Moves per round; numbers go from 1 to 2^m - 1 (3-8, default 6)", timeout=TIMEOUT_HELP
+    )
+    @app_commands.autocomplete(timeout=timeout_autocomplete)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        m: app_commands.Range[int, 3, 8] = 6,
+        timeout: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        await self.open_lobby(interaction, timeout, m=m)
 
     @app_commands.command(name="pick", description="Pick your secret number for this move (final)")
     @app_commands.describe(number="A number from 1 to 2^m - 1 you have not played yet; only you see it")

@@ -26,8 +26,10 @@ IDS = re.compile(r"<[@#]!?\d+>|#\d+|\d{15,}")  # mentions, channel links, game n
 # ---- playing ----------------------------------------------------------------------------------------
 
 
-async def open_game(emu: DiscordEmulator, channel: Channel, host: User, other: User, m: int) -> int:
-    await (await emu.slash(host, channel, "numbers new", m=m)).response()
+async def open_game(
+    emu: DiscordEmulator, channel: Channel, host: User, other: User, m: int, **options: str
+) -> int:
+    await (await emu.slash(host, channel, "numbers new", m=m, **options)).response()
     lobby = lobby_message(emu, channel)
     await (await emu.click(other, lobby, lobby.button("Join")["custom_id"])).response()
     lobby = emu.message(lobby.id)
@@ -364,7 +366,8 @@ async def test_forfeit_with_a_pick_pending_reveals_nothing(
 ) -> None:
     emu = emulator
     alice, bob = scene.alice, scene.bob
-    game_id = await open_game(emu, scene.channel, alice, bob, m=4)
+    game_id = await open_game(emu, scene.channel, alice, bob, m=4, timeout="2h")
+    assert "m = 4, 2 hours per move" in latest_board(emu, scene.channel).content
     since = public_keys(emu)
     await pick(emu, scene, game_id, alice, "command", 13)
     before = len(bot_messages(emu, scene.channel))
