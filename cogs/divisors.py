@@ -8,6 +8,7 @@ the reveal and a new board drawn from the public view.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from math import gcd
@@ -36,6 +37,8 @@ from bot.ui import ComponentId, custom_id, select
 
 if TYPE_CHECKING:
     from bot.app import QuetBot
+
+log = logging.getLogger(__name__)
 
 _TYPED_CARD = re.compile(r"(?:card\s*)?#?\s*(\d{1,3})", re.IGNORECASE)
 
@@ -260,11 +263,18 @@ class Divisors(
     async def notify(self, result: MoveResult) -> None:
         """DM a fresh panel to every other player whose situation changed: newly asked for a card, asked
         for a card in a new pairing (a new round), or no longer asked (their pairing was called off).
-        The framework's rule (only players newly asked) would leave a panel showing a stale pairing."""
-        if not result.after.row.live or result.before.state is None:
-            return
-        before: divisors.State = result.before.state
+        The framework's rule (only players newly asked) would leave a panel showing a stale pairing.
+        Once the game is over, every other player's DM panel becomes its final form, without controls.
+        """
+        before: divisors.State | None = result.before.state
         after: divisors.State = result.after.state
+        others = [s for s in range(after.n_players) if s != result.seat]
+        if not result.after.row.live:
+            for seat in others:
+                await self.refresh_dm_panel(result.after, seat)
+            return
+        if before is None:
+            return
         acting_before, acting_after = divisors.to_act(before), divisors.to_act(after)
 
         def stance(state: divisors.State, acting: frozenset[int], seat: int) -> tuple[Any, ...]:
@@ -272,12 +282,33 @@ class Divisors(
 
         changed = [
             s
-            for s in range(after.n_players)
-            if s != result.seat
-            and (s in acting_before or s in acting_after)
+            for s in others
+            if (s in acting_before or s in acting_after)
             and stance(before, acting_before, s) != stance(after, acting_after, s)
         ]
         await self.send_panels(result.after, changed)
+
+    async def answer_actor(self, interaction: discord.Interaction, result: MoveResult) -> None:
+        """The private answer, and the actor's DM panel brought up to date when the move came from
+        elsewhere (a command, the My move panel), so that it never offers a menu for a card already
+        picked."""
+        await super().answer_actor(interaction, result)
+        used = interaction.message.id if interaction.message is not None else None
+        await self.refresh_dm_panel(result.after, result.seat, skip=used)
+
+    async def refresh_dm_panel(self, game: Loaded, seat: int, *, skip: int | None = None) -> None:
+        """Edit the player's latest DM panel in place to show their panel now (best effort)."""
+        link = await self.bot.storage.get_dm_link(game_id=game.id, user_id=game.row.seats[seat])
+        message_id = link.panel_message_id
+        if link.blocked or link.dm_channel_id is None or message_id is None or message_id == skip:
+            return
+        payload = self.panel_payload(game, seat)
+        payload.setdefault("view", None)
+        message = self.bot.get_partial_messageable(link.dm_channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(**payload)
+        except discord.HTTPException as exc:
+            log.info("Could not refresh the DM panel of game %s: HTTP %s", game.id, exc.status)
 
     # ---- typed answers and controls ------------------------------------------------------------------
 

@@ -264,6 +264,10 @@ async def test_three_players_m6_by_every_input_path_with_a_restart(
     row = (await bot_harness.bot.service.get(game_id)).row
     assert row.status == "finished" and row.result is not None and row.result["winners"] == [0, 1]
     assert await bot_harness.bot.service.replay(game_id) == state
+    for user, score in ((alice, 7), (bob, 7), (carol, 6)):  # DM panels end without controls
+        await emu.wait_until(lambda u=user: "The game is over" in dm_panel(emu, u, game_id).content)
+        panel = dm_panel(emu, user, game_id)
+        assert f"Your final score: {score}." in panel.content and panel.custom_ids == []
     await assert_no_leaks(emu, bot_harness, game_id)
     assert emu.violations == [] and emu.schema_violations == []
 
@@ -306,12 +310,14 @@ async def test_bad_inputs_drop_forfeit_and_closed_dms(
     await emu.wait_idle()
     assert db_snapshot(bot_db) == snapshot
 
-    # Bob picks by command; picking twice (command, or his DM menu) is refused.
+    # Bob picks by command: his DM panel follows (no menu any more). Picking twice is refused.
     await pick(emu, channel, game_id, bob, 6, "command")
+    panel = dm_panel(emu, bob, game_id)
+    assert "You picked **6**" in panel.content and pick_control(panel) is None
     snapshot = db_snapshot(bot_db)
     await refused(await emu.slash(bob, channel, "divisors pick", card=5), "already picked")
-    panel = dm_panel(emu, bob, game_id)
-    await refused(await emu.select(bob, panel, pick_control(panel) or "", ["5"]), "already picked")
+    await emu.send_dm(bob, "5")
+    await emu.wait_until(lambda: "None of your games is waiting" in emu.dm_messages(bob)[-1].content)
     await emu.wait_idle()
     assert db_snapshot(bot_db) == snapshot
     # Carol (closed DMs) sees her pile privately and picks from it.
@@ -329,7 +335,12 @@ async def test_bad_inputs_drop_forfeit_and_closed_dms(
     await emu.wait_idle()
     assert db_snapshot(bot_db) == snapshot
 
-    # Round 2 is alice against carol. Alice drops: the pairing is void, round 3 (alice-bob) is skipped.
+    # Round 2 is alice against carol. Alice opens her panel by My move (a menu that stays on screen),
+    # then drops: the pairing is void, round 3 (alice-bob) is skipped.
+    shown_rec = await emu.click(alice, latest_board(emu, channel), mine)
+    await private_reply(shown_rec)
+    stale = shown_rec.messages[-1]
+    assert pick_control(stale) is not None
     before = len(bot_messages(emu, channel))
     answer = await private_reply(await emu.slash(alice, channel, "divisors drop"))
     assert "You dropped out" in answer
@@ -340,12 +351,13 @@ async def test_bad_inputs_drop_forfeit_and_closed_dms(
     assert f"Cycle 2, round 1: <@{bob.id}> against <@{carol.id}>." in post.content
     state = await state_of(bot_harness, game_id)
     assert state.status[0] == D.DROPPED and state.left[0] == tuple(range(1, 13))
-    # Bad input after dropping: commands, and alice's old DM menu.
+    panel = dm_panel(emu, alice, game_id)
+    assert "You dropped out of this game" in panel.content and pick_control(panel) is None
+    # Bad input after dropping: commands, and the menu still on alice's screen.
     snapshot = db_snapshot(bot_db)
     await refused(await emu.slash(alice, channel, "divisors pick", card=2), "You dropped out of this game")
     await refused(await emu.slash(alice, channel, "divisors drop"), "You dropped out of this game")
-    old = dm_panel(emu, alice, game_id)
-    await refused(await emu.select(alice, old, pick_control(old) or "", ["2"]), "You dropped out")
+    await refused(await emu.select(alice, stale, pick_control(stale) or "", ["2"]), "You dropped out")
     await emu.wait_idle()
     assert db_snapshot(bot_db) == snapshot
 
@@ -360,12 +372,20 @@ async def test_bad_inputs_drop_forfeit_and_closed_dms(
     assert not re.search(r"\b7\b", strip_ids(final.content)), final.content
     state = await state_of(bot_harness, game_id)
     assert state.end_reason == D.END_PLAYERS and 7 in state.fresh[1] and state.scores == (0, 2, 2)
+    # Every DM panel of the game now shows the end, without controls.
+    for user in (alice, bob):
+        await emu.wait_until(
+            lambda u=user: "The game is over" in dm_panel(emu, u, game_id).content, what="a final DM panel"
+        )
+        assert dm_panel(emu, user, game_id).custom_ids == []
 
     # After the end: commands, old menus and typed answers are refused privately.
     snapshot = db_snapshot(bot_db)
     await refused(await emu.slash(bob, channel, "divisors pick", card=2), f"Game #{game_id} is over")
     await refused(await emu.slash(bob, channel, "divisors drop"), f"Game #{game_id} is over")
-    await refused(await emu.select(alice, old, pick_control(old) or "", ["3"]), f"Game #{game_id} is over")
+    await refused(
+        await emu.select(alice, stale, pick_control(stale) or "", ["3"]), f"Game #{game_id} is over"
+    )
     await emu.send_dm(bob, "2")
     await emu.wait_until(lambda: "None of your games is waiting" in emu.dm_messages(bob)[-1].content)
     await emu.wait_idle()
