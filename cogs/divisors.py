@@ -113,7 +113,7 @@ class Divisors(
         pairs = [f"{mention(seats[a])} against {mention(seats[b])}" for a, b in event["pairings"]]
         paired = {s for p in event["pairings"] for s in p}
         idle = [mention(seats[s]) for s in state.in_play() if s not in paired]
-        tail = f" ({join_words(idle)} sits out)" if idle else ""
+        tail = f" ({join_words(idle)} {'sits' if len(idle) == 1 else 'sit'} out)" if idle else ""
         return f"Cycle {event['cycle']}, round {event['round']}: {join_words(pairs)}{tail}."
 
     def start_note(self, game: Loaded) -> str:
