@@ -122,6 +122,8 @@ class QuetBot(commands.Bot):
         if interaction.guild_id is not None and game.row.channel_id != interaction.channel_id:
             raise GameError("That control belongs to a game in another channel.")
         if cid.verb in LOBBY_VERBS:
+            if interaction.guild_id is None:
+                raise GameError("Lobbies are run from their message in the game's channel, not from DMs.")
             lobby = self.get_cog("GameAdmin")
             await lobby.lobby_action(interaction, game, cid.verb)  # type: ignore[union-attr]
             return

@@ -276,6 +276,8 @@ class GameCog(commands.GroupCog):
 
     async def show_panel(self, interaction: discord.Interaction, game: Loaded, note: str = "") -> None:
         """The player's panel, privately (the "My hand" button and the game's own commands)."""
+        if not self.secret:
+            raise GameError(f"{self.rules.TITLE} hides nothing: everything is on the board (/game status).")
         seat = self.seat_of(game, interaction.user.id)
         if game.state is None:
             raise GameError(f"Game #{game.id} has not started yet: the host starts it from the lobby.")

@@ -125,7 +125,7 @@ def parse_custom_id(raw: str) -> ComponentId:
     )
 
 
-class GameComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"q:.*"):
+class GameComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s)q:.*"):
     """Every button and select the bot draws: routed by custom_id, so it works after restarts."""
 
     def __init__(self, item: discord.ui.Item[Any], *, row: int | None = None) -> None:
@@ -145,7 +145,7 @@ class GameComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"q:.
         await guarded(interaction, lambda: bot.route_component(interaction, parse_custom_id(raw), values))
 
 
-class ForeignComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?!q:).*"):
+class ForeignComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s)(?!q:).*"):
     """A component whose custom_id we never made (forged, or from another bot version)."""
 
     def __init__(self, item: discord.ui.Item[Any]) -> None:
