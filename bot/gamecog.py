@@ -144,6 +144,11 @@ class GameCog(commands.GroupCog):
         """Secret games: whether ``seat`` may answer this game now by typing in a DM."""
         return False
 
+    def not_waiting_reason(self, game: Loaded, seat: int) -> str | None:
+        """Secret games: why a typed DM answer from ``seat`` is not taken now ("you already
+        picked ..."), for the reply; None when there is nothing particular to say."""
+        return None
+
     def typed_action(self, game: Loaded, seat: int, text: str) -> Action:
         """Secret games: the action a typed DM answer stands for (a `GameError` if unreadable)."""
         raise GameError("This game does not take typed answers.")
@@ -235,7 +240,13 @@ class GameCog(commands.GroupCog):
     async def notify(self, result: MoveResult) -> None:
         """Secret games: DM a fresh panel to every player who now has to act and did not before
         (the player who moved has just had theirs in the private answer)."""
-        if not self.secret or not result.after.row.live:
+        if not self.secret:
+            return
+        if not result.after.row.live:
+            # The end: every other player's last DM panel takes its final form, without controls.
+            for seat in range(len(result.after.row.seats)):
+                if seat != result.seat:
+                    await self.refresh_dm_panel(result.after, seat)
             return
         rules = result.after.rules
         before = rules.to_act(result.before.state) if result.before.state is not None else frozenset()
@@ -302,6 +313,24 @@ class GameCog(commands.GroupCog):
             await interaction.response.edit_message(**payload)
         else:
             await reply_private(interaction, payload.pop("content"), **payload)
+        # A move made elsewhere (a command, the My hand panel) also brings the DM panel up to date,
+        # so that it never offers a control for a choice already made.
+        used = message.id if message is not None else None
+        await self.refresh_dm_panel(result.after, result.seat, skip=used)
+
+    async def refresh_dm_panel(self, game: Loaded, seat: int, *, skip: int | None = None) -> None:
+        """Edit the player's latest DM panel in place to show their panel now (best effort)."""
+        link = await self.bot.storage.get_dm_link(game_id=game.id, user_id=game.row.seats[seat])
+        message_id = link.panel_message_id
+        if link.blocked or link.dm_channel_id is None or message_id is None or message_id == skip:
+            return
+        payload = self.panel_payload(game, seat)
+        payload.setdefault("view", None)
+        message = self.bot.get_partial_messageable(link.dm_channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(**payload)
+        except discord.HTTPException as exc:
+            log.info("Could not refresh the DM panel of game %s: HTTP %s", game.id, exc.status)
 
     async def send_panels(self, game: Loaded, seats: Any) -> None:
         for seat in seats:

@@ -270,8 +270,7 @@ class Divisors(
         after: divisors.State = result.after.state
         others = [s for s in range(after.n_players) if s != result.seat]
         if not result.after.row.live:
-            for seat in others:
-                await self.refresh_dm_panel(result.after, seat)
+            await super().notify(result)  # every DM panel in its final form
             return
         if before is None:
             return
@@ -287,28 +286,6 @@ class Divisors(
             and stance(before, acting_before, s) != stance(after, acting_after, s)
         ]
         await self.send_panels(result.after, changed)
-
-    async def answer_actor(self, interaction: discord.Interaction, result: MoveResult) -> None:
-        """The private answer, and the actor's DM panel brought up to date when the move came from
-        elsewhere (a command, the My move panel), so that it never offers a menu for a card already
-        picked."""
-        await super().answer_actor(interaction, result)
-        used = interaction.message.id if interaction.message is not None else None
-        await self.refresh_dm_panel(result.after, result.seat, skip=used)
-
-    async def refresh_dm_panel(self, game: Loaded, seat: int, *, skip: int | None = None) -> None:
-        """Edit the player's latest DM panel in place to show their panel now (best effort)."""
-        link = await self.bot.storage.get_dm_link(game_id=game.id, user_id=game.row.seats[seat])
-        message_id = link.panel_message_id
-        if link.blocked or link.dm_channel_id is None or message_id is None or message_id == skip:
-            return
-        payload = self.panel_payload(game, seat)
-        payload.setdefault("view", None)
-        message = self.bot.get_partial_messageable(link.dm_channel_id).get_partial_message(message_id)
-        try:
-            await message.edit(**payload)
-        except discord.HTTPException as exc:
-            log.info("Could not refresh the DM panel of game %s: HTTP %s", game.id, exc.status)
 
     # ---- typed answers and controls ------------------------------------------------------------------
 

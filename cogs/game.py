@@ -117,18 +117,24 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         text = message.content.strip()
         user_id = message.author.id
         waiting: list[tuple[GameCog, Loaded, int]] = []
+        reasons: list[str] = []
         for row in await self.bot.storage.live_games_of_user(user_id=user_id):
             if row.status != "active" or row.kind not in self.bot.game_cogs:
                 continue
             game, cog = load(row), self.bot.game_cogs[row.kind]
             seat = row.seat_of(user_id)
-            if seat is not None and cog.secret and cog.awaits_typed(game, seat):
+            if seat is None or not cog.secret:
+                continue
+            if cog.awaits_typed(game, seat):
                 waiting.append((cog, game, seat))
+            elif (reason := cog.not_waiting_reason(game, seat)) is not None:
+                reasons.append(f"Game #{game.id} ({cog.rules.TITLE}): {reason}")
         if not waiting:
             await self._dm_reply(
                 message,
                 "None of your games is waiting for a typed answer from you right now. Use the buttons "
-                "of my latest message for your game, or /game status in its channel.",
+                "of my latest message for your game, or /game status in its channel."
+                + "".join(f"\n{r}" for r in reasons[:10]),
             )
             return
         if len(waiting) == 1:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.errors import GameOver, IllegalMove, NoGameHere
+from bot.errors import GameError, GameOver, IllegalMove, NoGameHere
 from bot.gamecog import (
     TIMEOUT_HELP,
     GameCog,
@@ -211,23 +211,6 @@ class Numbers(
             f"→ `{reveal['symbol']}`."
         )
 
-    async def notify(self, result: MoveResult) -> None:
-        """When the game ends, no DM panel keeps a Pick button: the other player gets their final
-        panel by DM (replacing the last one), and the mover's last DM panel loses its controls (they
-        have just had the final panel as the answer to their move). The framework only DMs players
-        who newly have to act."""
-        await super().notify(result)
-        game = result.after
-        if not result.before.row.live or game.row.live:
-            return
-        for seat, user_id in enumerate(game.row.seats):
-            if seat != result.seat:
-                await self.send_panel(game, seat)
-                continue
-            link = await self.bot.storage.get_dm_link(game_id=game.id, user_id=user_id)
-            if link.dm_channel_id is not None and link.panel_message_id is not None:
-                await self.bot.strip_components(link.dm_channel_id, link.panel_message_id)
-
     # ---- typed answers, controls and forms -----------------------------------------------------------
 
     def awaits_typed(self, game: Loaded, seat: int) -> bool:
@@ -235,6 +218,13 @@ class Numbers(
 
     def typed_action(self, game: Loaded, seat: int, text: str) -> Action:
         return {"type": "pick", "number": numbers.parse_number(text, game.state.m)}
+
+    def not_waiting_reason(self, game: Loaded, seat: int) -> str | None:
+        try:
+            self._require_picking(game, seat)
+        except GameError as exc:
+            return exc.message
+        return None
 
     def _require_picking(self, game: Loaded, seat: int) -> None:
         """Refuse before opening a form that could not be used."""

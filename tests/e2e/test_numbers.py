@@ -287,12 +287,13 @@ async def test_closed_dms_bad_inputs_and_autocomplete(
     rec = await emu.slash(alice, scene.channel, "numbers pick", number=6)
     refused = await private_reply(rec)
     assert "You already picked 5 for this move, and a pick is final." in refused
-    panel, cid = await dm_pick_control(emu, alice, game_id)
-    rec = await emu.click(alice, panel, cid)
-    assert "You already picked 5" in await private_reply(rec)
+    # Her DM panel was brought up to date: it shows the pick and offers no Pick button any more.
+    panel = [m for m in emu.dm_messages(alice) if f"game #{game_id}" in m.content][-1]
+    assert not any(cid.endswith(":pick") for cid in panel.custom_ids) and "5" in panel.content
     await emu.send_dm(alice, "6")
     await emu.wait_idle()
     assert "None of your games is waiting" in emu.dm_messages(alice)[-1].content
+    assert "You already picked 5 for this move" in emu.dm_messages(alice)[-1].content
     assert await emu.autocomplete(alice, scene.channel, "numbers pick", focused="number", number="") == []
     choices = await emu.autocomplete(bob, scene.channel, "numbers pick", focused="number", number="5")
     assert [c["value"] for c in choices] == [5]  # bob's own numbers: alice's pick does not matter
