@@ -200,8 +200,16 @@ class UpDown(GameCog, group_name="updown", group_description="Up-Down-Stay: pred
         return updown.can_predict(state, seat) or (state.phase == "place" and state.turn == seat)
 
     def typed_action(self, game: Loaded, seat: int, text: str) -> Action:
-        if updown.can_predict(game.state, seat):
-            return {"type": "predict", "letters": updown.parse_letters(text)}
+        """Letters are a prediction, a card value is a card: they never look alike (U, D and S are no
+        card values), which matters before the first card, when both are allowed."""
+        state = game.state
+        my_turn = state.phase == "place" and state.turn == seat
+        if updown.can_predict(state, seat):
+            try:
+                return {"type": "predict", "letters": updown.parse_letters(text)}
+            except BadInput:
+                if not my_turn:
+                    raise
         return {"type": "play", "rank": updown.parse_rank(text)}
 
     async def on_component(

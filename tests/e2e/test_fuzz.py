@@ -94,9 +94,19 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         run(harness.stop())
         emu.uninstall()
         run(emu.stop())
+        run(_cancel_the_rest())
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
         logging.getLogger().removeHandler(errors)
+
+
+async def _cancel_the_rest() -> None:
+    tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def _start(emu: DiscordEmulator, channel: Channel, command: str, host: User, *others: User) -> None:

@@ -72,16 +72,21 @@ async def test_two_players_at_once_and_a_dm_reply_racing_a_command(
     assert move_count(bot_db, game_id) == 2
     # Alice's card by a typed DM and by a command at once: one card is placed, the other is refused.
     rank = updown.rank_label(updown.card_rank(state.hands[0][0]))
-    _message, rec = await asyncio.gather(
+    dms_before = len(emu.dm_messages(alice))
+    _, rec = await asyncio.gather(
         emu.send_dm(alice, rank), emu.slash(alice, scene.channel, "updown play", card=rank)
     )
     await rec.response()
+
+    def answers() -> list[str]:
+        return [m.content for m in emu.dm_messages(alice)[dms_before:]] + rec.ephemeral_texts()
+
+    await emu.wait_until(lambda: len(answers()) >= 2, what="both answers")
     await emu.wait_idle()
     state = (await bot_harness.bot.service.get(game_id)).state
     assert len(state.row) == 1 and move_count(bot_db, game_id) == 3
-    answers = [m.content for m in emu.dm_messages(alice)[-2:]] + rec.ephemeral_texts()
-    assert any("You placed" in a for a in answers)
-    assert any("not yours" in a or "turn" in a for a in answers)
+    assert sum("You placed" in a for a in answers()) == 1, answers()
+    assert any("turn" in a or "None of your games is waiting" in a for a in answers()), answers()
 
 
 async def test_faults_and_a_dropped_gateway_lose_and_duplicate_nothing(
