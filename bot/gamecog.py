@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.deadlines import format_duration, parse_timeout, timeout_choices
-from bot.errors import GameError, NotAPlayer, StaleButton
+from bot.errors import BadInput, GameError, GameOver, NoGameHere, NotAPlayer, StaleButton
 from bot.games.base import Action, Outcome
 from bot.service import Loaded, MoveResult
 from bot.storage import Wait
@@ -400,6 +400,35 @@ class GameCog(commands.GroupCog):
         if not (game.row.live and game.state is not None and self.awaits_typed(game, seat)):
             raise GameError(f"Game #{game.id} is not waiting for a typed answer from you any more.")
         await self.act(interaction, game.id, self.typed_action(game, seat, text))
+
+    async def game_here(self, interaction: discord.Interaction) -> Loaded:
+        """The started game of this kind in the command's channel, or an error that says what to do
+        (including "that game is over" right after it ended)."""
+        channel_id = channel_of(interaction)
+        try:
+            game = await self.bot.service.live_in_channel(channel_id, self.name)
+        except NoGameHere:
+            last = await self.bot.storage.latest_game_in_channel(channel_id=channel_id)
+            if last is not None and last.kind == self.name and last.status == "finished":
+                raise GameOver(
+                    f"Game #{last.id} is over (the result is in the channel). "
+                    f"Start a new one with /{self.name} new."
+                ) from None
+            raise
+        if game.state is None:
+            raise BadInput("The game has not started yet: the host starts it from the lobby.")
+        return game
+
+    async def caller_seat(self, interaction: discord.Interaction) -> tuple[Any, int] | None:
+        """For autocomplete: the state of this kind's started game in the channel and the caller's
+        seat, or None (autocomplete then offers nothing)."""
+        if interaction.channel_id is None:
+            return None
+        row = await self.bot.storage.live_game_in_channel(channel_id=interaction.channel_id)
+        seat = row.seat_of(interaction.user.id) if row is not None else None
+        if row is None or row.kind != self.name or row.state is None or seat is None:
+            return None
+        return self.rules.State.from_dict(row.state), seat
 
     def status_text(self, game: Loaded) -> str:
         """Whose move it is (with a mention), or the result."""

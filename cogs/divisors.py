@@ -17,12 +17,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.errors import BadInput, GameOver
+from bot.errors import BadInput
 from bot.gamecog import (
     TIMEOUT_HELP,
     GameCog,
     Panel,
-    channel_of,
     forfeit_text,
     join_words,
     mention,
@@ -305,21 +304,6 @@ class Divisors(
 
     # ---- slash commands ------------------------------------------------------------------------------
 
-    async def _game_here(self, interaction: discord.Interaction) -> Loaded:
-        channel_id = channel_of(interaction)
-        storage = self.bot.storage
-        if await storage.live_game_in_channel(channel_id=channel_id) is None:
-            last = await storage.latest_game_in_channel(channel_id=channel_id)
-            if last is not None and last.kind == self.name and last.status == "finished":
-                raise GameOver(
-                    f"Game #{last.id} is over (its last board shows the result). "
-                    "Start a new one with /divisors new."
-                )
-        game = await self.bot.service.live_in_channel(channel_id, self.name)
-        if game.state is None:
-            raise BadInput("The game has not started yet: the host starts it from the lobby.")
-        return game
-
     @app_commands.command(
         name="new", description="Open a Numerical Card Game lobby in this channel (2-8 players)"
     )
@@ -336,20 +320,18 @@ class Divisors(
     @app_commands.command(name="pick", description="Secretly choose the card for your pairing")
     @app_commands.describe(card="A card from your fresh pile (only you see your choice)")
     async def pick(self, interaction: discord.Interaction, card: app_commands.Range[int, 1, 25]) -> None:
-        game = await self._game_here(interaction)
+        game = await self.game_here(interaction)
         await self.act(interaction, game.id, {"type": "pick", "card": card})
 
     @pick.autocomplete("card")
     async def pick_card(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
-        if interaction.channel_id is None:
+        found = await self.caller_seat(interaction)
+        if found is None:
             return []
-        row = await self.bot.storage.live_game_in_channel(channel_id=interaction.channel_id)
-        seat = row.seat_of(interaction.user.id) if row is not None else None
-        if row is None or row.kind != self.name or row.state is None or seat is None:
-            return []
-        hand = divisors.view_for(divisors.State.from_dict(row.state), seat).hand
+        state, seat = found
+        hand = divisors.view_for(state, seat).hand
         typed = str(current).strip()
         return [
             app_commands.Choice(name=f"{v} (you hold {c})" if c > 1 else str(v), value=v)
@@ -359,12 +341,12 @@ class Divisors(
 
     @app_commands.command(name="drop", description="Drop out of the game: your score still counts")
     async def drop(self, interaction: discord.Interaction) -> None:
-        game = await self._game_here(interaction)
+        game = await self.game_here(interaction)
         await self.act(interaction, game.id, {"type": "drop"})
 
     @app_commands.command(name="pile", description="Your fresh pile and your pairing (only you see them)")
     async def pile(self, interaction: discord.Interaction) -> None:
-        await self.show_panel(interaction, await self._game_here(interaction))
+        await self.show_panel(interaction, await self.game_here(interaction))
 
 
 async def setup(bot: QuetBot) -> None:

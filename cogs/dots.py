@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import BadInput, GameOver, IllegalMove, NotAPlayer, NotYourTurn, StaleButton
-from bot.gamecog import TIMEOUT_HELP, GameCog, channel_of, forfeit_text, mention, timeout_autocomplete
+from bot.gamecog import TIMEOUT_HELP, GameCog, forfeit_text, mention, timeout_autocomplete
 from bot.games import dots
 from bot.render.dots import render_board
 from bot.service import Loaded, MoveResult
@@ -291,9 +291,7 @@ class Dots(GameCog, group_name="dots", group_description="Lines By The Dots: lin
         from_="Only for the first line of the game or a fallback line: the dot it starts at",
     )
     async def line(self, interaction: discord.Interaction, to: str, from_: str | None = None) -> None:
-        game = await self.bot.service.live_in_channel(channel_of(interaction), self.name)
-        if game.state is None:
-            raise BadInput("The game has not started yet: the host starts it from the lobby.")
+        game = await self.game_here(interaction)
         start = from_.strip().upper() if from_ and from_.strip() else None
         await self.act(interaction, game.id, {"type": "line", "to": to.strip().upper(), "from": start})
 

@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.errors import GameError, GameOver, IllegalMove, NoGameHere
+from bot.errors import GameError, GameOver, IllegalMove
 from bot.gamecog import (
     TIMEOUT_HELP,
     GameCog,
     Panel,
-    channel_of,
     forfeit_text,
     mention,
     timeout_autocomplete,
@@ -269,22 +268,6 @@ class Numbers(
 
     # ---- slash commands ------------------------------------------------------------------------------
 
-    async def _game_here(self, interaction: discord.Interaction) -> Loaded:
-        channel_id = channel_of(interaction)
-        try:
-            game = await self.bot.service.live_in_channel(channel_id, self.name)
-        except NoGameHere:
-            last = await self.bot.storage.latest_game_in_channel(channel_id=channel_id)
-            if last is not None and last.kind == self.name and last.status == "finished":
-                raise GameOver(
-                    f"Game #{last.id} is over (the result is in the channel). "
-                    "Start a new one with /numbers new."
-                ) from None
-            raise
-        if game.state is None:
-            raise IllegalMove("The game has not started yet: the host starts it from the lobby.")
-        return game
-
     @app_commands.command(
         name="new", description="Open a Numbers To Number lobby in this channel (2 players)"
     )
@@ -303,7 +286,7 @@ class Numbers(
     @app_commands.command(name="pick", description="Pick your secret number for this move (final)")
     @app_commands.describe(number="A number from 1 to 2^m - 1 you have not played yet; only you see it")
     async def pick(self, interaction: discord.Interaction, number: app_commands.Range[int, 1, 255]) -> None:
-        game = await self._game_here(interaction)
+        game = await self.game_here(interaction)
         await self.act(interaction, game.id, {"type": "pick", "number": number})
 
     @pick.autocomplete("number")
@@ -311,13 +294,10 @@ class Numbers(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         """The caller's own unused numbers (nothing when they have picked for this move)."""
-        if interaction.channel_id is None:
+        found = await self.caller_seat(interaction)
+        if found is None:
             return []
-        row = await self.bot.storage.live_game_in_channel(channel_id=interaction.channel_id)
-        seat = row.seat_of(interaction.user.id) if row is not None else None
-        if row is None or row.kind != self.name or row.state is None or seat is None:
-            return []
-        state = numbers.State.from_dict(row.state)
+        state, seat = found
         if seat not in numbers.to_act(state):
             return []
         typed = str(current).strip()
@@ -329,7 +309,7 @@ class Numbers(
 
     @app_commands.command(name="mine", description="Your numbers and your pick (only you see them)")
     async def mine(self, interaction: discord.Interaction) -> None:
-        await self.show_panel(interaction, await self._game_here(interaction))
+        await self.show_panel(interaction, await self.game_here(interaction))
 
 
 async def setup(bot: QuetBot) -> None:

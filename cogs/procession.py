@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.errors import BadInput
-from bot.gamecog import TIMEOUT_HELP, GameCog, channel_of, forfeit_text, mention, timeout_autocomplete
+from bot.gamecog import TIMEOUT_HELP, GameCog, forfeit_text, mention, timeout_autocomplete
 from bot.games import procession
 from bot.render.procession import render_board
 from bot.service import Loaded, MoveResult
@@ -72,9 +71,7 @@ class Procession(GameCog, group_name="procession", group_description="Procession
     @app_commands.command(name="flip", description="Flip one digit of the row")
     @app_commands.describe(position="Which digit to flip, counted from the left (1 = leftmost)")
     async def flip(self, interaction: discord.Interaction, position: app_commands.Range[int, 1, 12]) -> None:
-        game = await self.bot.service.live_in_channel(channel_of(interaction), self.name)
-        if game.state is None:
-            raise BadInput("The game has not started yet: the host starts it from the lobby.")
+        game = await self.game_here(interaction)
         await self.act(interaction, game.id, {"type": "flip", "position": position})
 
     @flip.autocomplete("position")

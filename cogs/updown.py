@@ -12,7 +12,6 @@ from bot.gamecog import (
     TIMEOUT_HELP,
     GameCog,
     Panel,
-    channel_of,
     forfeit_text,
     join_words,
     mention,
@@ -249,12 +248,6 @@ class UpDown(GameCog, group_name="updown", group_description="Up-Down-Stay: pred
 
     # ---- slash commands ------------------------------------------------------------------------------
 
-    async def _game_here(self, interaction: discord.Interaction) -> Loaded:
-        game = await self.bot.service.live_in_channel(channel_of(interaction), self.name)
-        if game.state is None:
-            raise BadInput("The game has not started yet: the host starts it from the lobby.")
-        return game
-
     @app_commands.command(name="new", description="Open an Up-Down-Stay lobby in this channel (2-10 players)")
     @app_commands.describe(timeout=TIMEOUT_HELP)
     @app_commands.autocomplete(timeout=timeout_autocomplete)
@@ -268,26 +261,24 @@ class UpDown(GameCog, group_name="updown", group_description="Up-Down-Stay: pred
     async def predict(
         self, interaction: discord.Interaction, letters: app_commands.Range[str, 1, 100]
     ) -> None:
-        game = await self._game_here(interaction)
+        game = await self.game_here(interaction)
         await self.act(interaction, game.id, {"type": "predict", "letters": updown.parse_letters(letters)})
 
     @app_commands.command(name="play", description="Place a card from your hand on the row")
     @app_commands.describe(card="The value to place: A, 2-10, J, Q, K (or 1-13)")
     async def play(self, interaction: discord.Interaction, card: app_commands.Range[str, 1, 10]) -> None:
-        game = await self._game_here(interaction)
+        game = await self.game_here(interaction)
         await self.act(interaction, game.id, {"type": "play", "rank": updown.parse_rank(card)})
 
     @play.autocomplete("card")
     async def play_card(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        if interaction.channel_id is None:
+        found = await self.caller_seat(interaction)
+        if found is None:
             return []
-        row = await self.bot.storage.live_game_in_channel(channel_id=interaction.channel_id)
-        seat = row.seat_of(interaction.user.id) if row is not None else None
-        if row is None or row.kind != self.name or row.state is None or seat is None:
-            return []
-        hand = updown.State.from_dict(row.state).hands[seat]
+        state, seat = found
+        hand = state.hands[seat]
         typed = current.strip().upper()
         return [
             app_commands.Choice(
@@ -299,7 +290,7 @@ class UpDown(GameCog, group_name="updown", group_description="Up-Down-Stay: pred
 
     @app_commands.command(name="hand", description="Your hand and your prediction (only you see them)")
     async def hand(self, interaction: discord.Interaction) -> None:
-        await self.show_panel(interaction, await self._game_here(interaction))
+        await self.show_panel(interaction, await self.game_here(interaction))
 
 
 async def setup(bot: QuetBot) -> None:
