@@ -59,3 +59,15 @@ class LobbyError(GameError):
 
 class ChannelBusy(GameError):
     """The channel already hosts a game in its lobby or in play."""
+
+
+class MoveSaved(Exception):
+    """Something failed after a move was committed (posting the board, a DM). Not the player's
+    doing, so not a `GameError`: it is logged with its cause, and the player hears that the move
+    counts, never that nothing changed."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            f"Your move in game #{game_id} is saved, but I could not show everything that follows it. "
+            "/game status shows the game as it is now."
+        )

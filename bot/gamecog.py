@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.deadlines import format_duration, parse_timeout, timeout_choices
-from bot.errors import BadInput, GameError, GameOver, NoGameHere, NotAPlayer, StaleButton
+from bot.errors import BadInput, GameError, GameOver, MoveSaved, NoGameHere, NotAPlayer, StaleButton
 from bot.games.base import Action, Outcome
 from bot.service import Loaded, MoveResult
 from bot.storage import Wait
@@ -219,12 +219,16 @@ class GameCog(commands.GroupCog):
         result = await self.bot.service.act(
             game_id, interaction.user.id, action, expected_version=expected_version
         )
-        if self.secret or interaction.channel_id != result.after.row.channel_id:
-            await self.answer_actor(interaction, result)
-            await self.publish(None, result)
-        else:
-            await self.publish(interaction, result)
-        await self.notify(result)
+        try:
+            if self.secret or interaction.channel_id != result.after.row.channel_id:
+                await self.answer_actor(interaction, result)
+                await self.publish(None, result)
+            else:
+                await self.publish(interaction, result)
+            await self.notify(result)
+        except Exception as exc:
+            # The move is committed: never let the error reply say that nothing changed.
+            raise MoveSaved(result.after.id) from exc
 
     async def publish(self, interaction: discord.Interaction | None, result: MoveResult) -> None:
         """Tell the channel about a move: a new board, or (for a quiet move) one line of text."""
@@ -383,11 +387,14 @@ class GameCog(commands.GroupCog):
     async def act_typed(self, message: discord.Message, game: Loaded, action: Action) -> None:
         """Apply a typed DM answer and answer it in the DM with the updated panel."""
         result = await self.bot.service.act(game.id, message.author.id, action)
-        payload = self.panel_payload(result.after, result.seat, self.confirm(result))
-        sent = await message.channel.send(**payload)
-        await self.remember_panel(result.after, message.author.id, message.channel.id, sent.id)
-        await self.publish(None, result)
-        await self.notify(result)
+        try:
+            payload = self.panel_payload(result.after, result.seat, self.confirm(result))
+            sent = await message.channel.send(**payload)
+            await self.remember_panel(result.after, message.author.id, message.channel.id, sent.id)
+            await self.publish(None, result)
+            await self.notify(result)
+        except Exception as exc:
+            raise MoveSaved(result.after.id) from exc
 
     async def settle_typed(self, interaction: discord.Interaction, game: Loaded, arg: str) -> None:
         """The player said which game a typed answer was for."""

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.errors import GameError, StaleButton
+from bot.errors import GameError, MoveSaved, StaleButton
 
 if TYPE_CHECKING:
     from bot.app import QuetBot
@@ -45,6 +45,9 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     """The one place an error becomes what the user reads."""
     if isinstance(error, GameError):
         text = error.message
+    elif isinstance(error, MoveSaved):
+        log.error("Error after a committed move (interaction %s)", interaction.id, exc_info=error.__cause__)
+        text = str(error)
     else:
         log.error(
             "Unhandled error in interaction %s (type %s, user %s)",

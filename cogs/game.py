@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import GameError, LobbyError
+from bot.errors import GameError, LobbyError, MoveSaved
 from bot.gamecog import GameCog, channel_of, lobby_message, mention
 from bot.games.base import FORFEIT
 from bot.rules_text import RULES_TEXT
@@ -102,6 +102,9 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
             await self._typed_answer(message)
         except GameError as exc:
             await self._dm_reply(message, exc.message)
+        except MoveSaved as exc:
+            log.error("Error after a typed move was committed", exc_info=exc.__cause__)
+            await self._dm_reply(message, str(exc))
         except Exception:
             log.exception("Unhandled error while reading a typed DM answer")
             await self._dm_reply(message, APOLOGY)

@@ -132,3 +132,20 @@ async def test_faults_and_a_dropped_gateway_lose_and_duplicate_nothing(
     failed = [r for r in emu.requests if r.status in (429, 500)]
     assert len(failed) >= 3  # discord.py met them and retried
     assert "wins" in latest_board(emu, scene.channel).content
+
+
+async def test_a_move_saved_before_a_failure_is_reported_as_saved(
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+) -> None:
+    emu = emulator
+    alice, bob = scene.alice, scene.bob
+    game_id = await start(emu, scene.channel, "updown new", alice, bob)
+    # The bot loses Send Messages in the server: its quiet "has predicted" line cannot be posted.
+    everything_but_send = emu.permissions(scene.guild, emu.bot_user) & ~(1 << 11)
+    emu.set_bot_permissions(scene.guild, everything_but_send)
+    rec = await emu.slash(alice, scene.channel, "updown predict", letters="UD")
+    await rec.response()
+    await emu.wait_until(lambda: any("is saved" in t for t in rec.ephemeral_texts()), what="the saved notice")
+    assert not any("Nothing was changed" in t for t in rec.ephemeral_texts())
+    assert (await bot_harness.bot.service.get(game_id)).state.predictions[0] == "UD"
+    assert move_count(bot_db, game_id) == 1
