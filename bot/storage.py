@@ -12,18 +12,18 @@ counting them.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot.errors import ChannelBusy, GameError, NoGameHere
+
+T = TypeVar("T")
 
 LIVE = ("lobby", "active")
 STATUSES = ("lobby", "active", "finished", "cancelled")
@@ -229,10 +229,12 @@ class Storage:
     """The bot's one database connection and every query it runs."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
+        # One connection serves every coroutine. aiosqlite runs whatever it is given one at a time in
+        # its thread, and every use below is a single trip there (a query, or a whole transaction in
+        # `_write`), so no statement can land inside another coroutine's transaction. Trips are what
+        # cost: each waits for the event loop, so a transaction sent statement by statement kept the
+        # database busy for several loop turns per move.
         self._conn = conn
-        # One connection serves every coroutine, so a statement run while another coroutine's
-        # transaction is open would join it: every use of the connection takes this lock.
-        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str) -> Storage:
@@ -274,10 +276,8 @@ class Storage:
     # ---- reading --------------------------------------------------------------------------------
 
     async def _fetchall(self, query: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        # One trip to aiosqlite's thread (execute, fetch and close would be three, each waiting for
-        # the event loop, while every other use of the connection waits for the lock).
-        async with self._lock:
-            return list(await self._conn.execute_fetchall(query, args))
+        # One trip (execute, fetch and close would be three).
+        return list(await self._conn.execute_fetchall(query, args))
 
     async def _fetchone(self, query: str, args: Sequence[Any] = ()) -> sqlite3.Row | None:
         rows = await self._fetchall(query, args)
@@ -363,34 +363,23 @@ class Storage:
 
     # ---- writing --------------------------------------------------------------------------------
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work(db)`` as one transaction, committed (or rolled back if it raises) in the same
+        trip to aiosqlite's thread; its result or its exception comes back here."""
+
+        def transaction(db: sqlite3.Connection) -> T:
+            db.execute("BEGIN IMMEDIATE")
             try:
-                yield
+                result = work(db)
             except BaseException:
-                await self._conn.execute("ROLLBACK")
+                db.execute("ROLLBACK")
                 raise
-            await self._conn.execute("COMMIT")
+            db.execute("COMMIT")
+            return result
 
-    async def _cas(self, game_id: int, expected_version: int, sets: Mapping[str, Any]) -> None:
-        """Update the game row if it is still at ``expected_version``; bump the version."""
-        assignments = ", ".join(f"{col} = ?" for col in sets)
-        cur = await self._conn.execute(
-            f"UPDATE games SET {assignments}, version = version + 1, updated_at = ? "
-            "WHERE id = ? AND version = ?",
-            (*sets.values(), time.time(), game_id, expected_version),
-        )
-        if cur.rowcount != 1:
-            raise StaleVersion()
-
-    async def _write_seats(self, game_id: int, seats: Sequence[tuple[int, str]]) -> None:
-        await self._conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-        await self._conn.executemany(
-            "INSERT INTO seats (game_id, position, user_id, name) VALUES (?, ?, ?, ?)",
-            [(game_id, pos, uid, name) for pos, (uid, name) in enumerate(seats)],
-        )
+        # aiosqlite's public methods take one statement per trip; `_execute` is how they all reach
+        # its thread, and `_conn` is the sqlite3 connection that lives there.
+        return await self._conn._execute(transaction, self._conn._conn)
 
     async def create_lobby(
         self,
@@ -405,16 +394,19 @@ class Storage:
         timeout_s: int = 86400,
     ) -> GameRow:
         now = time.time()
+
+        def work(db: sqlite3.Connection) -> int:
+            cur = db.execute(
+                "INSERT INTO games (kind, guild_id, channel_id, status, host_id, options, seed, "
+                "created_at, updated_at, timeout_s) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                (kind, guild_id, channel_id, host_id, _dumps(dict(options)), seed, now, now, timeout_s),
+            )
+            assert cur.lastrowid is not None
+            _write_seats(db, cur.lastrowid, [(host_id, host_name)])
+            return cur.lastrowid
+
         try:
-            async with self._transaction():
-                cur = await self._conn.execute(
-                    "INSERT INTO games (kind, guild_id, channel_id, status, host_id, options, seed, "
-                    "created_at, updated_at, timeout_s) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
-                    (kind, guild_id, channel_id, host_id, _dumps(dict(options)), seed, now, now, timeout_s),
-                )
-                game_id = cur.lastrowid
-                assert game_id is not None
-                await self._write_seats(game_id, [(host_id, host_name)])
+            game_id = await self._write(work)
         except sqlite3.IntegrityError:
             existing = await self.live_game_in_channel(channel_id=channel_id)
             raise ChannelBusy(_busy_message(existing)) from None
@@ -424,9 +416,12 @@ class Storage:
         self, *, game_id: int, expected_version: int, seats: Sequence[tuple[int, str]], host_id: int
     ) -> GameRow:
         """Replace the lobby's seats, as (user id, display name) in turn order, and its host."""
-        async with self._transaction():
-            await self._cas(game_id, expected_version, {"host_id": host_id})
-            await self._write_seats(game_id, seats)
+
+        def work(db: sqlite3.Connection) -> None:
+            _cas(db, game_id, expected_version, {"host_id": host_id})
+            _write_seats(db, game_id, seats)
+
+        await self._write(work)
         return await self.get_game(game_id=game_id)
 
     async def start_game(
@@ -438,27 +433,14 @@ class Storage:
         waiting: Sequence[int] = (),
     ) -> GameRow:
         """Start the game; ``waiting``: the seats that must act first (their deadlines start now)."""
-        async with self._transaction():
-            await self._cas(game_id, expected_version, {"status": "active", "state": _dumps(state)})
-            await self._sync_waits(game_id, waiting)
-        return await self.get_game(game_id=game_id)
+        sets = {"status": "active", "state": _dumps(state)}
 
-    async def _sync_waits(self, game_id: int, waiting: Sequence[int]) -> None:
-        """Inside a transaction: the game now waits for exactly ``waiting``. A seat already waited for
-        keeps its deadline; a newly awaited seat gets one from now."""
-        seats = sorted(set(waiting))
-        marks = ", ".join("?" * len(seats))
-        await self._conn.execute(
-            f"DELETE FROM waits WHERE game_id = ? AND seat NOT IN ({marks})", (game_id, *seats)
-        )
-        now = time.time()
-        for seat in seats:
-            await self._conn.execute(
-                "INSERT INTO waits (game_id, seat, since, deadline) "
-                "SELECT ?, ?, ?, ? + timeout_s FROM games WHERE id = ? "
-                "ON CONFLICT (game_id, seat) DO NOTHING",
-                (game_id, seat, now, now, game_id),
-            )
+        def work(db: sqlite3.Connection) -> None:
+            _cas(db, game_id, expected_version, sets)
+            _sync_waits(db, game_id, waiting)
+
+        await self._write(work)
+        return await self.get_game(game_id=game_id)
 
     async def record_move(
         self,
@@ -476,24 +458,30 @@ class Storage:
         With ``result`` (the outcome), the game is finished in the same transaction. ``waiting``: the
         seats the game now waits for (see `_sync_waits`).
         """
-        async with self._transaction():
-            await self._sync_waits(game_id, () if result is not None else waiting)
-            sets: dict[str, Any] = {"state": _dumps(state)}
-            if result is not None:
-                sets["status"] = "finished"
-                sets["result"] = _dumps(result)
-            await self._cas(game_id, expected_version, sets)
-            await self._conn.execute(
+        sets: dict[str, Any] = {"state": _dumps(state)}
+        if result is not None:
+            sets["status"] = "finished"
+            sets["result"] = _dumps(result)
+        logged = (game_id, game_id, seat, _dumps(dict(action)), time.time())
+
+        def work(db: sqlite3.Connection) -> None:
+            _sync_waits(db, game_id, () if result is not None else waiting)
+            _cas(db, game_id, expected_version, sets)
+            db.execute(
                 "INSERT INTO moves (game_id, seq, seat, action, created_at) VALUES "
                 "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?)",
-                (game_id, game_id, seat, _dumps(dict(action)), time.time()),
+                logged,
             )
+
+        await self._write(work)
         return await self.get_game(game_id=game_id)
 
     async def cancel_game(self, *, game_id: int, expected_version: int) -> GameRow:
-        async with self._transaction():
-            await self._cas(game_id, expected_version, {"status": "cancelled"})
-            await self._sync_waits(game_id, ())
+        def work(db: sqlite3.Connection) -> None:
+            _cas(db, game_id, expected_version, {"status": "cancelled"})
+            _sync_waits(db, game_id, ())
+
+        await self._write(work)
         return await self.get_game(game_id=game_id)
 
     async def set_messages(
@@ -515,10 +503,9 @@ class Storage:
         if not sets:
             return
         assignments = ", ".join(f"{col} = ?" for col in sets)
-        async with self._transaction():
-            await self._conn.execute(
-                f"UPDATE games SET {assignments} WHERE id = ?", (*sets.values(), game_id)
-            )
+        await self._write(
+            lambda db: db.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*sets.values(), game_id))
+        )
 
     # ---- private channels (DMs) ------------------------------------------------------------------
 
@@ -541,47 +528,53 @@ class Storage:
 
     async def mark_dm_blocked(self, *, game_id: int, user_id: int) -> bool:
         """Record that the player's DMs are closed; True the first time (when to post the notice)."""
-        async with self._transaction():
-            cur = await self._conn.execute(
+        cur = await self._write(
+            lambda db: db.execute(
                 "INSERT INTO dm_links (game_id, user_id, blocked) VALUES (?, ?, 1) "
                 "ON CONFLICT (game_id, user_id) DO UPDATE SET blocked = 1 WHERE blocked = 0",
                 (game_id, user_id),
             )
-            return cur.rowcount == 1
+        )
+        return cur.rowcount == 1
 
     async def set_dm_panel(
         self, *, game_id: int, user_id: int, dm_channel_id: int, panel_message_id: int
     ) -> None:
-        async with self._transaction():
-            await self._conn.execute(
+        await self._write(
+            lambda db: db.execute(
                 "INSERT INTO dm_links (game_id, user_id, blocked, dm_channel_id, panel_message_id) "
                 "VALUES (?, ?, 0, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
                 "blocked = 0, dm_channel_id = excluded.dm_channel_id, "
                 "panel_message_id = excluded.panel_message_id",
                 (game_id, user_id, dm_channel_id, panel_message_id),
             )
+        )
 
     async def add_typed_reply(self, *, user_id: int, text: str) -> int:
-        async with self._transaction():
+        def work(db: sqlite3.Connection) -> int:
             # Only the newest unsettled answer per player is kept: an older one was superseded.
-            await self._conn.execute("DELETE FROM typed_replies WHERE user_id = ?", (user_id,))
-            cur = await self._conn.execute(
+            db.execute("DELETE FROM typed_replies WHERE user_id = ?", (user_id,))
+            cur = db.execute(
                 "INSERT INTO typed_replies (user_id, text, created_at) VALUES (?, ?, ?)",
                 (user_id, text, time.time()),
             )
             return int(cur.lastrowid or 0)
 
+        return await self._write(work)
+
     async def take_typed_reply(self, *, reply_id: int, user_id: int) -> str | None:
         """The waiting typed answer (removed), or None when it is gone or is not this user's."""
-        async with self._transaction():
-            async with self._conn.execute(
+
+        def work(db: sqlite3.Connection) -> str | None:
+            row = db.execute(
                 "SELECT text FROM typed_replies WHERE id = ? AND user_id = ?", (reply_id, user_id)
-            ) as cur:
-                row = await cur.fetchone()
+            ).fetchone()
             if row is None:
                 return None
-            await self._conn.execute("DELETE FROM typed_replies WHERE id = ?", (reply_id,))
+            db.execute("DELETE FROM typed_replies WHERE id = ?", (reply_id,))
             return str(row[0])
+
+        return await self._write(work)
 
     # ---- deadlines ------------------------------------------------------------------------------
 
@@ -611,14 +604,16 @@ class Storage:
         return [_wait(r) for r in rows]
 
     async def mark_reminded(self, *, game_id: int, seat: int) -> None:
-        async with self._transaction():
-            await self._conn.execute(
+        await self._write(
+            lambda db: db.execute(
                 "UPDATE waits SET reminded = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
             )
+        )
 
     async def drop_wait(self, *, game_id: int, seat: int) -> None:
-        async with self._transaction():
-            await self._conn.execute("DELETE FROM waits WHERE game_id = ? AND seat = ?", (game_id, seat))
+        await self._write(
+            lambda db: db.execute("DELETE FROM waits WHERE game_id = ? AND seat = ?", (game_id, seat))
+        )
 
     async def expired_lobbies(self, *, created_before: float, limit: int = 50) -> list[int]:
         rows = await self._fetchall(
@@ -643,10 +638,11 @@ class Storage:
         return min(known) if known else None
 
     async def mute_reminders(self, *, game_id: int, user_id: int) -> None:
-        async with self._transaction():
-            await self._conn.execute(
+        await self._write(
+            lambda db: db.execute(
                 "INSERT OR IGNORE INTO reminder_mutes (game_id, user_id) VALUES (?, ?)", (game_id, user_id)
             )
+        )
 
     async def reminders_muted(self, *, game_id: int, user_id: int) -> bool:
         row = await self._fetchone(
@@ -661,12 +657,49 @@ class Storage:
         return None if row is None else str(row[0])
 
     async def set_meta(self, *, key: str, value: str) -> None:
-        async with self._transaction():
-            await self._conn.execute(
+        await self._write(
+            lambda db: db.execute(
                 "INSERT INTO meta (key, value) VALUES (?, ?) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+        )
+
+
+# ---- inside a transaction (in the database thread) ------------------------------------------------
+
+
+def _cas(db: sqlite3.Connection, game_id: int, expected_version: int, sets: Mapping[str, Any]) -> None:
+    """Update the game row if it is still at ``expected_version``; bump the version."""
+    assignments = ", ".join(f"{col} = ?" for col in sets)
+    cur = db.execute(
+        f"UPDATE games SET {assignments}, version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+        (*sets.values(), time.time(), game_id, expected_version),
+    )
+    if cur.rowcount != 1:
+        raise StaleVersion()
+
+
+def _write_seats(db: sqlite3.Connection, game_id: int, seats: Sequence[tuple[int, str]]) -> None:
+    db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+    db.executemany(
+        "INSERT INTO seats (game_id, position, user_id, name) VALUES (?, ?, ?, ?)",
+        [(game_id, pos, uid, name) for pos, (uid, name) in enumerate(seats)],
+    )
+
+
+def _sync_waits(db: sqlite3.Connection, game_id: int, waiting: Sequence[int]) -> None:
+    """The game now waits for exactly ``waiting``. A seat already waited for keeps its deadline; a
+    newly awaited seat gets one from now."""
+    seats = sorted(set(waiting))
+    marks = ", ".join("?" * len(seats))
+    db.execute(f"DELETE FROM waits WHERE game_id = ? AND seat NOT IN ({marks})", (game_id, *seats))
+    now = time.time()
+    db.executemany(
+        "INSERT INTO waits (game_id, seat, since, deadline) SELECT ?, ?, ?, ? + timeout_s FROM games "
+        "WHERE id = ? ON CONFLICT (game_id, seat) DO NOTHING",
+        [(game_id, seat, now, now, game_id) for seat in seats],
+    )
 
 
 def _busy_message(existing: GameRow | None) -> str:
