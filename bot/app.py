@@ -67,7 +67,7 @@ class QuetBot(commands.Bot):
         self.storage = await Storage.open(self.settings.db_path)
         self.service = GameService(self.storage)
         self.scheduler = Scheduler(self)
-        self.service.on_change = self.scheduler.poke
+        self.service.on_change = self.scheduler.changed
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         self.add_dynamic_items(GameComponent, ForeignComponent)
