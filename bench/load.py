@@ -290,6 +290,7 @@ class PhaseResult:
     rss_mb: float = 0.0
     peak_rss_mb: float = 0.0
     ready_s: float = 0.0
+    requests: Counter[str] = field(default_factory=Counter)  # REST requests the bot made, by route
     traces: dict[int, list[tuple[bool, Act]]] = field(default_factory=dict)
 
     def samples(self, kind: str) -> Samples:
@@ -695,7 +696,7 @@ async def run_bot_phase(
         await asyncio.sleep(0.2)
         if args.profile is not None:
             args.profile.mkdir(parents=True, exist_ok=True)
-            bot.profile(args.profile / f"{name.split()[0]}-{mode}.txt")
+            bot.profile(args.profile / (re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") + ".txt"))
             await asyncio.sleep(0.5)
         rng = random.Random(args.seed)
         tables: list[Table]
@@ -709,10 +710,11 @@ async def run_bot_phase(
                 FloorTable(phase, ch, replay.traces.get(ch.id, []), period, random.Random(rng.random()))
                 for ch, _, _ in world.tables
             ]
-        cpu0, bench0 = cpu_seconds(bot.pid), _own_cpu()
+        cpu0, bench0, seen = cpu_seconds(bot.pid), _own_cpu(), len(world.emu.requests)
         await phase.run(tables)
         phase.result.cpu = cpu_seconds(bot.pid) - cpu0
         phase.result.bench_cpu = _own_cpu() - bench0
+        phase.result.requests.update(f"{r.method} {r.route or r.path}" for r in world.emu.requests[seen:])
         phase.result.rss_mb, phase.result.peak_rss_mb = memory_mb(bot.pid)
         with contextlib.suppress(Exception):  # let the last boards' follow-ups finish before stopping
             await world.emu.wait_idle(quiet=0.3, timeout=10)
@@ -865,20 +867,28 @@ def change(a: float, b: float) -> str:
 def print_phases(results: list[PhaseResult]) -> None:
     print()
     print(
-        f"{'phase':32} {'interactions':>12} {'moves':>6} {'moves/s':>8} {'games':>6} {'bot CPU':>8} "
-        f"{'per move':>9} {'bot CPU':>8} {'bench CPU':>9} {'RSS':>6} {'peak RSS':>8} {'ready':>6}"
+        f"{'phase':32} {'interactions':>12} {'moves':>6} {'moves/s':>8} {'games':>6} {'REST/move':>9} "
+        f"{'bot CPU':>8} {'per move':>9} {'bot CPU':>8} {'bench CPU':>9} {'RSS':>6} {'peak RSS':>8} "
+        f"{'ready':>6}"
     )
     for r in results:
         per_move = f"{r.cpu / r.moves * 1000:.1f} ms" if r.moves else "-"
+        rest = f"{sum(r.requests.values()) / r.moves:.1f}" if r.moves else "-"
         print(
             f"{r.name:32} {len(r.all_first()):>12} {r.moves:>6} {r.moves / r.duration:>8.1f} "
-            f"{r.games_finished:>6} {r.cpu:>7.2f}s {per_move:>9} {r.cpu / r.duration * 100:>7.0f}% "
+            f"{r.games_finished:>6} {rest:>9} {r.cpu:>7.2f}s {per_move:>9} {r.cpu / r.duration * 100:>7.0f}% "
             f"{r.bench_cpu / r.duration * 100:>8.0f}% {r.rss_mb:>4.0f}MB {r.peak_rss_mb:>6.0f}MB "
             f"{r.ready_s:>5.2f}s"
         )
     for r in results:
         if r.errors:
             print(f"  {r.name}: " + "; ".join(f"{k} x{v}" for k, v in sorted(r.errors.items())))
+    ours = results[0]
+    if ours.moves:
+        print(
+            f"  REST requests per move ({ours.name}): "
+            + ", ".join(f"{route} {n / ours.moves:.2f}" for route, n in ours.requests.most_common(8))
+        )
 
 
 def print_first(ours: PhaseResult, floor: PhaseResult | None) -> None:
