@@ -291,6 +291,7 @@ class PhaseResult:
     peak_rss_mb: float = 0.0
     ready_s: float = 0.0
     requests: Counter[str] = field(default_factory=Counter)  # REST requests the bot made, by route
+    move_kinds: set[str] = field(default_factory=set)  # the interaction kinds that are moves
     traces: dict[int, list[tuple[bool, Act]]] = field(default_factory=dict)
 
     def samples(self, kind: str) -> Samples:
@@ -299,8 +300,8 @@ class PhaseResult:
     def all_first(self) -> list[float]:
         return [v for s in self.kinds.values() for v in s.first]
 
-    def all_image(self) -> list[float]:
-        return [v for s in self.kinds.values() for v in s.image]
+    def all_image(self, *, moves_only: bool = False) -> list[float]:
+        return [v for k, s in self.kinds.items() if not moves_only or k in self.move_kinds for v in s.image]
 
 
 # ---- simulated players ----------------------------------------------------------------------------
@@ -399,6 +400,7 @@ class Table:
             samples.image.append(self.emu.stamps[pub.id] - rec.dispatched_at)
         if move:
             self.result.moves += 1
+            self.result.move_kinds.add(act.kind)
         return rec, pub
 
     def refused(self, kind: str) -> None:
@@ -441,10 +443,10 @@ class Table:
             await self.act(Act("game status (slash)", user, "slash", "game status"), publication=False)
 
     async def lobby(self, options: dict[str, Any]) -> MessageRecord:
-        """Open a lobby, everyone joins by button, the host starts; the first board."""
+        """Open a lobby, everyone joins by button, the host starts; the first board. Opening and
+        starting take a turn each at the table's pace (joining follows at once)."""
         host, *others = self.players
-        if asyncio.get_running_loop().time() >= self.phase.deadline:
-            raise PhaseOver
+        await self.pace()
         _, lobby = await self.act(Act("lobby new (slash)", host, "slash", f"{self.kind} new", options))
         if lobby is None:
             raise Stuck("lobby")
@@ -456,6 +458,7 @@ class Table:
             await self.act(
                 Act("lobby join (button)", user, "button", message=lobby, custom_id=join), publication=False
             )
+        await self.pace()
         _, board = await self.act(
             Act("lobby start (button)", host, "button", message=lobby, custom_id=start),
             secret=True,
@@ -918,10 +921,13 @@ def print_images(results: list[PhaseResult]) -> None:
     print(f"{'interaction':32} " + " ".join(f"{r.name.split(':')[0][:22]:>22}" for r in results))
     print(f"{'':32} " + " ".join(f"{'n':>5} {'p50':>5} {'p95':>5} {'p99':>5}" for _ in results))
     kinds = sorted({k for r in results for k, s in r.kinds.items() if s.image})
-    for kind in [*kinds, "all boards"]:
+    for kind in [*kinds, "all boards", "boards after moves"]:
         cells = []
         for r in results:
-            values = r.all_image() if kind == "all boards" else r.kinds.get(kind, Samples()).image
+            if kind in ("all boards", "boards after moves"):
+                values = r.all_image(moves_only=kind != "all boards")
+            else:
+                values = r.kinds.get(kind, Samples()).image
             cells.append(
                 f"{len(values):>5} {ms(pct(values, 50)):>5} {ms(pct(values, 95)):>5} {ms(pct(values, 99)):>5}"
             )
@@ -936,7 +942,7 @@ def print_scale(small: PhaseResult, big: PhaseResult) -> None:
     )
     for label, a, b in (
         ("first response (all)", small.all_first(), big.all_first()),
-        ("board image (all)", small.all_image(), big.all_image()),
+        ("board image (after moves)", small.all_image(moves_only=True), big.all_image(moves_only=True)),
     ):
         cells = []
         for p in (50, 95, 99):
@@ -969,16 +975,18 @@ def targets(
         a99, b99 = pct(ours.all_first(), 99), pct(floor.all_first(), 99)
         out.append(check("first response p50 within 2x of the floor", a50 <= 2 * b50, ratio(a50, b50)))
         out.append(check("first response p99 within 3x of the floor", a99 <= 3 * b99, ratio(a99, b99)))
-    i99 = pct(ours.all_image(), 99)
-    out.append(check(f"board image p99 under 50 ms ({games} games)", i99 <= 0.050, f"{ms(i99)} ms"))
+    i99 = pct(ours.all_image(moves_only=True), 99)
+    out.append(
+        check(f"board image after a move p99 under 50 ms ({games} games)", i99 <= 0.050, f"{ms(i99)} ms")
+    )
     rate = ours.moves / ours.duration
     out.append(
-        check("200 moves per second sustained", rate >= 200, f"{rate:.0f} moves/s offered at the pace")
+        check("200 moves per second sustained", rate >= 200, f"{rate:.0f} moves/s reached in the paced run")
     )
     if big is not None:
         for label, a, b in (
             ("first response", ours.all_first(), big.all_first()),
-            ("board image", ours.all_image(), big.all_image()),
+            ("board image", ours.all_image(moves_only=True), big.all_image(moves_only=True)),
         ):
             for p in (50, 95):
                 x, y = pct(a, p), pct(b, p)
@@ -1057,7 +1065,7 @@ async def main_async(args: argparse.Namespace) -> None:
     emu = BenchEmulator()
     await emu.start()
     results: list[PhaseResult] = []
-    floor = big = saturated = None
+    floor = big = saturated = floor_max = None
     try:
         world = build_world(emu, args.games, kinds)
         ours = await run_bot_phase(
@@ -1108,13 +1116,26 @@ async def main_async(args: argparse.Namespace) -> None:
                 duration=args.duration / 2,
             )
             results.append(saturated)
+            if not args.no_floor:
+                floor_max = await run_bot_phase(
+                    args,
+                    world,
+                    "floor: unpaced",
+                    "floor",
+                    small_db,
+                    workdir,
+                    period=0.0,
+                    duration=args.duration / 2,
+                    replay=saturated,
+                )
+                results.append(floor_max)
     finally:
         await emu.stop()
     renders = [] if args.no_render else run_renders(args.quick)
 
     print_phases(results)
     print_first(ours, floor)
-    print_images([r for r in results if r is not floor])
+    print_images([r for r in results if not r.name.startswith("floor")])
     if big is not None:
         print_scale(ours, big)
     if renders:
@@ -1129,8 +1150,20 @@ async def main_async(args: argparse.Namespace) -> None:
     print("Targets")
     for line in targets(ours, floor, big, renders, args.games):
         print(line)
-    if saturated is not None:
-        print(f"  (unpaced, the bot reached {saturated.moves / saturated.duration:.0f} moves/s)")
+    if saturated is not None and saturated.moves:
+        ours_rate = len(saturated.all_first()) / saturated.duration
+        line = (
+            f"  Unpaced, the bot reached {saturated.moves / saturated.duration:.0f} moves/s "
+            f"({ours_rate:.0f} interactions/s)"
+        )
+        if floor_max is not None and floor_max.duration:
+            floor_rate = len(floor_max.all_first()) / floor_max.duration
+            per_move = len(saturated.all_first()) / saturated.moves
+            line += (
+                f"; the floor answered the same interactions at {floor_rate:.0f}/s: discord.py and the "
+                f"emulator alone cap this mix at {floor_rate / per_move:.0f} moves/s on this machine"
+            )
+        print(line + ".")
     if emu.internal_errors:
         print(
             f"\nThe emulator failed {len(emu.internal_errors)} time(s); the first:\n{emu.internal_errors[0]}"
