@@ -331,3 +331,21 @@ async def test_typed_answer_with_two_games_waiting_asks_which(
     answered = emu.message(question.id)
     assert f"game #{second}" in answered.content and "Your prediction `SSSSU` is in" in answered.content
     assert not any(":typed:" in cid for cid in answered.custom_ids)
+
+
+async def test_a_form_opened_before_a_restart_is_taken_after_it(
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    emu = emulator
+    alice, bob = scene.alice, scene.bob
+    game_id = await open_game(emu, scene.channel, alice, bob)
+    panel, predict = await wait_control(emu, alice, game_id, "predict")
+    rec = await emu.click(alice, panel, predict)
+    await rec.response()
+    assert rec.modal is not None and "letters" in str(rec.modal)
+    await bot_harness.restart()
+    sub = await emu.submit_modal(alice, rec, values={"letters": "SSSSU"})
+    await sub.response()
+    await emu.wait_idle()
+    assert (await state_of(bot_harness, game_id)).predictions[0] == "SSSSU"
+    assert any("`SSSSU` is in" in t for t in sub.texts())
