@@ -61,3 +61,37 @@ def db_snapshot(db: Path) -> tuple[Any, ...]:
         games = conn.execute("SELECT id, status, version, state FROM games ORDER BY id").fetchall()
         moves = conn.execute("SELECT COUNT(*) FROM moves").fetchone()
     return (tuple(games), moves)
+
+
+async def start_game(
+    emu: DiscordEmulator, channel: Channel, command: str, host: User, *others: User, **options: Any
+) -> int:
+    """Open a lobby with ``/<command>``, let ``others`` join by button, start it; wait for the first
+    board and, in a game with secrets, for every player's DM (or their closed-DMs notice). Returns
+    the game id."""
+    await (await emu.slash(host, channel, command, **options)).response()
+    lobby = lobby_message(emu, channel)
+    for user in others:
+        await (await emu.click(user, lobby, lobby.button("Join")["custom_id"])).response()
+    lobby = emu.message(lobby.id)
+    game_id = int(lobby.custom_ids[0].split(":")[1])
+    await (await emu.click(host, lobby, lobby.button("Start")["custom_id"])).response()
+    await emu.wait_until(lambda: any(m.attachments for m in bot_messages(emu, channel)), what="the board")
+    if command.split()[0] in SECRET_GAMES:
+
+        def everyone_told() -> bool:
+            return all(
+                any(f"game #{game_id}" in m.content for m in emu.dm_messages(u))
+                or (
+                    u.id in emu.closed_dms
+                    and any(f"<@{u.id}>, I cannot" in m.content for m in emu.channel_messages(channel))
+                )
+                for u in (host, *others)
+            )
+
+        await emu.wait_until(everyone_told, what="every player's DM (or a closed-DMs notice)")
+    await emu.wait_idle()
+    return game_id
+
+
+SECRET_GAMES = frozenset({"updown", "numbers", "divisors"})

@@ -11,7 +11,7 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from tests.e2e.driver import bot_messages, latest_board, lobby_message, private_reply
+from tests.e2e.driver import bot_messages, latest_board, private_reply, start_game
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
 from tests.emulator.world import Channel, Scene, User
@@ -32,17 +32,7 @@ async def pass_time(db: Path, seconds: float) -> None:
 async def open_procession(
     emu: DiscordEmulator, channel: Channel, host: User, others: list[User], deadline: str
 ) -> int:
-    rec = await emu.slash(host, channel, "procession new", n=4, timeout=deadline)
-    await rec.response()
-    lobby = lobby_message(emu, channel)
-    game_id = int(lobby.custom_ids[0].split(":")[1])
-    for user in others:
-        await (await emu.click(user, lobby, lobby.button("Join")["custom_id"])).response()
-    lobby = emu.message(lobby.id)
-    await (await emu.click(host, lobby, lobby.button("Start")["custom_id"])).response()
-    await emu.wait_until(lambda: any(m.attachments for m in bot_messages(emu, channel)), what="the board")
-    await emu.wait_idle()
-    return game_id
+    return await start_game(emu, channel, "procession new", host, *others, n=4, timeout=deadline)
 
 
 async def tick(emu: DiscordEmulator, harness: BotHarness) -> None:

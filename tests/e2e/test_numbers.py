@@ -14,7 +14,14 @@ from pathlib import Path
 
 from bot.games import numbers
 from bot.service import Loaded
-from tests.e2e.driver import assert_png, bot_messages, db_snapshot, latest_board, lobby_message, private_reply
+from tests.e2e.driver import (
+    assert_png,
+    bot_messages,
+    db_snapshot,
+    latest_board,
+    private_reply,
+    start_game,
+)
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
 from tests.emulator.models import MessageRecord
@@ -29,26 +36,7 @@ IDS = re.compile(r"<[@#]!?\d+>|#\d+|\d{15,}")  # mentions, channel links, game n
 async def open_game(
     emu: DiscordEmulator, channel: Channel, host: User, other: User, m: int, **options: str
 ) -> int:
-    await (await emu.slash(host, channel, "numbers new", m=m, **options)).response()
-    lobby = lobby_message(emu, channel)
-    await (await emu.click(other, lobby, lobby.button("Join")["custom_id"])).response()
-    lobby = emu.message(lobby.id)
-    game_id = int(lobby.custom_ids[0].split(":")[1])
-    await (await emu.click(host, lobby, lobby.button("Start")["custom_id"])).response()
-
-    def everyone_told() -> bool:
-        return all(
-            any(f"game #{game_id}" in m.content for m in emu.dm_messages(u))
-            or (
-                u.id in emu.closed_dms
-                and any(f"<@{u.id}>, I cannot" in m.content for m in emu.channel_messages(channel))
-            )
-            for u in (host, other)
-        )
-
-    await emu.wait_until(everyone_told, what="both players' panels by DM (or a closed-DMs notice)")
-    await emu.wait_idle()
-    return game_id
+    return await start_game(emu, channel, "numbers new", host, other, m=m, **options)
 
 
 async def game_of(harness: BotHarness, game_id: int) -> Loaded:

@@ -9,7 +9,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.games import procession, updown
-from tests.e2e.driver import bot_messages, latest_board, lobby_message
+from tests.e2e.driver import latest_board, start_game
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
 from tests.emulator.world import Channel, Scene, User
@@ -23,16 +23,7 @@ def move_count(db: Path, game_id: int) -> int:
 async def start(
     emu: DiscordEmulator, channel: Channel, command: str, host: User, *others: User, **opts: int
 ) -> int:
-    await (await emu.slash(host, channel, command, **opts)).response()
-    lobby = lobby_message(emu, channel)
-    game_id = int(lobby.custom_ids[0].split(":")[1])
-    for user in others:
-        await (await emu.click(user, lobby, lobby.button("Join")["custom_id"])).response()
-    lobby = emu.message(lobby.id)
-    await (await emu.click(host, lobby, lobby.button("Start")["custom_id"])).response()
-    await emu.wait_until(lambda: any(m.attachments for m in bot_messages(emu, channel)), what="the board")
-    await emu.wait_idle()
-    return game_id
+    return await start_game(emu, channel, command, host, *others, **opts)
 
 
 async def test_the_same_button_pressed_twice_at_once(

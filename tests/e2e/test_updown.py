@@ -12,7 +12,14 @@ from typing import Any
 
 from bot.games import updown
 from cogs.updown import card_text
-from tests.e2e.driver import assert_png, bot_messages, db_snapshot, latest_board, lobby_message, private_reply
+from tests.e2e.driver import (
+    assert_png,
+    bot_messages,
+    db_snapshot,
+    latest_board,
+    private_reply,
+    start_game,
+)
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
 from tests.emulator.models import MessageRecord
@@ -20,29 +27,7 @@ from tests.emulator.world import Channel, Scene, User
 
 
 async def open_game(emu: DiscordEmulator, channel: Channel, host: User, *others: User) -> int:
-    rec = await emu.slash(host, channel, "updown new")
-    await rec.response()
-    lobby = lobby_message(emu, channel)
-    for user in others:
-        await (await emu.click(user, lobby, lobby.button("Join")["custom_id"])).response()
-    lobby = emu.message(lobby.id)
-    game_id = int(lobby.custom_ids[0].split(":")[1])
-    await (await emu.click(host, lobby, lobby.button("Start")["custom_id"])).response()
-    players = (host, *others)
-
-    def everyone_told() -> bool:
-        return all(
-            any(f"game #{game_id}" in m.content for m in emu.dm_messages(u))
-            or (
-                u.id in emu.closed_dms
-                and any(f"<@{u.id}>, I cannot" in m.content for m in emu.channel_messages(channel))
-            )
-            for u in players
-        )
-
-    await emu.wait_until(everyone_told, what="every player's hand by DM (or a closed-DMs notice)")
-    await emu.wait_idle()
-    return game_id
+    return await start_game(emu, channel, "updown new", host, *others)
 
 
 def dm_panel(emu: DiscordEmulator, user: User, game_id: int) -> MessageRecord:
