@@ -27,6 +27,21 @@ READY_LINE = "BENCH-READY"
 GUILD_READY_TIMEOUT = 0.05
 
 
+def launch_env(*, token: str, db: Path, guild_id: int, api_base: str, gateway_url: str) -> dict[str, str]:
+    """The environment a bot process started with this launcher needs (for bench/load.py and
+    bench/crash_safety.py)."""
+    repo = str(Path(__file__).resolve().parents[1])
+    return {
+        **os.environ,
+        "DISCORD_TOKEN": token,
+        "QUETBOT_DB": str(db),
+        "QUETBOT_DEV_GUILD": str(guild_id),
+        "QUETBOT_EMULATOR_API": api_base,
+        "QUETBOT_EMULATOR_GATEWAY": gateway_url,
+        "PYTHONPATH": os.pathsep.join([repo, *filter(None, [os.environ.get("PYTHONPATH")])]),
+    }
+
+
 def point_at_emulator() -> None:
     discord.http.Route.BASE = os.environ["QUETBOT_EMULATOR_API"]
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["QUETBOT_EMULATOR_GATEWAY"])

@@ -57,7 +57,7 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
     import discord  # noqa: F401
 
-from bench.launch_bot import READY_LINE  # noqa: E402
+from bench.launch_bot import READY_LINE, launch_env  # noqa: E402
 from bot.games import RULES, play  # noqa: E402
 from tests.emulator import DiscordEmulator, InteractionFailed  # noqa: E402
 from tests.emulator.models import Channel, InteractionRecord, MessageRecord, User  # noqa: E402
@@ -181,15 +181,13 @@ class BotProcess:
 
     async def start(self, within: float = 60.0) -> float:
         """Start the process; seconds until the client reported ready."""
-        env = {
-            **os.environ,
-            "DISCORD_TOKEN": TOKEN,
-            "QUETBOT_DB": str(self.db),
-            "QUETBOT_DEV_GUILD": str(self.guild_id),
-            "QUETBOT_EMULATOR_API": self.emu.api_base,
-            "QUETBOT_EMULATOR_GATEWAY": self.emu.gateway_url,
-            "PYTHONPATH": os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]),
-        }
+        env = launch_env(
+            token=TOKEN,
+            db=self.db,
+            guild_id=self.guild_id,
+            api_base=self.emu.api_base,
+            gateway_url=self.emu.gateway_url,
+        )
         loop = asyncio.get_running_loop()
         t0 = loop.time()
         log = self.log.open("ab")
