@@ -222,7 +222,7 @@ class BotProcess:
             print("  (py-spy is not installed: pip install py-spy; no profile taken)")
             return
         self.profiler = subprocess.Popen(
-            [py_spy, "record", "--pid", str(self.pid), "--rate", "250", "--format", "raw", "-o", str(out)],
+            [py_spy, "record", "--pid", str(self.pid), "--rate", "250", "--gil", "--format", "raw", "-o", str(out)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -416,8 +416,11 @@ class Table:
             "updown": self.updown,
         }.get(self.kind, self.picks)
         stuck = 0
+        left = self.phase.games_per_table
         try:
-            while stuck < 5:
+            while stuck < 5 and (left is None or left > 0):
+                if left is not None:
+                    left -= 1
                 try:
                     await driver()
                     self.result.games_finished += 1
@@ -666,11 +669,12 @@ class Phase:
         self.result = PhaseResult(name)
         self.duration = duration
         self.deadline = math.inf
+        self.games_per_table: int | None = None  # --cost: each table plays this many games, then stops
 
     async def run(self, tables: list[Table]) -> None:
         loop = asyncio.get_running_loop()
         start = loop.time()
-        self.deadline = start + self.duration
+        self.deadline = start + self.duration if self.games_per_table is None else math.inf
         await asyncio.gather(*(t.run() for t in tables))
         self.result.duration = loop.time() - start
         self.result.traces = {t.channel.id: t.trace for t in tables}
@@ -687,9 +691,11 @@ async def run_bot_phase(
     period: float,
     duration: float,
     replay: PhaseResult | None = None,
+    games_per_table: int | None = None,
 ) -> PhaseResult:
     print(f"  {name} ...", flush=True)
     phase = Phase(world, name, duration + (2.0 if replay is not None else 0.0))
+    phase.games_per_table = games_per_table
     bot = BotProcess(world.emu, mode, db, world.guild_id, workdir / f"{mode}.log")
     phase.result.ready_s = await bot.start()
     try:
@@ -1062,6 +1068,14 @@ async def main_async(args: argparse.Namespace) -> None:
 
     emu = BenchEmulator()
     await emu.start()
+    if args.cost:
+        try:
+            await cost_run(args, build_world(emu, args.games, kinds), small_db, workdir)
+        finally:
+            await emu.stop()
+            if not args.keep:
+                shutil.rmtree(workdir, ignore_errors=True)
+        return
     results: list[PhaseResult] = []
     floor = big = saturated = floor_max = None
     try:
@@ -1170,6 +1184,34 @@ async def main_async(args: argparse.Namespace) -> None:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+async def cost_run(args: argparse.Namespace, world: World, db: Path, workdir: Path) -> None:
+    """--cost K: a fixed amount of work, unpaced (every table plays K games, then stops), so that two
+    builds can be compared by the bot's CPU time per move without the noise of a timed phase."""
+    runs = []
+    for i in range(args.repeat):
+        result = await run_bot_phase(
+            args,
+            world,
+            f"quetbot: {args.cost} games per table" + (f" (run {i + 1})" if args.repeat > 1 else ""),
+            "quetbot",
+            fresh_copy(db, f"cost{i}"),
+            workdir,
+            period=0.0,
+            duration=0.0,
+            games_per_table=args.cost,
+        )
+        runs.append(result)
+    print_phases(runs)
+    print()
+    for r in runs:
+        n = len(r.all_first())
+        print(
+            f"  {r.name}: {r.games_finished} games, {r.moves} moves, {n} interactions in {r.duration:.1f} s; "
+            f"bot CPU {r.cpu / r.moves * 1000:.2f} ms per move, {r.cpu / n * 1000:.2f} ms per interaction; "
+            f"first answer p50 {pct(r.all_first(), 50) * 1000:.1f} ms"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
@@ -1189,6 +1231,10 @@ def main() -> None:
     parser.add_argument("--db-dir", help="where the databases go (default: the system's temp folder)")
     parser.add_argument("--keep", action="store_true", help="keep the databases and bot logs")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--cost", type=int, metavar="K", help="only a fixed amount of work: every table plays K games, unpaced"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="with --cost: how many runs")
     args = parser.parse_args()
     if args.duration is None:
         args.duration = 8.0 if args.quick else 30.0

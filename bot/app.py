@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.errors import GameError, NoGameHere
 from bot.scheduler import Scheduler
-from bot.service import GameService, load
+from bot.service import GameService
 from bot.storage import Storage
 from bot.ui import (
     ComponentId,
@@ -118,7 +118,7 @@ class QuetBot(commands.Bot):
     async def route_component(
         self, interaction: discord.Interaction, cid: ComponentId, values: list[str]
     ) -> None:
-        game = load(await self.storage.get_game(game_id=cid.game_id))
+        game = await self.service.get(cid.game_id)
         if interaction.guild_id is not None and game.row.channel_id != interaction.channel_id:
             raise GameError("That control belongs to a game in another channel.")
         if cid.verb in LOBBY_VERBS:
@@ -142,7 +142,7 @@ class QuetBot(commands.Bot):
     async def route_modal(
         self, interaction: discord.Interaction, cid: ComponentId, fields: dict[str, str]
     ) -> None:
-        game = load(await self.storage.get_game(game_id=cid.game_id))
+        game = await self.service.get(cid.game_id)
         if interaction.guild_id is not None and game.row.channel_id != interaction.channel_id:
             raise GameError("That form belongs to a game in another channel.")
         await self.game_cog(game.row.kind).on_modal(interaction, game, cid, fields)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
@@ -63,11 +64,35 @@ def load(row: GameRow) -> Loaded:
     return Loaded(row=row, rules=rules, state=state)
 
 
+STATE_CACHE_SIZE = 4096
+
+
 class GameService:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self._locks: dict[int, asyncio.Lock] = {}
         self.on_change: Callable[[], None] | None = None  # told after every committed change
+        # Parsed states of the games being played, by (game id, version). A version's state never
+        # changes, so an entry can fall out of use but never go stale; states are immutable.
+        self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
+
+    def load(self, row: GameRow) -> Loaded:
+        """`load`, without parsing again a state this process has already seen."""
+        if row.state is None:
+            return load(row)
+        key = (row.id, row.version)
+        state = self._states.get(key)
+        if state is None:
+            return self._keep(load(row))
+        self._states.move_to_end(key)
+        return Loaded(row=row, rules=rules_for(row.kind), state=state)
+
+    def _keep(self, game: Loaded) -> Loaded:
+        if game.state is not None:
+            self._states[(game.row.id, game.row.version)] = game.state
+            while len(self._states) > STATE_CACHE_SIZE:
+                self._states.popitem(last=False)
+        return game
 
     def _changed(self) -> None:
         if self.on_change is not None:
@@ -88,7 +113,7 @@ class GameService:
     # ---- finding games --------------------------------------------------------------------------
 
     async def get(self, game_id: int) -> Loaded:
-        return load(await self.storage.get_game(game_id=game_id))
+        return self.load(await self.storage.get_game(game_id=game_id))
 
     async def live_in_channel(self, channel_id: int, kind: str | None = None) -> Loaded:
         row = await self.storage.live_game_in_channel(channel_id=channel_id)
@@ -101,7 +126,7 @@ class GameService:
                 f"The game in this channel is {rules_for(row.kind).TITLE} (#{row.id}), "
                 f"not {rules_for(kind).TITLE}. Use the /{row.kind} commands or /game."
             )
-        return load(row)
+        return self.load(row)
 
     # ---- lobby ----------------------------------------------------------------------------------
 
@@ -129,7 +154,7 @@ class GameService:
             timeout_s=timeout_s,
         )
         self._changed()
-        return load(row)
+        return self.load(row)
 
     async def join(self, game_id: int, user_id: int, name: str) -> Loaded:
         async with self.lock(game_id):
@@ -148,7 +173,7 @@ class GameService:
                 seats=(*zip(row.seats, row.names, strict=True), (user_id, name)),
                 host_id=row.host_id,
             )
-            return load(row)
+            return self.load(row)
 
     async def leave_lobby(self, game_id: int, user_id: int) -> Loaded:
         """Leave a lobby; the host role passes to the next seat; the last one out cancels it."""
@@ -160,12 +185,12 @@ class GameService:
             seats = tuple((u, n) for u, n in zip(row.seats, row.names, strict=True) if u != user_id)
             if not seats:
                 row = await self.storage.cancel_game(game_id=game_id, expected_version=row.version)
-                return load(row)
+                return self.load(row)
             host = row.host_id if row.host_id != user_id else seats[0][0]
             row = await self.storage.update_lobby(
                 game_id=game_id, expected_version=row.version, seats=seats, host_id=host
             )
-            return load(row)
+            return self.load(row)
 
     async def start(self, game_id: int, user_id: int) -> Loaded:
         async with self.lock(game_id):
@@ -187,7 +212,7 @@ class GameService:
                 waiting=sorted(rules.to_act(state)),
             )
             self._changed()
-            return Loaded(row=row, rules=rules, state=state)
+            return self._keep(Loaded(row=row, rules=rules, state=state))
 
     async def cancel(self, game_id: int, user_id: int, *, can_manage: bool) -> Loaded:
         async with self.lock(game_id):
@@ -200,7 +225,7 @@ class GameService:
                 )
             row = await self.storage.cancel_game(game_id=game_id, expected_version=row.version)
         self._release(game_id)
-        return load(row)
+        return self.load(row)
 
     @staticmethod
     def _require_lobby(row: GameRow) -> None:
@@ -247,7 +272,7 @@ class GameService:
             result=None if outcome is None else outcome.to_dict(),
             waiting=sorted(before.rules.to_act(new_state)),
         )
-        after = Loaded(row=row, rules=before.rules, state=new_state)
+        after = self._keep(Loaded(row=row, rules=before.rules, state=new_state))
         self._changed()
         if not row.live:
             self._release(before.id)
@@ -272,7 +297,7 @@ class GameService:
                 return None
             row = await self.storage.cancel_game(game_id=game_id, expected_version=row.version)
         self._release(game_id)
-        return load(row)
+        return self.load(row)
 
     async def forfeit(self, game_id: int, user_id: int) -> MoveResult:
         return await self.act(game_id, user_id, {"type": "forfeit"})

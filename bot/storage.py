@@ -15,8 +15,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 import aiosqlite
@@ -26,6 +27,9 @@ from bot.errors import ChannelBusy, GameError, NoGameHere
 T = TypeVar("T")
 
 LIVE = ("lobby", "active")
+# Game rows kept in memory (the games being played now): a click reads its game from here, not from
+# the database. 4,096 rows are a few MB; older entries are dropped first.
+GAME_CACHE_SIZE = 4096
 STATUSES = ("lobby", "active", "finished", "cancelled")
 
 MIGRATIONS: tuple[str, ...] = (
@@ -235,6 +239,7 @@ class Storage:
         # cost: each waits for the event loop, so a transaction sent statement by statement kept the
         # database busy for several loop turns per move.
         self._conn = conn
+        self._rows: OrderedDict[int, GameRow] = OrderedDict()  # see `_remember`
 
     @classmethod
     async def open(cls, path: str) -> Storage:
@@ -284,35 +289,27 @@ class Storage:
         return rows[0] if rows else None
 
     async def _games(self, where: str, args: Sequence[Any] = ()) -> list[GameRow]:
-        rows = await self._fetchall(f"SELECT {_GAME_COLUMNS}, {_SEATS_COLUMN} FROM games g {where}", args)
-        games = []
-        for row in rows:
-            seats = sorted(json.loads(row["seat_list"]))  # [position, user id, name]
-            games.append(
-                GameRow(
-                    id=row["id"],
-                    kind=row["kind"],
-                    guild_id=row["guild_id"],
-                    channel_id=row["channel_id"],
-                    status=row["status"],
-                    host_id=row["host_id"],
-                    options=json.loads(row["options"]),
-                    seed=row["seed"],
-                    state=None if row["state"] is None else json.loads(row["state"]),
-                    result=None if row["result"] is None else json.loads(row["result"]),
-                    version=row["version"],
-                    lobby_message_id=row["lobby_message_id"],
-                    board_message_id=row["board_message_id"],
-                    created_at=row["created_at"],
-                    updated_at=row["updated_at"],
-                    timeout_s=row["timeout_s"],
-                    seats=tuple(int(r[1]) for r in seats),
-                    names=tuple(str(r[2]) for r in seats),
-                )
-            )
+        # The rows are parsed in the database thread too: one trip, and the JSON off the event loop.
+        games: list[GameRow] = await self._conn._execute(_select_games, self._conn._conn, where, args)
+        for game in games:
+            self._remember(game)
         return games
 
+    def _remember(self, game: GameRow) -> None:
+        """Keep the newest copy of a game row. Every write to ``games`` goes through this class and
+        refreshes its entry, so an entry is never stale; an older copy never replaces a newer one."""
+        cached = self._rows.get(game.id)
+        if cached is None or cached.version <= game.version:
+            self._rows[game.id] = game
+        self._rows.move_to_end(game.id)
+        while len(self._rows) > GAME_CACHE_SIZE:
+            self._rows.popitem(last=False)
+
     async def get_game(self, *, game_id: int) -> GameRow:
+        cached = self._rows.get(game_id)
+        if cached is not None:
+            self._rows.move_to_end(game_id)
+            return cached
         games = await self._games("WHERE id = ?", (game_id,))
         if not games:
             raise NoGameHere(f"Game #{game_id} does not exist.")
@@ -381,6 +378,22 @@ class Storage:
         # its thread, and `_conn` is the sqlite3 connection that lives there.
         return await self._conn._execute(transaction, self._conn._conn)
 
+    async def _write_game(self, game_id: int, work: Callable[[sqlite3.Connection], object]) -> GameRow:
+        """`_write` for a change to one game: the transaction ends by reading the game back, so the
+        caller gets the committed row without another trip."""
+
+        def change(db: sqlite3.Connection) -> GameRow:
+            work(db)
+            return _select_games(db, "WHERE id = ?", (game_id,))[0]
+
+        try:
+            game = await self._write(change)
+        except BaseException:
+            self._rows.pop(game_id, None)  # whatever happened, the next read goes to the database
+            raise
+        self._remember(game)
+        return game
+
     async def create_lobby(
         self,
         *,
@@ -395,7 +408,7 @@ class Storage:
     ) -> GameRow:
         now = time.time()
 
-        def work(db: sqlite3.Connection) -> int:
+        def work(db: sqlite3.Connection) -> GameRow:
             cur = db.execute(
                 "INSERT INTO games (kind, guild_id, channel_id, status, host_id, options, seed, "
                 "created_at, updated_at, timeout_s) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
@@ -403,14 +416,15 @@ class Storage:
             )
             assert cur.lastrowid is not None
             _write_seats(db, cur.lastrowid, [(host_id, host_name)])
-            return cur.lastrowid
+            return _select_games(db, "WHERE id = ?", (cur.lastrowid,))[0]
 
         try:
-            game_id = await self._write(work)
+            game = await self._write(work)
         except sqlite3.IntegrityError:
             existing = await self.live_game_in_channel(channel_id=channel_id)
             raise ChannelBusy(_busy_message(existing)) from None
-        return await self.get_game(game_id=game_id)
+        self._remember(game)
+        return game
 
     async def update_lobby(
         self, *, game_id: int, expected_version: int, seats: Sequence[tuple[int, str]], host_id: int
@@ -421,8 +435,7 @@ class Storage:
             _cas(db, game_id, expected_version, {"host_id": host_id})
             _write_seats(db, game_id, seats)
 
-        await self._write(work)
-        return await self.get_game(game_id=game_id)
+        return await self._write_game(game_id, work)
 
     async def start_game(
         self,
@@ -439,8 +452,7 @@ class Storage:
             _cas(db, game_id, expected_version, sets)
             _sync_waits(db, game_id, waiting)
 
-        await self._write(work)
-        return await self.get_game(game_id=game_id)
+        return await self._write_game(game_id, work)
 
     async def record_move(
         self,
@@ -473,16 +485,14 @@ class Storage:
                 logged,
             )
 
-        await self._write(work)
-        return await self.get_game(game_id=game_id)
+        return await self._write_game(game_id, work)
 
     async def cancel_game(self, *, game_id: int, expected_version: int) -> GameRow:
         def work(db: sqlite3.Connection) -> None:
             _cas(db, game_id, expected_version, {"status": "cancelled"})
             _sync_waits(db, game_id, ())
 
-        await self._write(work)
-        return await self.get_game(game_id=game_id)
+        return await self._write_game(game_id, work)
 
     async def set_messages(
         self,
@@ -503,9 +513,19 @@ class Storage:
         if not sets:
             return
         assignments = ", ".join(f"{col} = ?" for col in sets)
-        await self._write(
-            lambda db: db.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*sets.values(), game_id))
-        )
+        query = f"UPDATE games SET {assignments} WHERE id = ?"
+        try:
+            await self._write(lambda db: db.execute(query, (*sets.values(), game_id)))
+        except BaseException:
+            self._rows.pop(game_id, None)
+            raise
+        cached = self._rows.get(game_id)
+        if cached is not None:
+            self._rows[game_id] = replace(
+                cached,
+                lobby_message_id=sets.get("lobby_message_id", cached.lobby_message_id),
+                board_message_id=sets.get("board_message_id", cached.board_message_id),
+            )
 
     # ---- private channels (DMs) ------------------------------------------------------------------
 
@@ -667,6 +687,36 @@ class Storage:
 
 
 # ---- inside a transaction (in the database thread) ------------------------------------------------
+
+
+def _select_games(db: sqlite3.Connection, where: str, args: Sequence[Any]) -> list[GameRow]:
+    rows = db.execute(f"SELECT {_GAME_COLUMNS}, {_SEATS_COLUMN} FROM games g {where}", args).fetchall()
+    games = []
+    for row in rows:
+        seats = sorted(json.loads(row["seat_list"]))  # [position, user id, name]
+        games.append(
+            GameRow(
+                id=row["id"],
+                kind=row["kind"],
+                guild_id=row["guild_id"],
+                channel_id=row["channel_id"],
+                status=row["status"],
+                host_id=row["host_id"],
+                options=json.loads(row["options"]),
+                seed=row["seed"],
+                state=None if row["state"] is None else json.loads(row["state"]),
+                result=None if row["result"] is None else json.loads(row["result"]),
+                version=row["version"],
+                lobby_message_id=row["lobby_message_id"],
+                board_message_id=row["board_message_id"],
+                created_at=row["created_at"],
+                updated_at=row["updated_at"],
+                timeout_s=row["timeout_s"],
+                seats=tuple(int(r[1]) for r in seats),
+                names=tuple(str(r[2]) for r in seats),
+            )
+        )
+    return games
 
 
 def _cas(db: sqlite3.Connection, game_id: int, expected_version: int, sets: Mapping[str, Any]) -> None:

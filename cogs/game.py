@@ -13,7 +13,7 @@ from bot.errors import GameError, LobbyError, MoveSaved
 from bot.gamecog import GameCog, channel_of, lobby_message, mention
 from bot.games.base import FORFEIT
 from bot.rules_text import RULES_TEXT
-from bot.service import Loaded, load
+from bot.service import Loaded
 from bot.ui import APOLOGY, NO_PINGS, button, components, custom_id, reply_private
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         for row in await self.bot.storage.live_games_of_user(user_id=user_id):
             if row.status != "active" or row.kind not in self.bot.game_cogs:
                 continue
-            game, cog = load(row), self.bot.game_cogs[row.kind]
+            game, cog = self.bot.service.load(row), self.bot.game_cogs[row.kind]
             seat = row.seat_of(user_id)
             if seat is None or not cog.secret:
                 continue

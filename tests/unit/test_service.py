@@ -152,3 +152,57 @@ async def test_cancel_needs_host_or_manage_messages(service: GameService) -> Non
     assert game.row.status == "cancelled"
     with pytest.raises(GameOver):
         await service.cancel(game.id, 10, can_manage=True)
+
+
+# ---- the in-memory copies of game rows and states ----------------------------------------------------
+
+
+async def test_cached_rows_follow_every_write_and_match_the_database(tmp_path: Path) -> None:
+    path = str(tmp_path / "games.sqlite3")
+    storage = await Storage.open(path)
+    try:
+        service = GameService(storage)
+        game = await service.start((await lobby(service)).id, 10)
+        await storage.set_messages(game_id=game.id, board_message_id=555)
+        moved = await service.act(game.id, game.row.seats[0], {"type": "flip", "position": 1})
+        await storage.set_messages(game_id=game.id, board_message_id=556, lobby_message_id=9)
+        cached = await storage.get_game(game_id=game.id)
+        assert (cached.version, cached.board_message_id, cached.lobby_message_id) == (
+            moved.after.row.version,
+            556,
+            9,
+        )
+        assert cached.state == moved.after.row.state
+        # A refused write (stale version) leaves no half-written copy behind.
+        with pytest.raises(StaleVersion):
+            await storage.record_move(
+                game_id=game.id, expected_version=cached.version - 1, seat=1, action={"type": "x"}, state={}
+            )
+        assert await storage.get_game(game_id=game.id) == cached
+    finally:
+        await storage.close()
+    fresh = await Storage.open(path)  # what a restarted bot reads from the file
+    try:
+        assert await fresh.get_game(game_id=game.id) == cached
+    finally:
+        await fresh.close()
+
+
+async def test_the_row_cache_is_bounded(service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.storage
+
+    monkeypatch.setattr(bot.storage, "GAME_CACHE_SIZE", 3)
+    ids = [(await lobby(service, channel=200 + i)).id for i in range(6)]
+    assert list(service.storage._rows) == ids[-3:]  # the least recently used went first
+    first = await service.get(ids[0])  # read back from the database
+    assert first.row.status == "lobby" and first.row.seats == (10, 11)
+    assert len(service.storage._rows) == 3
+
+
+async def test_a_parsed_state_is_reused_only_for_its_own_version(service: GameService) -> None:
+    game = await service.start((await lobby(service)).id, 10)
+    again = await service.get(game.id)
+    assert again.state is game.state  # the same version: parsed once
+    moved = await service.act(game.id, game.row.seats[0], {"type": "flip", "position": 1})
+    latest = await service.get(game.id)
+    assert latest.state is moved.after.state and latest.state != game.state
