@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
+from discord.http import Route
 
 from bot.config import Settings
 from bot.errors import GameError, NoGameHere
@@ -58,6 +59,9 @@ class QuetBot(commands.Bot):
             help_command=None,
             tree_cls=GameTree,
             allowed_mentions=discord.AllowedMentions.none(),
+            # Nothing reads discord.py's message cache (every event we use carries its message), and
+            # filling it costs time on every message event.
+            max_messages=client_options.pop("max_messages", None),
             **client_options,
         )
         self.settings = settings
@@ -149,8 +153,11 @@ class QuetBot(commands.Bot):
 
     async def strip_components(self, channel_id: int, message_id: int) -> None:
         """Remove the controls of an old board or lobby (best effort: the version check guards anyway)."""
+        path = "/channels/{channel_id}/messages/{message_id}"
+        route = Route("PATCH", path, channel_id=channel_id, message_id=message_id)
         try:
-            await self.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+            # The raw request: the edited message that comes back is not needed, so not parsed.
+            await self.http.request(route, json={"components": []})
         except discord.HTTPException as exc:
             log.info("Could not strip components of message %s: %s", message_id, exc)
 

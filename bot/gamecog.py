@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -23,13 +24,15 @@ from bot.deadlines import format_duration, parse_timeout, timeout_choices
 from bot.errors import BadInput, GameError, GameOver, MoveSaved, NoGameHere, NotAPlayer, StaleButton
 from bot.games.base import Action, Outcome
 from bot.service import Loaded, MoveResult
-from bot.storage import Wait
+from bot.storage import DmLink, Wait
 from bot.ui import NO_PINGS, PING_USERS, ComponentId, button, components, custom_id, reply_private
 
 if TYPE_CHECKING:
     from bot.app import QuetBot
 
 log = logging.getLogger(__name__)
+
+BARE_PANELS_KEPT = 10_000  # see GameCog._bare_panels
 
 
 def mention(user_id: int) -> str:
@@ -109,7 +112,22 @@ class GameCog(commands.GroupCog):
 
     def __init__(self, bot: QuetBot) -> None:
         self.bot = bot
+        # DM panels this process has itself left without controls (edited to a waiting or final
+        # panel): replacing one of them needs no stripping. Bounded; after a restart it is empty,
+        # and an unknown panel is stripped (the safe side).
+        self._bare_panels: OrderedDict[int, None] = OrderedDict()
         super().__init__()
+
+    def _note_panel(self, message_id: int | None, payload: dict[str, Any]) -> None:
+        """Remember whether the DM panel ``message_id`` now has controls (``payload`` was sent)."""
+        if message_id is None:
+            return
+        if payload.get("view") is None:
+            self._bare_panels[message_id] = None
+            while len(self._bare_panels) > BARE_PANELS_KEPT:
+                self._bare_panels.popitem(last=False)
+        else:
+            self._bare_panels.pop(message_id, None)
 
     # ---- hooks a game fills in --------------------------------------------------------------------
 
@@ -315,6 +333,8 @@ class GameCog(commands.GroupCog):
         if on_panel and not interaction.response.is_done():
             payload.setdefault("view", None)
             await interaction.response.edit_message(**payload)
+            if interaction.guild_id is None and message is not None:
+                self._note_panel(message.id, payload)
         else:
             await reply_private(interaction, payload.pop("content"), **payload)
         # A move made elsewhere (a command, the My hand panel) also brings the DM panel up to date,
@@ -335,6 +355,8 @@ class GameCog(commands.GroupCog):
             await message.edit(**payload)
         except discord.HTTPException as exc:
             log.info("Could not refresh the DM panel of game %s: HTTP %s", game.id, exc.status)
+            return
+        self._note_panel(message_id, payload)
 
     async def send_panels(self, game: Loaded, seats: Any) -> None:
         for seat in seats:
@@ -358,17 +380,22 @@ class GameCog(commands.GroupCog):
         except discord.HTTPException as exc:
             log.warning("Could not DM the panel of game %s to a player: HTTP %s", game.id, exc.status)
             return
-        await self.remember_panel(game, user_id, dm.id, message.id)
+        self._note_panel(message.id, payload)
+        await self.remember_panel(game, link, dm.id, message.id)
 
-    async def remember_panel(self, game: Loaded, user_id: int, dm_channel_id: int, message_id: int) -> None:
-        """Record a player's newest DM panel and take the controls off the one before."""
-        storage = self.bot.storage
-        old = await storage.get_dm_link(game_id=game.id, user_id=user_id)
-        await storage.set_dm_panel(
-            game_id=game.id, user_id=user_id, dm_channel_id=dm_channel_id, panel_message_id=message_id
+    async def remember_panel(self, game: Loaded, old: DmLink, dm_channel_id: int, message_id: int) -> None:
+        """Record a player's newest DM panel and take the controls off the one before (``old``),
+        unless it has none left."""
+        await self.bot.storage.set_dm_panel(
+            game_id=game.id, user_id=old.user_id, dm_channel_id=dm_channel_id, panel_message_id=message_id
         )
-        if old.panel_message_id is not None and old.dm_channel_id is not None:
-            await self.bot.strip_components(old.dm_channel_id, old.panel_message_id)
+        previous = old.panel_message_id
+        if previous is None or old.dm_channel_id is None:
+            return
+        if previous in self._bare_panels:
+            del self._bare_panels[previous]  # replaced: never edited again
+            return
+        await self.bot.strip_components(old.dm_channel_id, previous)
 
     async def dm_notice(self, game: Loaded, user_id: int) -> None:
         text = (
@@ -389,8 +416,10 @@ class GameCog(commands.GroupCog):
         result = await self.bot.service.act(game.id, message.author.id, action)
         try:
             payload = self.panel_payload(result.after, result.seat, self.confirm(result))
+            link = await self.bot.storage.get_dm_link(game_id=game.id, user_id=message.author.id)
             sent = await message.channel.send(**payload)
-            await self.remember_panel(result.after, message.author.id, message.channel.id, sent.id)
+            self._note_panel(sent.id, payload)
+            await self.remember_panel(result.after, link, message.channel.id, sent.id)
             await self.publish(None, result)
             await self.notify(result)
         except Exception as exc:

@@ -101,6 +101,14 @@ async def pick(
     return answer, await posted(emu, channel, before)
 
 
+def assert_one_live_dm_panel(emu: DiscordEmulator, game_id: int, *users: User) -> None:
+    """Only a player's newest DM panel of the game may keep controls (older ones were stripped, or
+    were already left without controls, which is why they need no stripping)."""
+    for user in users:
+        panels = [m for m in emu.dm_messages(user) if f"game #{game_id}" in m.content]
+        assert all(m.custom_ids == [] for m in panels[:-1]), [m.custom_ids for m in panels]
+
+
 def private_panel(emu: DiscordEmulator, user: User, game_id: int) -> MessageRecord:
     panels = [m for m in emu.private_messages(user) if f"game #{game_id}" in m.content]
     assert panels, f"{user.name} has no private panel for game #{game_id}"
@@ -199,6 +207,7 @@ async def test_whole_m3_game_by_every_input_path_with_a_restart(
         assert f"You picked **{number}**" in answer and f"picked **{first_number}**" in answer, answer
         assert_png(board)
         boards.append(board)
+        assert_one_live_dm_panel(emu, game_id, alice, bob)
 
     assert "Move 1 of round 1: " in boards[0].content
     first_move = f"<@{alice.id}> **5** (`101`) · <@{bob.id}> **3** (`011`) → `1`. The list: `1`"
