@@ -67,6 +67,8 @@ ALL_KINDS = ("procession", "dots", "updown", "numbers", "divisors")
 PICK_OPTION = {"numbers": "number", "divisors": "card"}  # /<kind> pick <option>
 MENTION_MOVE = re.compile(r"<@(\d+)>, your move")
 MENTION = re.compile(r"<@(\d+)>")
+GAME_NO = re.compile(r"game #(\d+)")
+STILL_TO_PLAY = re.compile(r"Yours still to play \(\d+\): ([\d, -]+)")
 
 
 class PhaseOver(Exception):
@@ -222,7 +224,19 @@ class BotProcess:
             print("  (py-spy is not installed: pip install py-spy; no profile taken)")
             return
         self.profiler = subprocess.Popen(
-            [py_spy, "record", "--pid", str(self.pid), "--rate", "250", "--gil", "--format", "raw", "-o", str(out)],
+            [
+                py_spy,
+                "record",
+                "--pid",
+                str(self.pid),
+                "--rate",
+                "250",
+                "--gil",
+                "--format",
+                "raw",
+                "-o",
+                str(out),
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -266,13 +280,15 @@ class Act:
 
     kind: str
     user: User
-    how: str  # slash | auto | button | select
+    how: str  # slash | auto | button | select | modal
     command: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     focused: str = ""
     message: MessageRecord | None = None
     custom_id: str = ""
     values: list[str] = field(default_factory=list)
+    source: InteractionRecord | None = None  # modal: the click the form answered
+    fields: dict[str, str] = field(default_factory=dict)  # modal: what is typed into it
 
 
 @dataclass
@@ -359,6 +375,9 @@ class Table:
             return await emu.slash(act.user, ch, act.command, act.options)
         if act.how == "auto":
             return await emu.start_autocomplete(act.user, ch, act.command, act.options, focused=act.focused)
+        if act.how == "modal":
+            assert act.source is not None
+            return await emu.submit_modal(act.user, act.source, values=act.fields)
         assert act.message is not None
         if act.how == "button":
             return await emu.click(act.user, act.message, act.custom_id)
@@ -540,6 +559,22 @@ class Table:
                 continue
             post = pub
 
+    def dm_control(
+        self, user: User, board: MessageRecord, verb: str
+    ) -> tuple[MessageRecord, dict[str, Any]] | None:
+        """Half the time, when the player's newest DM panel of this game offers ``verb``: that panel
+        and its control (secret moves are mostly made from the DM panel; the rest by slash command)."""
+        if self.rng.random() < 0.5:
+            return None
+        game = GAME_NO.search(board.content)
+        panels = [m for m in self.emu.dm_messages(user) if game and f"game #{game.group(1)}" in m.content]
+        if not panels:
+            return None
+        for component in panels[-1].all_components():
+            if str(component.get("custom_id", "")).endswith(f":{verb}"):
+                return panels[-1], component
+        return None
+
     async def updown(self) -> None:
         board = await self.lobby({})
         predicting = True
@@ -557,6 +592,11 @@ class Table:
             if predicting:
                 letters = "".join(self.rng.choice("UDS") for _ in range(self.rng.randint(1, 3)))
                 act = Act("updown predict (slash)", user, "slash", "updown predict", {"letters": letters})
+            elif (dm := self.dm_control(user, board, "play")) is not None:
+                panel, menu = dm
+                card = self.rng.choice(menu["options"])["value"]
+                act = Act("updown play (DM menu)", user, "select", message=panel, custom_id=menu["custom_id"])
+                act.values = [card]
             else:
                 auto = Act("updown play (autocomplete)", user, "auto", "updown play", {}, focused="card")
                 rec, _ = await self.act(auto, publication=False)
@@ -587,11 +627,38 @@ class Table:
             auto = Act(
                 f"{self.kind} pick (autocomplete)", user, "auto", f"{self.kind} pick", {}, focused=option
             )
-            rec, _ = await self.act(auto, publication=False)
-            if not rec.choices:
-                raise Stuck(f"{self.kind}: nothing offered")
-            value = self.rng.choice(rec.choices)["value"]
-            act = Act(f"{self.kind} pick (slash)", user, "slash", f"{self.kind} pick", {option: value})
+            dm = self.dm_control(user, board, "pick")
+            if dm is not None and dm[1].get("type") == 3:  # Divisors: the DM panel's menu of cards
+                panel, menu = dm
+                act = Act(
+                    f"{self.kind} pick (DM menu)", user, "select", message=panel, custom_id=menu["custom_id"]
+                )
+                act.values = [self.rng.choice(menu["options"])["value"]]
+            elif dm is not None:  # Numbers: the DM panel's Pick button opens a form
+                panel, pick_button = dm
+                click = Act(f"{self.kind} pick (DM button)", user, "button", message=panel)
+                click.custom_id = pick_button["custom_id"]
+                rec, _ = await self.act(click, publication=False)
+                if rec.modal is None:
+                    raise Stuck(f"{self.kind}: no form")
+                left = STILL_TO_PLAY.search(panel.content)
+                if left is None:
+                    raise Stuck(f"{self.kind}: no numbers left on the panel")
+                numbers = [
+                    n
+                    for part in left.group(1).split(", ")
+                    for lo, _, hi in [part.partition("-")]
+                    for n in range(int(lo), int(hi or lo) + 1)
+                ]
+                field_id = rec.modal["components"][0]["components"][0]["custom_id"]
+                act = Act(f"{self.kind} pick (DM form)", user, "modal", source=rec)
+                act.fields = {field_id: str(self.rng.choice(numbers))}
+            else:
+                rec, _ = await self.act(auto, publication=False)
+                if not rec.choices:
+                    raise Stuck(f"{self.kind}: nothing offered")
+                value = self.rng.choice(rec.choices)["value"]
+                act = Act(f"{self.kind} pick (slash)", user, "slash", f"{self.kind} pick", {option: value})
             _, pub = await self.act(act, move=True, secret=True)
             if pub is None:
                 self.refused(act.kind)
@@ -639,7 +706,7 @@ class FloorTable(Table):
             for paced, act in self.replay:
                 if paced:
                     await self.pace()
-                if act.how == "button":
+                if act.how in ("button", "modal"):
                     act = Act(act.kind, act.user, "button", message=self.stand_in, custom_id="floor:b")
                 elif act.how == "select":
                     act = Act(
@@ -1060,7 +1127,7 @@ async def main_async(args: argparse.Namespace) -> None:
     small_db, big_db = workdir / "small.sqlite3", workdir / "big.sqlite3"
     took = await make_database(small_db, kinds, 10, 0, args.seed)
     print(f"  database with 10 live games: {took:.1f} s")
-    if not args.no_scale:
+    if not args.no_scale and not args.cost:
         took = await make_database(big_db, kinds, args.active, args.finished, args.seed)
         size = big_db.stat().st_size / 2**20
         what = f"{args.active:,} live and {args.finished:,} finished games"
@@ -1232,7 +1299,10 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the databases and bot logs")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--cost", type=int, metavar="K", help="only a fixed amount of work: every table plays K games, unpaced"
+        "--cost",
+        type=int,
+        metavar="K",
+        help="only a fixed amount of work: every table plays K games, unpaced",
     )
     parser.add_argument("--repeat", type=int, default=1, help="with --cost: how many runs")
     args = parser.parse_args()

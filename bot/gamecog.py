@@ -325,8 +325,9 @@ class GameCog(commands.GroupCog):
             return
         payload = self.panel_payload(result.after, result.seat, note)
         message = interaction.message
+        # A panel's own control, or a form opened from one: the panel is updated in place.
         on_panel = (
-            interaction.type == discord.InteractionType.component
+            interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit)
             and message is not None
             and (interaction.guild_id is None or message.flags.ephemeral)
         )

@@ -10,7 +10,7 @@ from typing import Any
 from PIL import Image
 
 from tests.emulator import DiscordEmulator
-from tests.emulator.models import InteractionRecord, MessageRecord
+from tests.emulator.models import CallbackType, InteractionRecord, MessageRecord
 from tests.emulator.world import Channel, User
 
 
@@ -47,6 +47,15 @@ async def private_reply(rec: InteractionRecord) -> str:
     texts = rec.ephemeral_texts()
     assert texts, "the private reply has no text"
     return texts[-1]
+
+
+async def form_answer(sub: InteractionRecord, panel: MessageRecord) -> str:
+    """What a form submission answered: the panel the form was opened from, updated in place (a move
+    made), or a new message (a refusal, privately)."""
+    response = await sub.response()
+    if response.type is CallbackType.UPDATE_MESSAGE:
+        return panel.content
+    return "\n".join(sub.texts())
 
 
 async def click_label(

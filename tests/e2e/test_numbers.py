@@ -18,6 +18,7 @@ from tests.e2e.driver import (
     assert_png,
     bot_messages,
     db_snapshot,
+    form_answer,
     latest_board,
     private_reply,
     start_game,
@@ -70,8 +71,7 @@ async def by_modal(emu: DiscordEmulator, user: User, panel: MessageRecord, cid: 
     await rec.response()
     assert rec.modal is not None, rec.texts()
     sub = await emu.submit_modal(user, rec, values={"number": text})
-    await sub.response()
-    return "\n".join(sub.texts())
+    return await form_answer(sub, panel)
 
 
 async def pick(
