@@ -11,8 +11,6 @@ bench/floor_bot.py. When the client is ready it prints ``BENCH-READY`` on stdout
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
 import sys
 from pathlib import Path
@@ -72,18 +70,9 @@ def run_quetbot() -> None:
 
 def run_floor() -> None:
     from bench.floor_bot import FloorBot
-    from bot.__main__ import event_loop_factory
 
     client = FloorBot(ready_line=READY_LINE, guild_ready_timeout=GUILD_READY_TIMEOUT)
-
-    async def serve() -> None:
-        async with client:
-            await client.start(os.environ["DISCORD_TOKEN"])
-
-    # The floor runs on the event loop the bot runs on (uvloop where installed), so that the ratios
-    # compare the bot's own work, not two event loops.
-    with asyncio.Runner(loop_factory=event_loop_factory()) as runner, contextlib.suppress(KeyboardInterrupt):
-        runner.run(serve())
+    client.run(os.environ["DISCORD_TOKEN"], log_handler=None)
 
 
 def main() -> None:
