@@ -2,13 +2,14 @@
 a process of its own, compared with a bare discord.py bot, and again with 10,000 stored live games.
 
     python bench/load.py [--games N] [--quick] [--rate MOVES_PER_S] [--duration S] [--profile DIR]
+    python bench/load.py --cost K [--repeat R]     (a fixed amount of work, to compare two builds)
 
 The emulator (tests/emulator) runs in this process; the bot runs as ``python bench/launch_bot.py``,
 which points discord.py at the emulator and starts ``quetbot``'s own entry point. Simulated players
 play N games at once (every game whose cog exists: Procession and Dots by buttons, menus and commands,
-Up-Down-Stay, Numbers and Divisors by their slash commands with autocomplete), each table paced so that
-together they offer ``--rate`` moves per second, new games following finished ones until the phase
-ends. The phases:
+Up-Down-Stay, Numbers and Divisors half from the DM panel and half by slash command with autocomplete),
+each table paced so that together they offer ``--rate`` moves per second, new games following finished
+ones until the phase ends. The phases:
 
 1. the bot on a database holding 10 stored live games;
 2. the floor: bench/floor_bot.py, a bare discord.py client answering every interaction with a fixed
@@ -20,7 +21,8 @@ ends. The phases:
 Latencies are taken in the emulator: from the moment INTERACTION_CREATE is written to the bot's
 gateway to the bot's first answer (the interaction callback), and to the board image (the first
 public message with an attachment that the move caused). The bot's CPU time and peak RSS come from
-/proc. ``--quick`` (about a minute) uses short phases and 20,000 finished games.
+/proc. ``--quick`` (about a minute) uses short phases and 20,000 finished games. ``--profile`` samples
+the bot with py-spy while it holds the GIL, which shows where its CPU time goes.
 """
 
 from __future__ import annotations
