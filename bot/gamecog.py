@@ -519,6 +519,20 @@ class GameCog(commands.GroupCog):
         In the game's channel the board answers the interaction; a move made elsewhere (a DM, a typed
         reply, a deadline) posts it to the channel, and the caller answers the interaction privately.
         """
+        old = game.row.board_message_id
+        if (
+            old is not None
+            and interaction is not None
+            and interaction.message is not None
+            and interaction.message.id == old
+            and interaction.type == discord.InteractionType.component
+            and not interaction.response.is_done()
+        ):
+            # A control on the board itself: the answer takes that board's controls off at once,
+            # before the new board is drawn, and the new board is posted to the channel. As many
+            # requests as answering with the board and then stripping, and a faster first answer.
+            await interaction.response.edit_message(view=None)
+            interaction, old = None, None
         payload = await self.board_payload(game, headline)
         message_id: int | None
         if interaction is not None and interaction.channel_id == game.row.channel_id:
@@ -531,7 +545,6 @@ class GameCog(commands.GroupCog):
         else:
             channel = self.bot.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
             message_id = (await channel.send(**payload)).id
-        old = game.row.board_message_id
         if message_id is not None:
             await self.bot.storage.set_messages(game_id=game.id, board_message_id=message_id)
         if old is not None and old != message_id:

@@ -310,3 +310,14 @@ async def test_http_plumbing(emulator: DiscordEmulator, scene: Scene) -> None:
     emulator.commands[None] = [{"id": "1", "name": "ping", "type": 1, "description": "d"}]
     with pytest.raises(EmulatorError, match="no bot is connected"):
         await emulator.slash(scene.alice, scene.channel, "ping")
+
+
+async def test_idle_waits_for_a_handler_still_working(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    """An answered interaction whose handler is still busy (no request in flight for longer than the
+    quiet window) does not count as idle: what it posts next is there when wait_idle returns."""
+    rec = await emulator.slash(scene.alice, scene.channel, "later", seconds=0.3)
+    await rec.response()
+    await emulator.wait_idle()
+    assert [m.content for m in emulator.channel_messages(scene.channel)][-1].endswith(": done")

@@ -174,6 +174,13 @@ class BareBot(commands.Bot):
             await interaction.channel.send(text)  # type: ignore[union-attr]
             await interaction.followup.send(f"{REPLY}: posted", ephemeral=True)
 
+        @tree.command(description="Answer, work a while without any request, then post")
+        async def later(interaction: discord.Interaction, seconds: float) -> None:
+            await interaction.response.send_message(f"{REPLY}: working", ephemeral=True)
+            await asyncio.sleep(seconds)  # e.g. drawing a board in a thread: nothing in flight
+            assert interaction.channel is not None
+            await interaction.channel.send(f"{REPLY}: done")  # type: ignore[union-attr]
+
         @tree.command(description="Try to send an over-long message")
         async def toolong(interaction: discord.Interaction) -> None:
             try:

@@ -47,6 +47,7 @@ class BotHarness:
         self.bot: Any = None
         self.starts = 0
         self._task: asyncio.Task[None] | None = None
+        emulator.busy_checks.append(handler_running)
 
     async def start(self) -> Any:
         if self.bot is not None:
@@ -96,3 +97,24 @@ class BotHarness:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
+
+
+# The names discord.py gives the tasks that run a bot's handlers: slash commands and autocomplete, the
+# callbacks of persistent components, and event listeners (forms arrive as `interaction`, DMs as
+# `message`). While one runs, the bot may still send something (a board drawn after the first
+# answer), so the emulator is not idle.
+HANDLER_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-dynamic-item-",
+    "discord-ui-view-dispatch-",
+    "discord.py: interaction",
+    "discord.py: message",
+)
+
+
+def handler_running() -> str | None:
+    for task in asyncio.all_tasks():
+        name = task.get_name()
+        if name.startswith(HANDLER_TASKS) and not task.done():
+            return f"the bot is still running a handler ({name})"
+    return None

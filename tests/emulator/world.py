@@ -120,6 +120,8 @@ class World:
         self._message_seq = 0
         self._in_flight = 0
         self._last_activity = 0.0
+        # More ways to be busy (the harness adds "an event handler of the bot is still running").
+        self.busy_checks: list[Callable[[], str | None]] = []
         self._changed = asyncio.Event()
 
     # ---- addresses (set by the server once it listens) ------------------------------------------
@@ -584,6 +586,10 @@ class World:
         loop = asyncio.get_running_loop()
         if self._in_flight:
             return f"{self._in_flight} request(s) in flight"
+        for check in self.busy_checks:
+            busy = check()
+            if busy is not None:
+                return busy
         now = loop.time()
         for rec in self.interactions.values():
             if rec.callback is None and now <= rec.deadline:
