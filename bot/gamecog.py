@@ -241,6 +241,12 @@ class GameCog(commands.GroupCog):
             if self.secret or interaction.channel_id != result.after.row.channel_id:
                 await self.answer_actor(interaction, result)
                 await self.publish(None, result)
+                if self.secret:
+                    # A move made elsewhere (a command, the My hand panel) also brings the DM panel up
+                    # to date, so that it never offers a control for a choice already made; after
+                    # the channel has its news.
+                    used = interaction.message.id if interaction.message is not None else None
+                    await self.refresh_dm_panel(result.after, result.seat, skip=used)
             else:
                 await self.publish(interaction, result)
             await self.notify(result)
@@ -338,10 +344,6 @@ class GameCog(commands.GroupCog):
                 self._note_panel(message.id, payload)
         else:
             await reply_private(interaction, payload.pop("content"), **payload)
-        # A move made elsewhere (a command, the My hand panel) also brings the DM panel up to date,
-        # so that it never offers a control for a choice already made.
-        used = message.id if message is not None else None
-        await self.refresh_dm_panel(result.after, result.seat, skip=used)
 
     async def refresh_dm_panel(self, game: Loaded, seat: int, *, skip: int | None = None) -> None:
         """Edit the player's latest DM panel in place to show their panel now (best effort)."""
