@@ -240,6 +240,7 @@ class Storage:
         # database busy for several loop turns per move.
         self._conn = conn
         self._rows: OrderedDict[int, GameRow] = OrderedDict()  # see `_remember`
+        self._live_in: dict[int, int] = {}  # channel id -> its live game, for the rows in `_rows`
 
     @classmethod
     async def open(cls, path: str) -> Storage:
@@ -301,9 +302,15 @@ class Storage:
         cached = self._rows.get(game.id)
         if cached is None or cached.version <= game.version:
             self._rows[game.id] = game
+            if game.live:
+                self._live_in[game.channel_id] = game.id
+            elif self._live_in.get(game.channel_id) == game.id:
+                del self._live_in[game.channel_id]
         self._rows.move_to_end(game.id)
         while len(self._rows) > GAME_CACHE_SIZE:
-            self._rows.popitem(last=False)
+            _, dropped = self._rows.popitem(last=False)
+            if self._live_in.get(dropped.channel_id) == dropped.id:
+                del self._live_in[dropped.channel_id]
 
     async def get_game(self, *, game_id: int) -> GameRow:
         cached = self._rows.get(game_id)
@@ -316,6 +323,14 @@ class Storage:
         return games[0]
 
     async def live_game_in_channel(self, *, channel_id: int) -> GameRow | None:
+        # A channel has at most one live game, and every write passes `_remember`: a known live game
+        # of the channel is the answer. Not knowing one proves nothing (a restart, an evicted row).
+        game_id = self._live_in.get(channel_id)
+        if game_id is not None:
+            cached = self._rows.get(game_id)
+            if cached is not None and cached.live:
+                self._rows.move_to_end(game_id)
+                return cached
         games = await self._games("WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,))
         return games[0] if games else None
 

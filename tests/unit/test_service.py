@@ -206,3 +206,21 @@ async def test_a_parsed_state_is_reused_only_for_its_own_version(service: GameSe
     moved = await service.act(game.id, game.row.seats[0], {"type": "flip", "position": 1})
     latest = await service.get(game.id)
     assert latest.state is moved.after.state and latest.state != game.state
+
+
+async def test_the_live_game_of_a_channel_follows_lobbies_and_endings(service: GameService) -> None:
+    storage = service.storage
+    assert await storage.live_game_in_channel(channel_id=300) is None
+    game = await lobby(service, channel=300)
+    assert (await storage.live_game_in_channel(channel_id=300)).id == game.id  # type: ignore[union-attr]
+    await service.cancel(game.id, 10, can_manage=False)
+    assert await storage.live_game_in_channel(channel_id=300) is None
+    second = await service.start((await lobby(service, channel=300)).id, 10)
+    live = await storage.live_game_in_channel(channel_id=300)
+    assert live is not None and live.id == second.id and live.status == "active"
+    await service.forfeit(second.id, 11)  # two players: the other one wins, the game is over
+    assert await storage.live_game_in_channel(channel_id=300) is None
+    storage._rows.clear()  # forgotten rows (a restart): the database answers, the same
+    third = await lobby(service, channel=300)
+    storage._rows.clear()
+    assert (await storage.live_game_in_channel(channel_id=300)).id == third.id  # type: ignore[union-attr]
