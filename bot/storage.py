@@ -241,6 +241,8 @@ class Storage:
         self._conn = conn
         self._rows: OrderedDict[int, GameRow] = OrderedDict()  # see `_remember`
         self._live_in: dict[int, int] = {}  # channel id -> its live game, for the rows in `_rows`
+        # Each player's DM link per game, as last read or written here (every write is below).
+        self._links: OrderedDict[tuple[int, int], DmLink] = OrderedDict()
 
     @classmethod
     async def open(cls, path: str) -> Storage:
@@ -545,6 +547,15 @@ class Storage:
     # ---- private channels (DMs) ------------------------------------------------------------------
 
     async def get_dm_link(self, *, game_id: int, user_id: int) -> DmLink:
+        key = (game_id, user_id)
+        link = self._links.get(key)
+        if link is None:
+            link = self._links[key] = await self._read_dm_link(game_id, user_id)
+            while len(self._links) > GAME_CACHE_SIZE:
+                self._links.popitem(last=False)
+        return link
+
+    async def _read_dm_link(self, game_id: int, user_id: int) -> DmLink:
         row = await self._fetchone(
             "SELECT blocked, dm_channel_id, panel_message_id FROM dm_links WHERE game_id = ? AND user_id = ?",
             (game_id, user_id),
@@ -563,6 +574,7 @@ class Storage:
 
     async def mark_dm_blocked(self, *, game_id: int, user_id: int) -> bool:
         """Record that the player's DMs are closed; True the first time (when to post the notice)."""
+        self._links.pop((game_id, user_id), None)  # read again next time (whatever the write does)
         cur = await self._write(
             lambda db: db.execute(
                 "INSERT INTO dm_links (game_id, user_id, blocked) VALUES (?, ?, 1) "
@@ -570,11 +582,14 @@ class Storage:
                 (game_id, user_id),
             )
         )
+        # Again after the write: a read that was queued before it must not leave its older copy.
+        self._links.pop((game_id, user_id), None)
         return cur.rowcount == 1
 
     async def set_dm_panel(
         self, *, game_id: int, user_id: int, dm_channel_id: int, panel_message_id: int
     ) -> None:
+        self._links.pop((game_id, user_id), None)
         await self._write(
             lambda db: db.execute(
                 "INSERT INTO dm_links (game_id, user_id, blocked, dm_channel_id, panel_message_id) "
@@ -583,6 +598,13 @@ class Storage:
                 "panel_message_id = excluded.panel_message_id",
                 (game_id, user_id, dm_channel_id, panel_message_id),
             )
+        )
+        self._links[(game_id, user_id)] = DmLink(
+            game_id=game_id,
+            user_id=user_id,
+            blocked=False,
+            dm_channel_id=dm_channel_id,
+            panel_message_id=panel_message_id,
         )
 
     async def add_typed_reply(self, *, user_id: int, text: str) -> int:

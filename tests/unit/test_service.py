@@ -224,3 +224,29 @@ async def test_the_live_game_of_a_channel_follows_lobbies_and_endings(service: G
     third = await lobby(service, channel=300)
     storage._rows.clear()
     assert (await storage.live_game_in_channel(channel_id=300)).id == third.id  # type: ignore[union-attr]
+
+
+async def test_dm_links_read_back_what_was_written(tmp_path: Path) -> None:
+    path = str(tmp_path / "games.sqlite3")
+    storage = await Storage.open(path)
+    try:
+        game_id = (await lobby(GameService(storage))).id
+        assert (await storage.get_dm_link(game_id=game_id, user_id=7)).panel_message_id is None
+        await storage.set_dm_panel(game_id=game_id, user_id=7, dm_channel_id=70, panel_message_id=700)
+        link = await storage.get_dm_link(game_id=game_id, user_id=7)
+        assert (link.blocked, link.dm_channel_id, link.panel_message_id) == (False, 70, 700)
+        # A read racing the write that closes the DMs cannot leave "open" behind.
+        racing = asyncio.ensure_future(storage.get_dm_link(game_id=game_id, user_id=8))
+        await asyncio.sleep(0)  # its read is queued before the write
+        assert await storage.mark_dm_blocked(game_id=game_id, user_id=8) is True
+        await racing
+        assert (await storage.get_dm_link(game_id=game_id, user_id=8)).blocked
+        assert await storage.mark_dm_blocked(game_id=game_id, user_id=8) is False  # only the first time
+    finally:
+        await storage.close()
+    fresh = await Storage.open(path)
+    try:
+        assert (await fresh.get_dm_link(game_id=game_id, user_id=7)).panel_message_id == 700
+        assert (await fresh.get_dm_link(game_id=game_id, user_id=8)).blocked
+    finally:
+        await fresh.close()
