@@ -1,53 +1,54 @@
-"""The bot: startup (database, cogs, persistent components), command syncing, component routing."""
+"""The composition root: builds storage, the service, the table machinery and the scheduler, and
+wires them into the discord.py client. Nothing imports this module but the entry point."""
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import logging
 import pkgutil
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord.ext import commands
-from discord.http import Route
 
 from bot.config import Settings
-from bot.errors import GameError, NoGameHere
 from bot.scheduler import Scheduler
 from bot.service import GameService
-from bot.storage import Storage
-from bot.ui import (
-    ComponentId,
-    ForeignComponent,
-    GameComponent,
-    GameTree,
-    guarded,
-    modal_fields,
-    parse_custom_id,
-)
-
-if TYPE_CHECKING:
-    from bot.gamecog import GameCog
+from bot.storage import OutboxItem, Storage
+from bot.table.boards import Boards, Shown
+from bot.table.catalog import Catalog
+from bot.table.lobby import Lobbies
+from bot.table.notices import Reminders
+from bot.table.outbox import Done, Outbox
+from bot.table.panels import Panels
+from bot.table.play import Plays
+from bot.table.replies import GameTree, Replies
+from bot.table.routing import ANY_GAME, Router
+from bot.table.tools import Tools
+from bot.table.typed import TypedAnswers
 
 log = logging.getLogger(__name__)
 
 
-def _extensions() -> tuple[str, ...]:
-    """Every module in cogs/ is a cog extension: adding a game means adding its file there."""
+def _game_packages() -> tuple[str, ...]:
+    """Every module or package in cogs/ is a part of the bot (a game, or the shared /game): adding a
+    game means adding its package there, with a ``build(tools)``."""
     import cogs
 
     return tuple(f"cogs.{m.name}" for m in sorted(pkgutil.iter_modules(cogs.__path__), key=lambda m: m.name))
 
 
-EXTENSIONS = _extensions()
-LOBBY_VERBS = frozenset({"join", "leave", "start", "cancel"})
+PARTS = _game_packages()
 
 
 class QuetBot(commands.Bot):
     storage: Storage
     service: GameService
     scheduler: Scheduler
+    outbox: Outbox
+    tools: Tools
 
     def __init__(self, settings: Settings, **client_options: Any) -> None:
         intents = discord.Intents.none()
@@ -65,38 +66,66 @@ class QuetBot(commands.Bot):
             **client_options,
         )
         self.settings = settings
-        self.game_cogs: dict[str, GameCog] = {}
 
     async def setup_hook(self) -> None:
-        self.storage = await Storage.open(self.settings.db_path)
-        self.service = GameService(self.storage)
-        self.scheduler = Scheduler(self)
-        self.service.on_change = self.scheduler.changed
-        for ext in EXTENSIONS:
-            await self.load_extension(ext)
-        self.add_dynamic_items(GameComponent, ForeignComponent)
+        self.storage = storage = await Storage.open(self.settings.db_path)
+        self.service = service = GameService(storage)
+        self.catalog = catalog = Catalog()
+        router = Router(service, Replies())
+        self.outbox = outbox = Outbox(storage)
+        boards = Boards(self, service, catalog, router, Shown())
+        panels = Panels(self, service, storage, catalog, router, boards)
+        plays = Plays(service, catalog, outbox, boards, panels)
+        lobbies = Lobbies(self, service, catalog, router, outbox, boards)
+        typed = TypedAnswers(service, storage, catalog, router, plays)
+        reminders = Reminders(self, service, storage, catalog, router, panels)
+        self.scheduler = Scheduler(storage, service, plays, outbox, ready=self.wait_until_ready)
+        service.on_change = self.scheduler.changed
+        router.on_click(ANY_GAME, "mine", panels.on_mine)
+
+        for kind, carrier in (
+            ("announce", boards.carry_announce),
+            ("start", boards.carry_start),
+            ("strip", boards.carry_strip),
+            ("panel", panels.carry_panel),
+            ("refresh", panels.carry_refresh),
+            ("dm_closed", panels.carry_dm_closed),
+            ("lobby", lobbies.carry_lobby),
+            ("closed", lobbies.carry_closed),
+            ("expired", lobbies.carry_expired),
+            ("remind", reminders.carry_remind),
+            ("remind_dm", reminders.carry_remind_dm),
+        ):
+            outbox.carry(kind, carrier)
+
+        def recorded(item: OutboxItem, done: Done) -> None:
+            service.cache.set_messages(
+                item.game_id, board_message_id=done.board_message_id, lobby_message_id=done.lobby_message_id
+            )
+
+        outbox.on_completed = recorded
+
+        self.tools = tools = Tools(service, storage, catalog, router, outbox, boards, panels, plays, lobbies)
+        for name in PARTS:
+            kind, cog = importlib.import_module(name).build(tools)
+            if kind is not None:
+                catalog.add(kind)
+            await self.add_cog(cog)
+        self.add_dynamic_items(router.item_class, router.foreign_class)
+        self.add_listener(router.on_interaction, "on_interaction")
+        self.add_listener(typed.on_message, "on_message")
         await self.sync_commands()
+        outbox.start()
         self.scheduler.start()
 
     async def close(self) -> None:
-        scheduler = getattr(self, "scheduler", None)
-        if scheduler is not None:
-            await scheduler.stop()
+        for part in (getattr(self, "scheduler", None), getattr(self, "outbox", None)):
+            if part is not None:
+                await part.stop()
         await super().close()
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()
-
-    def register_game(self, cog: GameCog) -> None:
-        self.game_cogs[cog.name] = cog
-
-    def game_cog(self, kind: str) -> GameCog:
-        cog = self.game_cogs.get(kind)
-        if cog is None:
-            raise NoGameHere(f"This bot does not host {kind!r} games any more.")
-        return cog
-
-    # ---- command sync ---------------------------------------------------------------------------
 
     async def sync_commands(self) -> None:
         """Sync only when the command tree changed since the last sync to the same target.
@@ -116,50 +145,6 @@ class QuetBot(commands.Bot):
         synced = await self.tree.sync(guild=guild)
         await self.storage.set_meta(key=key, value=digest)
         log.info("Synced %d application commands to %s", len(synced), key.split(":", 1)[1])
-
-    # ---- components -----------------------------------------------------------------------------
-
-    async def route_component(
-        self, interaction: discord.Interaction, cid: ComponentId, values: list[str]
-    ) -> None:
-        game = await self.service.get(cid.game_id)
-        if interaction.guild_id is not None and game.row.channel_id != interaction.channel_id:
-            raise GameError("That control belongs to a game in another channel.")
-        if cid.verb in LOBBY_VERBS:
-            if interaction.guild_id is None:
-                raise GameError("Lobbies are run from their message in the game's channel, not from DMs.")
-            lobby = self.get_cog("GameAdmin")
-            await lobby.lobby_action(interaction, game, cid.verb)  # type: ignore[union-attr]
-            return
-        await self.game_cog(game.row.kind).handle_component(interaction, game, cid, values)
-
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Form submissions are routed here by custom_id (components route through `GameComponent`)."""
-        if interaction.type != discord.InteractionType.modal_submit:
-            return
-        data: Any = interaction.data or {}
-        raw = str(data.get("custom_id", ""))
-        await guarded(
-            interaction, lambda: self.route_modal(interaction, parse_custom_id(raw), modal_fields(data))
-        )
-
-    async def route_modal(
-        self, interaction: discord.Interaction, cid: ComponentId, fields: dict[str, str]
-    ) -> None:
-        game = await self.service.get(cid.game_id)
-        if interaction.guild_id is not None and game.row.channel_id != interaction.channel_id:
-            raise GameError("That form belongs to a game in another channel.")
-        await self.game_cog(game.row.kind).on_modal(interaction, game, cid, fields)
-
-    async def strip_components(self, channel_id: int, message_id: int) -> None:
-        """Remove the controls of an old board or lobby (best effort: the version check guards anyway)."""
-        path = "/channels/{channel_id}/messages/{message_id}"
-        route = Route("PATCH", path, channel_id=channel_id, message_id=message_id)
-        try:
-            # The raw request: the edited message that comes back is not needed, so not parsed.
-            await self.http.request(route, json={"components": []})
-        except discord.HTTPException as exc:
-            log.info("Could not strip components of message %s: %s", message_id, exc)
 
 
 def create_bot(settings: Settings, **client_options: Any) -> QuetBot:

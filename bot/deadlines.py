@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from bot.errors import BadInput
+from bot.inputs import excerpt, is_ascii_digits
 
 MINUTE = 60
 HOUR = 60 * MINUTE
@@ -51,27 +52,41 @@ _UNITS = {
     "week": 7 * DAY,
     "weeks": 7 * DAY,
 }
-_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]*)")
+_PART = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([a-z]*)", re.ASCII)
+_MAX_NUMBER = 12  # characters of one number: more is far beyond 7 days in any unit, and is not read
 
 
 def parse_timeout(text: str | None) -> int:
-    """Seconds from "90m", "2h", "1d 12h", "3 days", "45" (minutes); None or "" is the default."""
-    if text is None or not text.strip():
+    """Seconds from "90m", "2h", "1d 12h", "3 days", "45" (minutes), in ASCII digits; None is the
+    default. Raises ``BadInput`` saying how to write it (blank text included)."""
+    if text is None:
         return DEFAULT_TIMEOUT
     raw = text.strip().lower()
+    if not raw:
+        raise BadInput(
+            "Write a timeout like 30m, 2h, 1d or 3 days (10 minutes to 7 days), or leave the option "
+            "out for the default (24 hours)."
+        )
     parts = _PART.findall(raw)
     leftover = _PART.sub("", raw).replace(",", "").replace("and", "").strip()
     if not parts or leftover or any(unit and unit not in _UNITS for _, unit in parts):
         raise BadInput(
-            f"I could not read {text.strip()[:40]!r} as a timeout. Write it like 30m, 2h, 1d or "
+            f"I could not read {excerpt(text)!r} as a timeout. Write it like 30m, 2h, 1d or "
             "3 days (10 minutes to 7 days), or pick one from the list."
         )
+    if any(len(number) > _MAX_NUMBER for number, _ in parts):
+        raise _out_of_range(excerpt(text))
     seconds = round(sum(float(number) * _UNITS[unit or "m"] for number, unit in parts))
     if not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
-        raise BadInput(
-            f"The timeout must be from 10 minutes to 7 days (you gave {format_duration(seconds)})."
-        )
+        raise _out_of_range(format_duration(seconds))
     return seconds
+
+
+def _out_of_range(given: str) -> BadInput:
+    return BadInput(
+        f"The timeout must be from 10 minutes to 7 days (you gave {given}). Write it like 30m, 2h, 1d "
+        "or 3 days, or pick one from the list."
+    )
 
 
 def format_duration(seconds: int) -> str:
@@ -97,6 +112,6 @@ def timeout_choices(current: str) -> list[tuple[str, str]]:
             out.append((format_duration(seconds), typed[:100]))
     for seconds in SUGGESTIONS:
         label = format_duration(seconds) + (" (default)" if seconds == DEFAULT_TIMEOUT else "")
-        if not typed or label.startswith(typed.lower()) or typed.isdigit():
+        if not typed or label.startswith(typed.lower()) or is_ascii_digits(typed):
             out.append((label, format_duration(seconds)))
     return out[:25]

@@ -1,9 +1,10 @@
 """The deadline clock: reminders halfway to a deadline, forfeits at it, lobbies closed after a day.
 
 Everything it acts on is in the database (`waits`, the lobbies' ages), so nothing lives only in
-memory: after a restart it simply looks at what is due. It sleeps until the next due moment (at most
-a few minutes, so a change made by another process is seen too), and `poke()` wakes it early when a
-move sets a new deadline.
+memory: after a restart it simply looks at what is due. What a due item owes the world (a reminder,
+a forfeit's board, a lobby's closing note) is written to the outbox in the same transaction as the
+item's own change, and carried out from there. It sleeps until the next due moment (at most a few
+minutes, so a change made by another process is seen too), and `poke()` wakes it early.
 """
 
 from __future__ import annotations
@@ -12,17 +13,14 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING
-
-import discord
+from collections.abc import Awaitable, Callable
 
 from bot.deadlines import LOBBY_LIFETIME, MIN_TIMEOUT
 from bot.errors import GameError
-from bot.storage import Wait
-
-if TYPE_CHECKING:
-    from bot.app import QuetBot
+from bot.service import GameService
+from bot.storage import Effect, Storage, Wait
+from bot.table.outbox import Outbox
+from bot.table.play import Plays
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +28,21 @@ MAX_SLEEP = 300.0
 
 
 class Scheduler:
-    def __init__(self, bot: QuetBot, clock: Callable[[], float] = time.time) -> None:
-        self.bot = bot
+    def __init__(
+        self,
+        storage: Storage,
+        service: GameService,
+        plays: Plays,
+        outbox: Outbox,
+        *,
+        ready: Callable[[], Awaitable[object]] | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.storage = storage
+        self.service = service
+        self.plays = plays
+        self.outbox = outbox
+        self.ready = ready
         self.clock = clock
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -63,7 +74,8 @@ class Scheduler:
             self.poke()
 
     async def _run(self) -> None:
-        await self.bot.wait_until_ready()
+        if self.ready is not None:
+            await self.ready()
         while True:
             self._wake.clear()  # before the pass: a poke during it makes another pass at once
             try:
@@ -71,8 +83,7 @@ class Scheduler:
             except Exception:
                 log.exception("The deadline pass failed; trying again shortly")
             self.idle.set()
-            storage = self.bot.storage
-            next_due = await storage.next_due(lobby_lifetime=LOBBY_LIFETIME)
+            next_due = await self.storage.next_due(lobby_lifetime=LOBBY_LIFETIME)
             delay = MAX_SLEEP if next_due is None else min(MAX_SLEEP, max(0.0, next_due - self.clock()))
             self._next_pass = self.clock() + delay
             with contextlib.suppress(TimeoutError):
@@ -81,52 +92,35 @@ class Scheduler:
     async def run_due(self) -> None:
         """Everything due now: reminders first, then forfeits, then stale lobbies."""
         now = self.clock()
-        storage = self.bot.storage
-        for wait in await storage.due_reminders(now=now):
+        for wait in await self.storage.due_reminders(now=now):
             await self._remind(wait)
-        for wait in await storage.due_waits(now=now):
+        for wait in await self.storage.due_waits(now=now):
             await self._time_out(wait, now)
-        for game_id in await storage.expired_lobbies(created_before=now - LOBBY_LIFETIME):
-            await self._expire_lobby(game_id)
+        for game_id in await self.storage.expired_lobbies(created_before=now - LOBBY_LIFETIME):
+            changed = await self.service.expire_lobby(game_id, effects=[Effect("expired")])
+            if changed is not None:
+                self.outbox.kick(changed.effects)
 
     async def _remind(self, wait: Wait) -> None:
-        await self.bot.storage.mark_reminded(game_id=wait.game_id, seat=wait.seat)
-        game = await self.bot.service.get(wait.game_id)
-        if not game.row.live or wait.seat >= len(game.row.seats):
-            return
-        user_id = game.row.seats[wait.seat]
-        if await self.bot.storage.reminders_muted(game_id=game.id, user_id=user_id):
-            return
-        cog = self.bot.game_cogs.get(game.row.kind)
-        if cog is not None:
-            await cog.remind(game, wait)
+        game = await self.service.get(wait.game_id)
+        effects: list[Effect] = []
+        if game.row.live and wait.seat < len(game.row.seats):
+            user_id = game.row.seats[wait.seat]
+            if not await self.storage.reminders_muted(game_id=game.id, user_id=user_id):
+                args = {"seat": wait.seat, "deadline": wait.deadline}
+                effects = [Effect("remind", args), Effect("remind_dm", args)]
+        items = await self.storage.mark_reminded(game_id=wait.game_id, seat=wait.seat, effects=effects)
+        self.outbox.kick(items)
 
     async def _time_out(self, wait: Wait, now: float) -> None:
         try:
-            result = await self.bot.service.time_out(wait.game_id, wait.seat, now=now)
+            done = await self.plays.time_out(wait.game_id, wait.seat, now=now)
         except GameError as exc:
-            log.warning("Could not time out seat %s of game %s: %s", wait.seat, wait.game_id, exc)
-            await self.bot.storage.drop_wait(game_id=wait.game_id, seat=wait.seat)
+            log.warning("Could not time out a player of game %s: %s", wait.game_id, exc)
+            await self.storage.drop_wait(game_id=wait.game_id, seat=wait.seat)
             return
-        if result is None:
+        if not done:
             # Nothing to forfeit (the seat moved meanwhile): make sure the stale row goes.
-            game = await self.bot.service.get(wait.game_id)
+            game = await self.service.get(wait.game_id)
             if not game.row.live or wait.seat not in game.rules.to_act(game.state):
-                await self.bot.storage.drop_wait(game_id=wait.game_id, seat=wait.seat)
-            return
-        cog = self.bot.game_cogs.get(result.after.row.kind)
-        if cog is None:
-            return
-        try:
-            await cog.publish(None, result)
-            await cog.notify(result)
-        except discord.HTTPException as exc:
-            log.warning("Could not announce the timeout in game %s: HTTP %s", wait.game_id, exc.status)
-
-    async def _expire_lobby(self, game_id: int) -> None:
-        game = await self.bot.service.expire_lobby(game_id)
-        if game is None:
-            return
-        admin = self.bot.get_cog("GameAdmin")
-        if admin is not None:
-            await admin.lobby_expired(game)  # type: ignore[attr-defined]
+                await self.storage.drop_wait(game_id=wait.game_id, seat=wait.seat)

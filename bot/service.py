@@ -1,8 +1,11 @@
 """The game framework below Discord: lobbies, seats, turns, per-game locks, moves and replay.
 
-Cogs call this; it calls the pure rules and the storage. Every check that decides *who* may do *what*
-lives here, so a button, a slash command and a DM reply are held to the same rules. Nothing here
-imports discord.
+The table machinery calls this; it calls the pure rules and the storage. Every check that decides
+*who* may do *what* lives here, so a button, a slash command and a DM reply are held to the same
+rules. Every change is committed together with what it owes the world (outbox effects, given by the
+caller as a function of the change). Nothing here imports discord.
+
+This module also holds the bot's one cache: the games being played, parsed (`GameCache`).
 """
 
 from __future__ import annotations
@@ -10,13 +13,13 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from types import ModuleType
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.deadlines import DEFAULT_TIMEOUT
 from bot.errors import (
+    GameError,
     GameOver,
     IllegalMove,
     LobbyError,
@@ -25,9 +28,11 @@ from bot.errors import (
     NotAPlayer,
     StaleButton,
 )
-from bot.games import RULES, play
-from bot.games.base import Action, resolve_options
-from bot.storage import GameRow, Storage
+from bot.games import play, rules_for
+from bot.games.base import FORFEIT, resolve_options
+from bot.storage import Effect, GameRow, OutboxItem, Storage, Written
+
+CACHE_SIZE = 4096
 
 
 @dataclass(frozen=True)
@@ -35,7 +40,7 @@ class Loaded:
     """A game row with its rules module and (once started) its decoded state."""
 
     row: GameRow
-    rules: ModuleType
+    rules: Any
     state: Any  # None while in the lobby
 
     @property
@@ -44,55 +49,119 @@ class Loaded:
 
 
 @dataclass(frozen=True)
+class Changed:
+    """A committed change of a game and the outbox effects written with it."""
+
+    game: Loaded
+    effects: tuple[OutboxItem, ...] = ()
+
+
+@dataclass(frozen=True)
 class MoveResult:
     before: Loaded
     after: Loaded
     seat: int
-    action: dict[str, Any]
+    action: dict[str, Any]  # as logged
+    effects: tuple[OutboxItem, ...] = ()
+
+    @property
+    def forfeit(self) -> str | None:
+        """None, or how the seat forfeited: ``"left"`` or ``"timeout"``."""
+        if self.action.get("type") != "forfeit":
+            return None
+        return "timeout" if self.action.get("reason") == "timeout" else "left"
 
 
-def rules_for(kind: str) -> ModuleType:
-    try:
-        return RULES[kind]
-    except KeyError:
-        raise NoGameHere(f"There is no game called {kind!r}.") from None
+Owed = Callable[[MoveResult], Sequence[Effect]]
 
 
-def load(row: GameRow) -> Loaded:
-    rules = rules_for(row.kind)
-    state = None if row.state is None else rules.State.from_dict(row.state)
-    return Loaded(row=row, rules=rules, state=state)
+def _logged(action: Any) -> dict[str, Any]:
+    """The JSON form of an action, as the move log stores it."""
+    to_json = getattr(action, "to_json", None)
+    return dict(to_json() if to_json is not None else action)
 
 
-STATE_CACHE_SIZE = 4096
+class GameCache:
+    """The games being played, parsed (row and state), by id; and each channel's live game.
+
+    Invalidation: every write to a game goes through `GameService`, which puts the row the write
+    returned (read back inside the write's own transaction); a row never replaces a newer version
+    of itself. Message ids (not a game change, no version bump) are updated in place by
+    `GameService.set_messages` and when the outbox records a board. A failed write evicts its game.
+    Bounded: the least recently used games fall out first.
+    """
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self._games: OrderedDict[int, Loaded] = OrderedDict()
+        self._live_in: dict[int, int] = {}  # channel id -> its live game's id
+        self._size = size
+
+    def get(self, game_id: int) -> Loaded | None:
+        game = self._games.get(game_id)
+        if game is not None:
+            self._games.move_to_end(game_id)
+        return game
+
+    def live_in(self, channel_id: int) -> Loaded | None:
+        game_id = self._live_in.get(channel_id)
+        game = self._games.get(game_id) if game_id is not None else None
+        return game if game is not None and game.row.live else None
+
+    def put(self, game: Loaded) -> Loaded:
+        cached = self._games.get(game.id)
+        if cached is not None and cached.row.version > game.row.version:
+            return cached
+        self._games[game.id] = game
+        self._games.move_to_end(game.id)
+        if game.row.live:
+            self._live_in[game.row.channel_id] = game.id
+        elif self._live_in.get(game.row.channel_id) == game.id:
+            del self._live_in[game.row.channel_id]
+        while len(self._games) > self._size:
+            _, dropped = self._games.popitem(last=False)
+            if self._live_in.get(dropped.row.channel_id) == dropped.id:
+                del self._live_in[dropped.row.channel_id]
+        return game
+
+    def evict(self, game_id: int) -> None:
+        game = self._games.pop(game_id, None)
+        if game is not None and self._live_in.get(game.row.channel_id) == game_id:
+            del self._live_in[game.row.channel_id]
+
+    def set_messages(
+        self, game_id: int, *, lobby_message_id: int | None, board_message_id: int | None
+    ) -> None:
+        game = self._games.get(game_id)
+        if game is None or (lobby_message_id is None and board_message_id is None):
+            return
+        row = game.row
+        self._games[game_id] = replace(
+            game,
+            row=replace(
+                row,
+                lobby_message_id=lobby_message_id or row.lobby_message_id,
+                board_message_id=board_message_id or row.board_message_id,
+            ),
+        )
 
 
 class GameService:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+        self.cache = GameCache()
         self._locks: dict[int, asyncio.Lock] = {}
         self.on_change: Callable[[], None] | None = None  # told after every committed change
-        # Parsed states of the games being played, by (game id, version). A version's state never
-        # changes, so an entry can fall out of use but never go stale; states are immutable.
-        self._states: OrderedDict[tuple[int, int], Any] = OrderedDict()
 
     def load(self, row: GameRow) -> Loaded:
-        """`load`, without parsing again a state this process has already seen."""
-        if row.state is None:
-            return load(row)
-        key = (row.id, row.version)
-        state = self._states.get(key)
-        if state is None:
-            return self._keep(load(row))
-        self._states.move_to_end(key)
-        return Loaded(row=row, rules=rules_for(row.kind), state=state)
-
-    def _keep(self, game: Loaded) -> Loaded:
-        if game.state is not None:
-            self._states[(game.row.id, game.row.version)] = game.state
-            while len(self._states) > STATE_CACHE_SIZE:
-                self._states.popitem(last=False)
-        return game
+        """The parsed game of ``row``, without parsing again a version already known."""
+        cached = self.cache.get(row.id)
+        if cached is not None and cached.row.version == row.version:
+            if cached.row != row:
+                cached = replace(cached, row=row)
+            return self.cache.put(cached)
+        rules = rules_for(row.kind)
+        state = None if row.state is None else rules.State.from_dict(row.state)
+        return self.cache.put(Loaded(row=row, rules=rules, state=state))
 
     def _changed(self) -> None:
         if self.on_change is not None:
@@ -110,23 +179,49 @@ class GameService:
         if lock is not None and not lock.locked():
             del self._locks[game_id]
 
+    async def _write(self, game_id: int, write: Any) -> Written:
+        try:
+            written: Written = await write
+        except BaseException:
+            self.cache.evict(game_id)
+            raise
+        return written
+
     # ---- finding games --------------------------------------------------------------------------
 
     async def get(self, game_id: int) -> Loaded:
+        cached = self.cache.get(game_id)
+        if cached is not None:
+            return cached
         return self.load(await self.storage.get_game(game_id=game_id))
 
     async def live_in_channel(self, channel_id: int, kind: str | None = None) -> Loaded:
-        row = await self.storage.live_game_in_channel(channel_id=channel_id)
-        if row is None:
+        game = self.cache.live_in(channel_id)
+        if game is None:
+            row = await self.storage.live_game_in_channel(channel_id=channel_id)
+            game = None if row is None else self.load(row)
+        if game is None:
             what = f"{rules_for(kind).TITLE} game" if kind else "game"
             start = f"/{kind} new" if kind else "/<game> new"
             raise NoGameHere(f"There is no {what} in this channel. Start one with {start}.")
-        if kind is not None and row.kind != kind:
+        if kind is not None and game.row.kind != kind:
             raise NoGameHere(
-                f"The game in this channel is {rules_for(row.kind).TITLE} (#{row.id}), "
-                f"not {rules_for(kind).TITLE}. Use the /{row.kind} commands or /game."
+                f"The game in this channel is {rules_for(game.row.kind).TITLE} (#{game.id}), "
+                f"not {rules_for(kind).TITLE}. Use the /{game.row.kind} commands or /game."
             )
-        return self.load(row)
+        return game
+
+    def known_live_in(self, channel_id: int) -> Loaded | None:
+        """The live game of the channel if this process knows it (for autocomplete: no database read)."""
+        return self.cache.live_in(channel_id)
+
+    async def set_messages(
+        self, game_id: int, *, lobby_message_id: int | None = None, board_message_id: int | None = None
+    ) -> None:
+        await self.storage.set_messages(
+            game_id=game_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id
+        )
+        self.cache.set_messages(game_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id)
 
     # ---- lobby ----------------------------------------------------------------------------------
 
@@ -156,47 +251,57 @@ class GameService:
         self._changed()
         return self.load(row)
 
-    async def join(self, game_id: int, user_id: int, name: str) -> Loaded:
+    async def join(self, game_id: int, user_id: int, name: str, *, effects: Sequence[Effect] = ()) -> Changed:
         async with self.lock(game_id):
-            row = await self.storage.get_game(game_id=game_id)
+            game = await self.get(game_id)
+            row = game.row
             self._require_lobby(row)
-            rules = rules_for(row.kind)
+            rules = game.rules
             if user_id in row.seats:
-                raise LobbyError(f"You are already in this lobby (seat {row.seats.index(user_id) + 1}).")
+                raise LobbyError("You are already in this lobby.")
             if len(row.seats) >= rules.MAX_PLAYERS:
                 raise LobbyError(
                     f"The lobby is full: {rules.TITLE} takes at most {rules.MAX_PLAYERS} players."
                 )
-            row = await self.storage.update_lobby(
-                game_id=game_id,
-                expected_version=row.version,
-                seats=(*zip(row.seats, row.names, strict=True), (user_id, name)),
-                host_id=row.host_id,
+            written = await self._write(
+                game_id,
+                self.storage.update_lobby(
+                    game_id=game_id,
+                    expected_version=row.version,
+                    seats=(*zip(row.seats, row.names, strict=True), (user_id, name)),
+                    host_id=row.host_id,
+                    effects=effects,
+                ),
             )
-            return self.load(row)
+            return Changed(self.load(written.row), written.effects)
 
-    async def leave_lobby(self, game_id: int, user_id: int) -> Loaded:
-        """Leave a lobby; the host role passes to the next seat; the last one out cancels it."""
+    async def leave_lobby(self, game_id: int, user_id: int, *, effects: Sequence[Effect] = ()) -> Changed:
+        """Leave a lobby; the host role passes to the next player; the last one out cancels it."""
         async with self.lock(game_id):
-            row = await self.storage.get_game(game_id=game_id)
+            row = (await self.get(game_id)).row
             self._require_lobby(row)
             if user_id not in row.seats:
                 raise NotAPlayer("You are not in this lobby.")
             seats = tuple((u, n) for u, n in zip(row.seats, row.names, strict=True) if u != user_id)
             if not seats:
-                row = await self.storage.cancel_game(game_id=game_id, expected_version=row.version)
-                return self.load(row)
-            host = row.host_id if row.host_id != user_id else seats[0][0]
-            row = await self.storage.update_lobby(
-                game_id=game_id, expected_version=row.version, seats=seats, host_id=host
-            )
-            return self.load(row)
+                write = self.storage.cancel_game(
+                    game_id=game_id, expected_version=row.version, effects=effects
+                )
+            else:
+                host = row.host_id if row.host_id != user_id else seats[0][0]
+                write = self.storage.update_lobby(
+                    game_id=game_id, expected_version=row.version, seats=seats, host_id=host, effects=effects
+                )
+            written = await self._write(game_id, write)
+            return Changed(self.load(written.row), written.effects)
 
-    async def start(self, game_id: int, user_id: int) -> Loaded:
+    async def start(
+        self, game_id: int, user_id: int, *, effects: Callable[[Loaded], Sequence[Effect]] = lambda g: ()
+    ) -> Changed:
         async with self.lock(game_id):
-            row = await self.storage.get_game(game_id=game_id)
+            game = await self.get(game_id)
+            row, rules = game.row, game.rules
             self._require_lobby(row)
-            rules = rules_for(row.kind)
             if user_id != row.host_id:
                 raise NotAllowed(f"Only the host, <@{row.host_id}>, can start the game.")
             if len(row.seats) < rules.MIN_PLAYERS:
@@ -205,27 +310,51 @@ class GameService:
                     f"{len(row.seats)}. Wait for someone to press Join."
                 )
             state = rules.new_game(len(row.seats), row.options, row.seed)
-            row = await self.storage.start_game(
-                game_id=game_id,
-                expected_version=row.version,
-                state=state.to_dict(),
-                waiting=sorted(rules.to_act(state)),
+            started = Loaded(
+                row=replace(row, status="active", version=row.version + 1), rules=rules, state=state
+            )
+            written = await self._write(
+                game_id,
+                self.storage.start_game(
+                    game_id=game_id,
+                    expected_version=row.version,
+                    state=state.to_dict(),
+                    waiting=sorted(rules.to_act(state)),
+                    effects=effects(started),
+                ),
             )
             self._changed()
-            return self._keep(Loaded(row=row, rules=rules, state=state))
+            return Changed(self.cache.put(Loaded(row=written.row, rules=rules, state=state)), written.effects)
 
-    async def cancel(self, game_id: int, user_id: int, *, can_manage: bool) -> Loaded:
+    async def cancel(
+        self, game_id: int, user_id: int, *, can_manage: bool, effects: Sequence[Effect] = ()
+    ) -> Changed:
         async with self.lock(game_id):
-            row = await self.storage.get_game(game_id=game_id)
+            row = (await self.get(game_id)).row
             if not row.live:
                 raise GameOver(f"Game #{row.id} has already ended.")
             if user_id != row.host_id and not can_manage:
                 raise NotAllowed(
                     f"Only the host, <@{row.host_id}>, or a member with Manage Messages can cancel this game."
                 )
-            row = await self.storage.cancel_game(game_id=game_id, expected_version=row.version)
+            written = await self._write(
+                game_id,
+                self.storage.cancel_game(game_id=game_id, expected_version=row.version, effects=effects),
+            )
         self._release(game_id)
-        return self.load(row)
+        return Changed(self.load(written.row), written.effects)
+
+    async def expire_lobby(self, game_id: int, *, effects: Sequence[Effect] = ()) -> Changed | None:
+        async with self.lock(game_id):
+            row = await self.storage.get_game(game_id=game_id)
+            if row.status != "lobby":
+                return None
+            written = await self._write(
+                game_id,
+                self.storage.cancel_game(game_id=game_id, expected_version=row.version, effects=effects),
+            )
+        self._release(game_id)
+        return Changed(self.load(written.row), written.effects)
 
     @staticmethod
     def _require_lobby(row: GameRow) -> None:
@@ -240,13 +369,14 @@ class GameService:
         self,
         game_id: int,
         user_id: int,
-        action: Action,
+        action: Any,
         *,
         expected_version: int | None = None,
+        effects: Owed = lambda r: (),
     ) -> MoveResult:
-        """Apply one player's action and commit it before returning.
+        """Apply one player's action and commit it, with the effects it owes, before returning.
 
-        ``expected_version`` comes from a button's custom_id: a click on an old board is refused
+        ``expected_version`` comes from a control's custom_id: a click on an old board is refused
         rather than applied to a position the player did not see.
         """
         async with self.lock(game_id):
@@ -257,28 +387,53 @@ class GameService:
                     "That board is out of date: the game has moved on. Use the latest board "
                     "(or /game status to see it)."
                 )
-            return await self._commit(before, seat, action)
+            return await self._commit(before, seat, action, effects)
 
-    async def _commit(self, before: Loaded, seat: int, action: Action) -> MoveResult:
+    def check_turn(self, game: Loaded, user_id: int, expected_version: int | None) -> int:
+        """The checks `act` makes, for a control that only leads to a move (it changes nothing)."""
+        seat = self._require_player(game, user_id)
+        if expected_version != game.row.version:
+            raise StaleButton(
+                "That board is out of date: the game has moved on. Use the latest board "
+                "(or /game status to see it)."
+            )
+        return seat
+
+    async def _commit(self, before: Loaded, seat: int, action: Any, owed: Owed) -> MoveResult:
         """Apply and commit one action (the caller holds the game's lock)."""
-        new_state = play(before.rules, before.state, seat, action)
-        outcome = before.rules.outcome(new_state)
-        row = await self.storage.record_move(
-            game_id=before.id,
-            expected_version=before.row.version,
-            seat=seat,
-            action=dict(action),
-            state=new_state.to_dict(),
-            result=None if outcome is None else outcome.to_dict(),
-            waiting=sorted(before.rules.to_act(new_state)),
+        rules = before.rules
+        try:
+            new_state = play(rules, before.state, seat, action)
+        except GameError as exc:
+            exc.seat_users = before.row.seats  # so that the refusal names people, not seats
+            raise
+        logged = _logged(action)
+        outcome = rules.outcome(new_state)
+        status = "active" if outcome is None else "finished"
+        after_row = replace(before.row, version=before.row.version + 1, status=status)
+        draft = MoveResult(before=before, after=Loaded(after_row, rules, new_state), seat=seat, action=logged)
+        written = await self._write(
+            before.id,
+            self.storage.record_move(
+                game_id=before.id,
+                expected_version=before.row.version,
+                seat=seat,
+                action=logged,
+                state=new_state.to_dict(),
+                result=None if outcome is None else outcome.to_dict(),
+                waiting=sorted(rules.to_act(new_state)),
+                effects=owed(draft),
+            ),
         )
-        after = self._keep(Loaded(row=row, rules=before.rules, state=new_state))
+        after = self.cache.put(Loaded(row=written.row, rules=rules, state=new_state))
         self._changed()
-        if not row.live:
+        if not written.row.live:
             self._release(before.id)
-        return MoveResult(before=before, after=after, seat=seat, action=dict(action))
+        return replace(draft, after=after, effects=written.effects)
 
-    async def time_out(self, game_id: int, seat: int, *, now: float) -> MoveResult | None:
+    async def time_out(
+        self, game_id: int, seat: int, *, now: float, effects: Owed = lambda r: ()
+    ) -> MoveResult | None:
         """The seat missed its deadline: it forfeits, unless it moved (or the game ended) meanwhile."""
         async with self.lock(game_id):
             before = await self.get(game_id)
@@ -288,19 +443,10 @@ class GameService:
             wait = waits.get(seat)
             if wait is None or wait.deadline > now or seat not in before.rules.to_act(before.state):
                 return None
-            return await self._commit(before, seat, {"type": "forfeit", "reason": "timeout"})
-
-    async def expire_lobby(self, game_id: int) -> Loaded | None:
-        async with self.lock(game_id):
-            row = await self.storage.get_game(game_id=game_id)
-            if row.status != "lobby":
-                return None
-            row = await self.storage.cancel_game(game_id=game_id, expected_version=row.version)
-        self._release(game_id)
-        return self.load(row)
+            return await self._commit(before, seat, {"type": "forfeit", "reason": "timeout"}, effects)
 
     async def forfeit(self, game_id: int, user_id: int) -> MoveResult:
-        return await self.act(game_id, user_id, {"type": "forfeit"})
+        return await self.act(game_id, user_id, FORFEIT)
 
     @staticmethod
     def _require_player(game: Loaded, user_id: int) -> int:
@@ -317,6 +463,8 @@ class GameService:
             )
         return seat
 
+    # ---- the move log ---------------------------------------------------------------------------
+
     async def replay(self, game_id: int) -> Any:
         """Rebuild a game's state from its initial state and its move log."""
         row = await self.storage.get_game(game_id=game_id)
@@ -325,3 +473,26 @@ class GameService:
         for move in await self.storage.moves(game_id=game_id):
             state = play(rules, state, move.seat, move.action)
         return state
+
+    async def state_at_start(self, game_id: int) -> Any:
+        row = (await self.get(game_id)).row
+        return rules_for(row.kind).new_game(len(row.seats), row.options, row.seed)
+
+    async def move_at(self, game_id: int, version: int) -> tuple[Any, Any, int, str | None]:
+        """The move that made ``version`` of a game, replayed from its log: (state before, state
+        after, the seat that moved, how it forfeited if it did). The versions after the start are
+        one per move (a cancel adds one more, after the last move)."""
+        game = await self.get(game_id)
+        row, rules = game.row, game.rules
+        moves = await self.storage.moves(game_id=game_id)
+        last_version = row.version - (1 if row.status == "cancelled" else 0)
+        index = len(moves) - (last_version - version) - 1
+        if not 0 <= index < len(moves):
+            raise NoGameHere(f"Game #{game_id} has no move that made version {version}.")
+        state = rules.new_game(len(row.seats), row.options, row.seed)
+        for move in moves[:index]:
+            state = play(rules, state, move.seat, move.action)
+        move = moves[index]
+        after = play(rules, state, move.seat, move.action)
+        result = MoveResult(before=game, after=game, seat=move.seat, action=move.action)
+        return state, after, move.seat, result.forfeit

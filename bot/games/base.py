@@ -1,50 +1,118 @@
 """The contract every game's rules module fulfils, and the helpers shared by all of them.
 
 A rules module (``bot/games/<name>.py``) is pure: no discord, aiosqlite or PIL imports, no module-level
-randomness. It exposes:
+randomness. `GameRules` spells out what it exposes; `bot/games/__init__.py` checks every module against
+it once, at import, and mypy checks each one statically:
 
 - ``NAME`` (the slash command group, e.g. ``"procession"``), ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``
-- ``OPTIONS``: a tuple of ``Option`` (the ``/<name> new`` options, with their ranges and defaults)
+- ``OPTIONS``: a tuple of `Option` (the ``/<name> new`` options with their ranges and defaults), each
+  also a constant of its own (``procession.N_OPTION``): the one source of those ranges
 - ``State``: a frozen dataclass with ``to_dict()`` and ``State.from_dict(d)`` (validates, raises
   ``ValueError`` on malformed data); JSON round-trippable
 - ``new_game(n_players, options, seed) -> State``
 - ``to_act(state) -> frozenset[int]``: the seats (0-based) that must act now; empty once the game is over
-- ``legal_actions(state, seat) -> list[Action]``
+- ``legal_actions(state, seat)``: the moves the seat is asked for now, each as its logged JSON
+- ``parse_action(data)``: logged JSON -> the typed action (the game's own ``Move`` or `Forfeit`);
+  ``BadInput`` when the JSON is malformed. Parsing is apart from legality, as in python-chess's
+  ``Move.from_uci`` and ``Board.push``: a parsed action may still be illegal now.
 - ``apply(state, seat, action) -> State``: a *new* state; raises a ``GameError`` subclass and changes
   nothing when the action is malformed (``BadInput``), not allowed now (``IllegalMove``) or comes from a
-  seat that must not act (``NotYourTurn``)
+  seat that must not act (``NotYourTurn``). Takes the typed move, or its JSON (parsed first).
 - ``forfeit(state, seat) -> State``: the seat leaves play as RULES.md says
 - ``outcome(state) -> Outcome | None``: ``None`` while the game goes on
 - ``view_for(state, seat | None)``: everything a seat (or, with ``None``, the public channel) may see.
   Renderers and message builders only ever receive a view.
 
-Seats are 0-based in code and shown to people as seat 1, seat 2, ... An action is a JSON object with a
-``"type"`` key (``{"type": "flip", "position": 3}``); the move log stores it as is, so replaying the log
-from ``new_game`` reproduces the stored state.
+Seats are 0-based in code; people are named, never numbered by seat (see `bot.errors`). Actions are
+small frozen dataclasses; each one's ``to_json()`` is the JSON object with a ``"type"`` key that the
+move log stores (``{"type": "flip", "position": 3}``), and replaying the log from ``new_game`` with
+`bot.games.play` reproduces the stored state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
 from bot.errors import BadInput
 
-Action = Mapping[str, Any]
+ActionJSON = Mapping[str, Any]
+"""An action as the move log stores it: a JSON object with a ``"type"`` key."""
+
+Action = ActionJSON  # the name the Discord layer imports for the JSON form
 
 FORFEIT: dict[str, str] = {"type": "forfeit"}
 
 
+# ---- actions ----------------------------------------------------------------------------------------
+
+
+@runtime_checkable
+class TypedAction(Protocol):
+    """What every typed action provides: its logged JSON."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """Leaving the game (``/game leave``, or ``reason="timeout"`` at a missed deadline). Every game
+    takes it, through its ``forfeit`` function (`bot.games.play` routes it there)."""
+
+    TYPE: ClassVar[str] = "forfeit"
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE} if self.reason is None else {"type": self.TYPE, "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: ActionJSON) -> Forfeit:
+        reason = data.get("reason")
+        if reason is not None and not isinstance(reason, str):
+            raise BadInput("That move could not be read.")
+        return cls(reason)
+
+
+T = TypeVar("T")
+
+
+def typed_action(action: T) -> T:
+    """``action`` when it is a typed action (anything else given in its place is ``BadInput``)."""
+    if not isinstance(action, TypedAction):
+        raise BadInput("That move could not be read.")
+    return action
+
+
+def action_json(action: TypedAction | ActionJSON) -> dict[str, Any]:
+    """The logged JSON of an action given either way."""
+    return dict(action) if isinstance(action, Mapping) else action.to_json()
+
+
+# ---- options and outcomes ---------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class Option:
-    """A numeric option of ``/<game> new``."""
+    """A numeric option of ``/<game> new``: the one place its range and default are written.
+
+    A cog builds its slash option from it: ``n: app_commands.Range[int, N_OPTION.min, N_OPTION.max] =
+    N_OPTION.default`` with ``@app_commands.describe(n=N_OPTION.help)``.
+    """
 
     name: str
     description: str
     default: int
     min: int
     max: int
+
+    @property
+    def help(self) -> str:
+        """The description with the range and default: "How many digits the row has (2-12, default 6)"."""
+        return f"{self.description} ({self.min}-{self.max}, default {self.default})"
+
+    def allows(self, value: int) -> bool:
+        return self.min <= value <= self.max
 
 
 @dataclass(frozen=True)
@@ -70,6 +138,59 @@ class Outcome:
         }
 
 
+# ---- the contract -----------------------------------------------------------------------------------
+
+
+class GameState(Protocol):
+    """A game's state: immutable, JSON round-trippable."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Self: ...
+
+
+S = TypeVar("S", bound=GameState)
+V = TypeVar("V", covariant=True)
+M = TypeVar("M", bound=TypedAction)
+
+
+@runtime_checkable
+class GameRules(Protocol[S, V, M]):
+    """What a rules module provides, generic in its State, its View and its own moves (``M``; a
+    forfeit is a `Forfeit`, common to all games). A module is checked against it as a whole:
+    ``rules: GameRules[procession.State, procession.View, procession.Move] = procession``."""
+
+    NAME: str
+    TITLE: str
+    MIN_PLAYERS: int
+    MAX_PLAYERS: int
+    OPTIONS: tuple[Option, ...]
+    State: type[S]
+
+    def new_game(self, n_players: int, options: Mapping[str, int], seed: int) -> S: ...
+
+    def to_act(self, state: S) -> frozenset[int]: ...
+
+    def legal_actions(self, state: S, seat: int) -> Sequence[dict[str, Any]]: ...
+
+    def parse_action(self, data: ActionJSON) -> M | Forfeit: ...
+
+    def apply(self, state: S, seat: int, action: M | ActionJSON) -> S: ...
+
+    def forfeit(self, state: S, seat: int) -> S: ...
+
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    def view_for(self, state: S, seat: int | None) -> V: ...
+
+
+AnyRules = GameRules[Any, Any, Any]
+
+
+# ---- helpers for the rules modules ------------------------------------------------------------------
+
+
 def resolve_options(options_spec: tuple[Option, ...], given: Mapping[str, Any]) -> dict[str, int]:
     """Fill defaults and check ranges; raise ``BadInput`` naming the allowed range."""
     known = {o.name for o in options_spec}
@@ -83,20 +204,20 @@ def resolve_options(options_spec: tuple[Option, ...], given: Mapping[str, Any]) 
             value = opt.default
         if isinstance(value, bool) or not isinstance(value, int):
             raise BadInput(f"Option {opt.name} must be a whole number from {opt.min} to {opt.max}.")
-        if not opt.min <= value <= opt.max:
+        if not opt.allows(value):
             raise BadInput(f"Option {opt.name} must be from {opt.min} to {opt.max} (you gave {value}).")
         out[opt.name] = value
     return out
 
 
-def action_type(action: Action) -> str:
+def action_type(action: object) -> str:
     """The action's ``type``, or ``BadInput`` when the action is not a JSON object with one."""
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
         raise BadInput("That move could not be read.")
     return str(action["type"])
 
 
-def int_field(action: Action, key: str) -> int:
+def int_field(action: ActionJSON, key: str) -> int:
     """An integer field of an action, or ``BadInput``."""
     value = action.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -104,10 +225,18 @@ def int_field(action: Action, key: str) -> int:
     return value
 
 
-def str_field(action: Action, key: str) -> str:
+def str_field(action: ActionJSON, key: str) -> str:
     """A string field of an action, or ``BadInput``."""
     value = action.get(key)
     if not isinstance(value, str):
+        raise BadInput(f"The move needs text for {key}.")
+    return value
+
+
+def optional_str_field(action: ActionJSON, key: str) -> str | None:
+    """A string field of an action that may be missing or null, or ``BadInput``."""
+    value = action.get(key)
+    if value is not None and not isinstance(value, str):
         raise BadInput(f"The move needs text for {key}.")
     return value
 

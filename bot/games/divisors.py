@@ -40,22 +40,35 @@ Seats are 0-based. Events (``State.events``, the public effects of the last appl
 from __future__ import annotations
 
 import copy
+import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from math import gcd
-from typing import Any
+from typing import Any, ClassVar
 
-from bot.errors import BadInput, IllegalMove, NotYourTurn
-from bot.games.base import Action, Option, Outcome, action_type, check_seat, int_field, require
+from bot.errors import BadInput, GameFinished, IllegalMove, Namer, NotYourTurn, OutOfRange, player_number
+from bot.games.base import (
+    ActionJSON,
+    Forfeit,
+    Option,
+    Outcome,
+    action_type,
+    check_seat,
+    int_field,
+    require,
+    typed_action,
+)
+from bot.inputs import excerpt, whole_number
 
 NAME = "divisors"
 TITLE = "The Numerical Card Game"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
-OPTIONS = (Option("m", "Each player's cards run from 1 to m", default=12, min=2, max=25),)
+M_OPTION = Option("m", "Each player's cards run from 1 to m", default=12, min=2, max=25)
+OPTIONS: tuple[Option, ...] = (M_OPTION,)
 
-M_MIN, M_MAX = OPTIONS[0].min, OPTIONS[0].max
+M_MIN, M_MAX = M_OPTION.min, M_OPTION.max
 
 # A seat's standing. Only IN players are paired; everyone but FORFEITED can win.
 IN = "in"
@@ -204,7 +217,7 @@ class Result:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Result:
+    def from_dict(cls, d: Mapping[str, Any]) -> Result:
         seats = _pair(d["seats"])
         cards = None if d["cards"] is None else _pair(d["cards"])
         result = cls(
@@ -291,7 +304,7 @@ class State:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> State:
+    def from_dict(cls, d: Mapping[str, Any]) -> State:
         try:
             state = cls(
                 n_players=_int(d["n_players"]),
@@ -358,11 +371,11 @@ def _event(e: Any) -> Event:
     return copy.deepcopy(e)
 
 
-def new_game(n_players: int, options: dict[str, int], seed: int) -> State:
+def new_game(n_players: int, options: Mapping[str, int], seed: int) -> State:
     del seed  # no randomness in this game
     if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
         raise ValueError(f"{TITLE} needs {MIN_PLAYERS}-{MAX_PLAYERS} players")
-    m = options.get("m", OPTIONS[0].default)
+    m = options.get("m", M_OPTION.default)
     if not M_MIN <= m <= M_MAX:
         raise ValueError(f"m must be from {M_MIN} to {M_MAX}")
     pairs = tuple(round_pairings(range(n_players), 0))
@@ -407,7 +420,7 @@ def to_act(state: State) -> frozenset[int]:
     return frozenset(s for p in state.open_pairings() for s in p if state.picks[s] is None)
 
 
-def legal_actions(state: State, seat: int) -> list[Action]:
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """The picks a seat that must act may make (one per distinct card), then dropping out.
 
     Dropping is also accepted from a seat in play that is not asked to act (waiting on a bye or on its
@@ -415,8 +428,74 @@ def legal_actions(state: State, seat: int) -> list[Action]:
     """
     if seat not in to_act(state):
         return []
-    picks: list[Action] = [{"type": "pick", "card": v} for v in sorted(set(state.fresh[seat]))]
-    return [*picks, {"type": "drop"}]
+    picks = [Pick(v).to_json() for v in sorted(set(state.fresh[seat]))]
+    return [*picks, Drop().to_json()]
+
+
+# ---- actions --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pick:
+    """The seat's secret card for its pairing, from its fresh pile: ``{"type": "pick", "card": 7}``."""
+
+    TYPE: ClassVar[str] = "pick"
+    card: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "card": self.card}
+
+
+@dataclass(frozen=True)
+class Drop:
+    """Drop out: play no more cards, keep the score (``{"type": "drop"}``)."""
+
+    TYPE: ClassVar[str] = "drop"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE}
+
+
+Move = Pick | Drop
+
+_WRONG_MOVE = "In The Numerical Card Game you either pick a card from your fresh pile or drop out."
+
+
+def parse_action(data: ActionJSON) -> Move | Forfeit:
+    """A logged action as its typed value; ``BadInput`` when the JSON is malformed."""
+    kind = action_type(data)
+    if kind == Forfeit.TYPE:
+        return Forfeit.from_json(data)
+    if kind == Pick.TYPE:
+        return Pick(int_field(data, "card"))
+    if kind == Drop.TYPE:
+        return Drop()
+    raise BadInput(_WRONG_MOVE)
+
+
+_TYPED_CARD = re.compile(r"(?:card\s*)?#?\s*([0-9]+)", re.IGNORECASE | re.ASCII)
+
+
+def parse_card(text: str, m: int) -> int:
+    """A card value typed by a player: "7", "card 7" or "#7" (ASCII digits), from 1 to ``m``. Raises
+    ``BadInput`` saying what to type."""
+    word = text.strip()
+    found = _TYPED_CARD.fullmatch(word)
+    if found is None:
+        raise BadInput(
+            f"I could not read {excerpt(word)!r} as a card. Type the number of a card from your "
+            "fresh pile, for example 5."
+            if word
+            else "Type the number of a card from your fresh pile, for example 5."
+        )
+    try:
+        return whole_number(found[1], 1, m)
+    except OutOfRange as err:
+        raise _no_such_card(err.shown, m) from None
+
+
+def _no_such_card(card: object, m: int) -> BadInput:
+    return BadInput(f"Cards run from 1 to {m}; there is no card {card}. Pick one from your fresh pile.")
 
 
 def format_cards(cards: Iterable[int]) -> str:
@@ -436,40 +515,60 @@ def _not_in_play(state: State, seat: int) -> IllegalMove:
     return IllegalMove("You left this game.")
 
 
-def apply(state: State, seat: int, action: Action) -> State:
+class NoPairingLeft(NotYourTurn):
+    """A pick from a seat whose pairing of this round is settled: ``pairings`` are still open."""
+
+    def __init__(self, pairings: Iterable[Pairing]) -> None:
+        self.pairings = tuple(pairings)
+        super().__init__(self.text())
+
+    def text(self, name: Namer | None = None) -> str:
+        who = name or player_number
+        playing = ", ".join(f"{who(a)} against {who(b)}" for a, b in self.pairings)
+        return f"You have no pairing left in this round: wait for the next round (still playing: {playing})."
+
+
+class PickIsFinal(NotYourTurn):
+    """A second pick for the same pairing: ``waiting_for`` (the opponent) has not picked yet."""
+
+    def __init__(self, waiting_for: int) -> None:
+        self.waiting_for = waiting_for
+        super().__init__(self.text())
+
+    def text(self, name: Namer | None = None) -> str:
+        return (
+            "You already picked your card for this pairing, and picks are final: "
+            f"wait for {(name or player_number)(self.waiting_for)} to pick."
+        )
+
+
+def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     check_seat(state.n_players, seat)
-    kind = action_type(action)
-    if kind == "pick":
-        return _pick(state, seat, int_field(action, "card"))
-    if kind == "drop":
+    move = parse_action(action) if isinstance(action, Mapping) else typed_action(action)
+    if isinstance(move, Pick):
+        return _pick(state, seat, move.card)
+    if isinstance(move, Drop):
         if state.finished:
-            raise IllegalMove("The game is over.")
+            raise GameFinished()
         if state.status[seat] != IN:
             raise _not_in_play(state, seat)
         return _leave(state, seat, DROPPED)
-    raise BadInput("In The Numerical Card Game you either pick a card from your fresh pile or drop out.")
+    raise BadInput(_WRONG_MOVE)
 
 
 def _pick(state: State, seat: int, card: int) -> State:
     if state.finished:
-        raise IllegalMove("The game is over.")
+        raise GameFinished()
     if state.status[seat] != IN:
         raise _not_in_play(state, seat)
     pairing = pairing_of(state, seat)
     if pairing is None:
-        waiting = ", ".join(f"{a + 1}-{b + 1}" for a, b in state.open_pairings())
-        raise NotYourTurn(
-            f"You have no pairing left in this round: wait for the next round "
-            f"(still playing: seats {waiting})."
-        )
+        raise NoPairingLeft(state.open_pairings())
     other = pairing[1] if pairing[0] == seat else pairing[0]
     if state.picks[seat] is not None:
-        raise NotYourTurn(
-            f"You already picked your card for this pairing, and picks are final: "
-            f"wait for seat {other + 1} to pick."
-        )
+        raise PickIsFinal(waiting_for=other)
     if not 1 <= card <= state.m:
-        raise BadInput(f"Cards run from 1 to {state.m}; there is no card {card}.")
+        raise _no_such_card(card, state.m)
     if card not in state.fresh[seat]:
         raise IllegalMove(
             f"You have no {card} in your fresh pile. Your cards: {format_cards(state.fresh[seat])}."

@@ -4,10 +4,11 @@ This module owns the whole game: naming and parsing dots, the lines (normal, fal
 scoring, the turn order, forfeits and the end. It is pure (no discord, no PIL) and has no secrets.
 
 Dots are ``(col, row)`` pairs, 0-based, shown to people as a column letter (A at the left) and a row
-number (1 at the top): ``(2, 3)`` is ``"C4"``. A move draws one line: ``{"type": "line", "to": "C4",
-"from": None}``. ``from`` is required when the line does not start at the current dot (the first line
-of the game, from any dot, and a fallback line, from a non-virgin dot), and refused otherwise, except
-that naming the current dot itself is accepted (it is the same line).
+number (1 at the top): ``(2, 3)`` is ``"C4"``. A move draws one line: `Line`, logged as
+``{"type": "line", "to": "C4", "from": None}``. ``from`` is required when the line does not start at
+the current dot (the first line of the game, from any dot, and a fallback line, from a non-virgin
+dot), and refused otherwise, except that naming the current dot itself is accepted (it is the same
+line).
 
 After every line (and after a forfeit) the module skips, on its own, every line that cannot be drawn
 anywhere (RULES.md's skip), so the state always owes a drawable line unless the game is over. Two
@@ -27,19 +28,33 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, NamedTuple
 
-from bot.errors import BadInput, IllegalMove, NotYourTurn
-from bot.games.base import Action, Option, Outcome, action_type, check_seat, require, str_field
+from bot.errors import BadInput, GameFinished, IllegalMove, NotYourTurn
+from bot.games.base import (
+    ActionJSON,
+    Forfeit,
+    Option,
+    Outcome,
+    action_type,
+    check_seat,
+    optional_str_field,
+    require,
+    str_field,
+    typed_action,
+)
+from bot.inputs import excerpt
 
 NAME = "dots"
 TITLE = "Lines By The Dots"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
-OPTIONS = (Option("size", "Dots per side of the square grid", default=5, min=3, max=10),)
+SIZE_OPTION = Option("size", "Dots per side of the square grid", default=5, min=3, max=10)
+OPTIONS: tuple[Option, ...] = (SIZE_OPTION,)
 
-SIZE_MIN, SIZE_MAX = OPTIONS[0].min, OPTIONS[0].max
+SIZE_MIN, SIZE_MAX = SIZE_OPTION.min, SIZE_OPTION.max
 
 VERTICAL = "vertical"
 HORIZONTAL = "horizontal"
@@ -63,16 +78,17 @@ def dot_name(dot: Dot) -> str:
     return f"{COLUMNS[col]}{row + 1}"
 
 
-_DOT_RE = re.compile(r"([A-Za-z])\s*(\d{1,3})")
+_DOT_RE = re.compile(r"([A-Za-z])\s*([0-9]{1,3})", re.ASCII)
 
 
 def parse_dot(text: str, size: int) -> Dot:
-    """``"c4"`` or ``"C4"`` -> ``(2, 3)``; ``BadInput`` when it is not a dot or is off the grid."""
+    """``"c4"`` or ``"C4"`` -> ``(2, 3)`` (ASCII letters and digits only); ``BadInput`` when it is not a
+    dot or is off the grid."""
     cleaned = text.strip()
     match = _DOT_RE.fullmatch(cleaned)
     if match is None:
         raise BadInput(
-            f'"{cleaned}" is not a dot: write a column letter and a row number, like C4.'
+            f'"{excerpt(cleaned)}" is not a dot: write a column letter and a row number, like C4.'
             if cleaned
             else "Name a dot: a column letter and a row number, like C4."
         )
@@ -93,7 +109,9 @@ def _axis_name(dot: Dot, direction: str) -> str:
 
 
 @dataclass(frozen=True)
-class Line:
+class DrawnLine:
+    """A line on the board: who drew it, where, and what it scored."""
+
     seat: int
     direction: str
     start: Dot
@@ -165,7 +183,7 @@ def _line_exists(marked: frozenset[Dot], size: int, direction: str) -> bool:
 class State:
     n_players: int
     size: int
-    lines: tuple[Line, ...]  # every line drawn, in order
+    lines: tuple[DrawnLine, ...]  # every line drawn, in order
     scores: tuple[int, ...]
     turn: int  # the seat to move (meaningless once the game is over)
     direction: str  # the direction of the line owed next
@@ -194,7 +212,7 @@ class State:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> State:
+    def from_dict(cls, d: Mapping[str, Any]) -> State:
         try:
             n, size = _int(d["n_players"]), _int(d["size"])
             require(MIN_PLAYERS <= n <= MAX_PLAYERS, "player count")
@@ -262,13 +280,13 @@ def _int(x: Any) -> int:
     return x
 
 
-def _line(x: Any, size: int) -> Line:
+def _line(x: Any, size: int) -> DrawnLine:
     start, end = parse_dot(str(x["from"]), size), parse_dot(str(x["to"]), size)
     direction = str(x["direction"])
     require(direction in DIRECTIONS, "line direction")
     same_axis = start[0] == end[0] if direction == VERTICAL else start[1] == end[1]
     require(same_axis and start != end, "lines are axis-aligned")
-    return Line(
+    return DrawnLine(
         seat=_int(x["seat"]),
         direction=direction,
         start=start,
@@ -284,11 +302,11 @@ def _event(e: Any) -> Event:
     return copy.deepcopy(e)
 
 
-def new_game(n_players: int, options: dict[str, int], seed: int) -> State:
+def new_game(n_players: int, options: Mapping[str, int], seed: int) -> State:
     del seed  # no randomness in this game
     if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
         raise ValueError(f"{TITLE} needs {MIN_PLAYERS}-{MAX_PLAYERS} players")
-    size = options.get("size", OPTIONS[0].default)
+    size = options.get("size", SIZE_OPTION.default)
     if not SIZE_MIN <= size <= SIZE_MAX:
         raise ValueError(f"size must be from {SIZE_MIN} to {SIZE_MAX}")
     return State(
@@ -359,17 +377,15 @@ def to_act(state: State) -> frozenset[int]:
     return frozenset() if state.finished else frozenset({state.turn})
 
 
-def legal_actions(state: State, seat: int) -> list[Action]:
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if seat not in to_act(state):
         return []
     o = owed(state)
     assert o is not None
-    actions: list[Action] = []
+    actions: list[dict[str, Any]] = []
     for start in legal_starts(state):
         for end in _ends(state.marked, state.size, start, state.direction):
-            actions.append(
-                {"type": "line", "from": dot_name(start) if o.needs_from else None, "to": dot_name(end)}
-            )
+            actions.append(Line(dot_name(end), dot_name(start) if o.needs_from else None).to_json())
     return actions
 
 
@@ -383,20 +399,47 @@ def _names(dots: tuple[Dot, ...] | list[Dot], limit: int = 12) -> str:
 # ---- moves ----------------------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int, action: Action) -> State:
+@dataclass(frozen=True)
+class Line:
+    """Draw the owed line to the dot ``to``, from the dot ``from_`` when the line does not start at the
+    current dot (dots by name, as typed: `apply` reads them with `parse_dot`). Logged as
+    ``{"type": "line", "to": "C4", "from": None}``."""
+
+    TYPE: ClassVar[str] = "line"
+    to: str
+    from_: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "to": self.to, "from": self.from_}
+
+
+Move = Line
+
+
+def parse_action(data: ActionJSON) -> Move | Forfeit:
+    """A logged action as its typed value; ``BadInput`` when the JSON is malformed. Whether the dots
+    are on the grid is the state's business (`apply`)."""
+    kind = action_type(data)
+    if kind == Forfeit.TYPE:
+        return Forfeit.from_json(data)
+    if kind != Line.TYPE:
+        raise BadInput("In Lines By The Dots the only move is drawing a line.")
+    return Line(str_field(data, "to"), optional_str_field(data, "from"))
+
+
+def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     check_seat(state.n_players, seat)
-    if action_type(action) != "line":
+    move = parse_action(action) if isinstance(action, Mapping) else typed_action(action)
+    if not isinstance(move, Line):
         raise BadInput("In Lines By The Dots the only move is drawing a line.")
     size = state.size
-    end = parse_dot(str_field(action, "to"), size)
-    raw_start = action.get("from")
-    if raw_start is not None and not isinstance(raw_start, str):
-        raise BadInput("The move needs text for from.")
+    end = parse_dot(move.to, size)
+    raw_start = move.from_
     start_given = None if raw_start is None or not raw_start.strip() else parse_dot(raw_start, size)
     if state.finished:
-        raise IllegalMove("The game is over.")
+        raise GameFinished()
     if seat != state.turn:
-        raise NotYourTurn(f"It is seat {state.turn + 1}'s turn, not yours.")
+        raise NotYourTurn(waiting=(state.turn,))
     o = owed(state)
     assert o is not None
     d = o.direction
@@ -455,7 +498,7 @@ def _check_path(state: State, start: Dot, end: Dot, d: str) -> None:
 def _draw(state: State, seat: int, start: Dot, end: Dot, fallback: bool) -> State:
     d = state.direction
     score = line_score(state, start)
-    line = Line(seat=seat, direction=d, start=start, end=end, score=score, fallback=fallback)
+    line = DrawnLine(seat=seat, direction=d, start=start, end=end, score=score, fallback=fallback)
     scores = list(state.scores)
     scores[seat] += score
     marked = state.marked | frozenset(line.dots())
@@ -546,7 +589,7 @@ class View:
 
     n_players: int
     size: int
-    lines: tuple[Line, ...]
+    lines: tuple[DrawnLine, ...]
     marked: frozenset[Dot]  # the non-virgin dots
     current: Dot | None  # where the next line starts (None before the first line)
     turn: int | None  # None once the game is over
@@ -555,11 +598,20 @@ class View:
     forfeited: frozenset[int]
     events: tuple[Event, ...]
     outcome: Outcome | None
+    # The line owed now, as the player may draw it: its legal starts, each start's legal ends and
+    # what a line from it scores (empty once the game is over).
+    starts: tuple[Dot, ...] = ()
+    ends: Mapping[Dot, tuple[Dot, ...]] = field(default_factory=dict)
+    line_scores: Mapping[Dot, int] = field(default_factory=dict)
 
 
 def view_for(state: State, seat: int | None) -> View:
     del seat
+    starts = () if state.finished else legal_starts(state)
     return View(
+        starts=starts,
+        ends={start: legal_ends(state, start) for start in starts},
+        line_scores={start: line_score(state, start) for start in starts},
         n_players=state.n_players,
         size=state.size,
         lines=state.lines,

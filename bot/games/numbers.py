@@ -16,19 +16,40 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
-from bot.errors import BadInput, IllegalMove, NotYourTurn
-from bot.games.base import Action, Option, Outcome, action_type, check_seat, int_field, require
+from bot.errors import (
+    BadInput,
+    GameFinished,
+    IllegalMove,
+    Namer,
+    NotANumber,
+    OutOfRange,
+    YouLeft,
+    player_number,
+)
+from bot.games.base import (
+    ActionJSON,
+    Forfeit,
+    Option,
+    Outcome,
+    action_type,
+    check_seat,
+    int_field,
+    require,
+    typed_action,
+)
+from bot.inputs import binary_number, excerpt, whole_number
 
 NAME = "numbers"
 TITLE = "Numbers To Number"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 2
-OPTIONS = (Option("m", "Moves per round (numbers go up to 2^m - 1)", default=6, min=3, max=8),)
+M_OPTION = Option("m", "Moves per round (numbers go up to 2^m - 1)", default=6, min=3, max=8)
+OPTIONS: tuple[Option, ...] = (M_OPTION,)
 
 Event = dict[str, Any]
-Move = tuple[int, int]  # (seat 1's number, seat 2's number)
+Pair = tuple[int, int]  # one move of the game: (seat 1's number, seat 2's number)
 
 
 # ---- pure helpers ---------------------------------------------------------------------------------
@@ -68,27 +89,25 @@ def binary(value: int, m: int) -> str:
 
 
 def parse_number(text: str, m: int) -> int:
-    """A number typed by a player: decimal, or binary with a ``0b`` prefix. Raises ``BadInput``
-    with a sentence naming the allowed range."""
+    """A number typed by a player: decimal (ASCII digits), or binary with a ``0b`` prefix; spaces and
+    underscores between digits are ignored. Raises ``BadInput`` with a sentence naming the allowed
+    range."""
     top = largest(m)
     word = text.strip().replace("_", "").replace(" ", "")
-    if not word:
-        raise BadInput(f"Type a whole number from 1 to {top}.")
+    context = f"in this game (m = {m}) "
+    hint = f" (or binary, like 0b{binary(top // 3, m)})"
     try:
-        value = int(word[2:], 2) if word[:2].lower() == "0b" else int(word, 10)
-    except ValueError:
-        raise BadInput(
-            f"{text.strip()!r} is not a whole number. Type a number from 1 to {top} "
-            f"(or binary, like 0b{binary(top // 3, m)})."
-        ) from None
-    _check_range(value, m)
-    return value
+        if word[:2].lower() == "0b":
+            return binary_number(word, 1, top, context=context, hint=hint)
+        return whole_number(word, 1, top, signed=True, context=context, hint=hint)
+    except NotANumber:
+        raise NotANumber(excerpt(text), 1, top, hint) from None  # quoted as typed, spaces and all
 
 
 def _check_range(value: int, m: int) -> None:
     top = largest(m)
     if not 1 <= value <= top:
-        raise BadInput(f"{value} is out of range: in this game (m = {m}) pick from 1 to {top}.")
+        raise OutOfRange(str(value), 1, top, f"in this game (m = {m}) ")
 
 
 # ---- rounds ---------------------------------------------------------------------------------------
@@ -98,13 +117,13 @@ def _check_range(value: int, m: int) -> None:
 class RoundRecord:
     """A finished round: what the round-end announcement and image show."""
 
-    moves: tuple[Move, ...]  # m moves: (seat 1's number, seat 2's number)
+    moves: tuple[Pair, ...]  # m moves: (seat 1's number, seat 2's number)
     symbols: str  # the round's list, e.g. "01_001_1"
     d: tuple[int, ...]  # decode_list(symbols)
     points: tuple[int, int]  # per seat: how many of their numbers this round are in D
 
     @classmethod
-    def of(cls, moves: tuple[Move, ...]) -> RoundRecord:
+    def of(cls, moves: tuple[Pair, ...]) -> RoundRecord:
         symbols = "".join(symbol(a, b) for a, b in moves)
         d = tuple(decode_list(symbols))
         members = set(d)
@@ -131,7 +150,7 @@ class State:
     m: int
     seed: int
     rounds: tuple[RoundRecord, ...] = ()  # finished rounds, oldest first
-    moves: tuple[Move, ...] = ()  # the current round's revealed moves
+    moves: tuple[Pair, ...] = ()  # the current round's revealed moves
     pending: tuple[int | None, int | None] = (None, None)  # this move's secret picks
     forfeited: frozenset[int] = field(default_factory=frozenset)
     events: tuple[Event, ...] = ()  # the public events the last apply/forfeit caused
@@ -189,7 +208,7 @@ def _int(value: Any) -> int:
     return value
 
 
-def _moves(value: Any) -> tuple[Move, ...]:
+def _moves(value: Any) -> tuple[Pair, ...]:
     out = []
     for mv in value:
         require(len(mv) == 2, "a move has two numbers")
@@ -226,9 +245,9 @@ def _validate(s: State) -> None:
 def new_game(n_players: int, options: Mapping[str, int], seed: int) -> State:
     if n_players != 2:
         raise ValueError("Numbers To Number is for exactly 2 players")
-    m = options.get("m", OPTIONS[0].default)
-    if not OPTIONS[0].min <= m <= OPTIONS[0].max:
-        raise ValueError(f"m must be from {OPTIONS[0].min} to {OPTIONS[0].max}")
+    m = options.get("m", M_OPTION.default)
+    if not M_OPTION.allows(m):
+        raise ValueError(f"m must be from {M_OPTION.min} to {M_OPTION.max}")
     return State(m=m, seed=seed)
 
 
@@ -245,28 +264,66 @@ def available(state: State, seat: int) -> tuple[int, ...]:
     return tuple(k for k in range(1, largest(state.m) + 1) if k not in used)
 
 
-def legal_actions(state: State, seat: int) -> list[Action]:
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if seat not in to_act(state):
         return []
-    return [{"type": "pick", "number": k} for k in available(state, seat)]
+    return [Pick(k).to_json() for k in available(state, seat)]
 
 
-def apply(state: State, seat: int, action: Action) -> State:
-    check_seat(2, seat)
-    if action_type(action) != "pick":
+# ---- actions --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pick:
+    """The seat's secret number for this move: ``{"type": "pick", "number": 42}``."""
+
+    TYPE: ClassVar[str] = "pick"
+    number: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "number": self.number}
+
+
+Move = Pick
+
+
+def parse_action(data: ActionJSON) -> Move | Forfeit:
+    """A logged action as its typed value; ``BadInput`` when the JSON is malformed."""
+    kind = action_type(data)
+    if kind == Forfeit.TYPE:
+        return Forfeit.from_json(data)
+    if kind != Pick.TYPE:
         raise BadInput("In Numbers To Number the only move is picking a number.")
-    number = int_field(action, "number")
+    return Pick(int_field(data, "number"))
+
+
+class PickIsFinal(IllegalMove):
+    """A second pick for the same move: ``waiting_for`` has not picked yet."""
+
+    def __init__(self, pick: int, waiting_for: int) -> None:
+        self.pick, self.waiting_for = pick, waiting_for
+        super().__init__(self.text())
+
+    def text(self, name: Namer | None = None) -> str:
+        return (
+            f"You already picked {self.pick} for this move, and a pick is final. "
+            f"Waiting for {(name or player_number)(self.waiting_for)} to pick."
+        )
+
+
+def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
+    check_seat(2, seat)
+    move = parse_action(action) if isinstance(action, Mapping) else typed_action(action)
+    if not isinstance(move, Pick):
+        raise BadInput("In Numbers To Number the only move is picking a number.")
+    number = move.number
     if state.finished:
-        raise IllegalMove("The game is over.")
+        raise GameFinished()
     if seat in state.forfeited:
-        raise NotYourTurn("You left this game, so you cannot play in it any more.")
-    other = 1 - seat
+        raise YouLeft()
     mine = state.pending[seat]
     if mine is not None:
-        raise IllegalMove(
-            f"You already picked {mine} for this move, and a pick is final. "
-            f"Waiting for seat {other + 1} to pick."
-        )
+        raise PickIsFinal(mine, waiting_for=1 - seat)
     _check_range(number, state.m)
     if number in state.played(seat):
         where = _round_of(state, seat, number)
@@ -356,7 +413,7 @@ def outcome(state: State) -> Outcome | None:
     totals = state.totals
     if state.forfeited:
         (gone,) = state.forfeited
-        return Outcome(winners=(1 - gone,), reason=f"seat {gone + 1} left the game", scores=totals)
+        return Outcome(winners=(1 - gone,), reason="the other player left the game", scores=totals)
     if totals[0] == totals[1]:
         return Outcome(winners=(0, 1), reason=f"equal totals ({totals[0]} each)", scores=totals, draw=True)
     winner = 0 if totals[0] > totals[1] else 1
@@ -382,7 +439,7 @@ class View:
     m: int
     n_rounds: int
     round: int  # 0-based index of the current round (n_rounds once every round is played)
-    moves: tuple[Move, ...]  # the current round's revealed moves
+    moves: tuple[Pair, ...]  # the current round's revealed moves
     symbols: str  # the current round's list so far
     picked: tuple[bool, bool]  # who has a pick in for the current move (never what it is)
     my_pick: int | None  # the viewer's own pending pick (None in the public view)

@@ -7,17 +7,29 @@ player who made the last move wins.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
-from bot.errors import BadInput, IllegalMove, NotYourTurn
-from bot.games.base import Action, Option, Outcome, action_type, check_seat, int_field, require
+from bot.errors import BadInput, GameFinished, IllegalMove, NotYourTurn
+from bot.games.base import (
+    ActionJSON,
+    Forfeit,
+    Option,
+    Outcome,
+    action_type,
+    check_seat,
+    int_field,
+    require,
+    typed_action,
+)
 
 NAME = "procession"
 TITLE = "Procession"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
-OPTIONS = (Option("n", "How many digits the row has", default=6, min=2, max=12),)
+N_OPTION = Option("n", "How many digits the row has", default=6, min=2, max=12)
+OPTIONS: tuple[Option, ...] = (N_OPTION,)
 
 Multiset = tuple[int, ...]  # run lengths sorted in descending order: the multiset's canonical form
 
@@ -75,7 +87,7 @@ class State:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> State:
+    def from_dict(cls, d: Mapping[str, Any]) -> State:
         try:
             state = cls(
                 n_players=int(d["n_players"]),
@@ -89,7 +101,7 @@ class State:
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"invalid procession state: {exc}") from exc
         require(MIN_PLAYERS <= state.n_players <= MAX_PLAYERS, "player count")
-        require(2 <= state.n <= 12, "n")
+        require(N_OPTION.allows(state.n), "n")
         require(bool(state.rows) and state.rows[0] == "0" * state.n, "start row")
         require(all(len(r) == state.n and set(r) <= {"0", "1"} for r in state.rows), "rows")
         require(len(state.movers) == len(state.rows) - 1, "movers")
@@ -100,11 +112,11 @@ class State:
         return state
 
 
-def new_game(n_players: int, options: dict[str, int], seed: int) -> State:
+def new_game(n_players: int, options: Mapping[str, int], seed: int) -> State:
     del seed  # no randomness in Procession
     if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
         raise ValueError(f"Procession needs {MIN_PLAYERS}-{MAX_PLAYERS} players")
-    n = options.get("n", OPTIONS[0].default)
+    n = options.get("n", N_OPTION.default)
     return State(n_players=n_players, n=n, rows=("0" * n,), movers=())
 
 
@@ -118,10 +130,37 @@ def to_act(state: State) -> frozenset[int]:
     return frozenset() if state.finished else frozenset({state.turn})
 
 
-def legal_actions(state: State, seat: int) -> list[Action]:
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if seat not in to_act(state):
         return []
-    return [{"type": "flip", "position": p} for p in legal_positions(state)]
+    return [Flip(p).to_json() for p in legal_positions(state)]
+
+
+# ---- actions --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Flip:
+    """Flip the digit at 1-based ``position``: ``{"type": "flip", "position": 3}``."""
+
+    TYPE: ClassVar[str] = "flip"
+    position: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "position": self.position}
+
+
+Move = Flip
+
+
+def parse_action(data: ActionJSON) -> Move | Forfeit:
+    """A logged action as its typed value; ``BadInput`` when the JSON is malformed."""
+    kind = action_type(data)
+    if kind == Forfeit.TYPE:
+        return Forfeit.from_json(data)
+    if kind != Flip.TYPE:
+        raise BadInput("In Procession the only move is flipping a digit.")
+    return Flip(int_field(data, "position"))
 
 
 def _next_seat(state: State, after: int) -> int:
@@ -139,15 +178,16 @@ def _settle(state: State) -> State:
     return state
 
 
-def apply(state: State, seat: int, action: Action) -> State:
+def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     check_seat(state.n_players, seat)
-    if action_type(action) != "flip":
+    move = parse_action(action) if isinstance(action, Mapping) else typed_action(action)
+    if not isinstance(move, Flip):
         raise BadInput("In Procession the only move is flipping a digit.")
-    position = int_field(action, "position")
+    position = move.position
     if state.finished:
-        raise IllegalMove("The game is over.")
+        raise GameFinished()
     if seat != state.turn:
-        raise NotYourTurn(f"It is seat {state.turn + 1}'s turn, not yours.")
+        raise NotYourTurn(waiting=(state.turn,))
     if not 1 <= position <= state.n:
         raise BadInput(
             f"Position {position} does not exist: the row has {state.n} digits. Choose 1-{state.n}."

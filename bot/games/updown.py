@@ -24,11 +24,21 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
-from typing import Any
+from typing import Any, ClassVar
 
-from bot.errors import BadInput, IllegalMove, NotYourTurn
+from bot.errors import (
+    BadInput,
+    GameFinished,
+    IllegalMove,
+    Namer,
+    NotYourTurn,
+    OutOfRange,
+    YouLeft,
+    name_list,
+)
 from bot.games.base import (
-    Action,
+    ActionJSON,
+    Forfeit,
     Option,
     Outcome,
     action_type,
@@ -36,7 +46,9 @@ from bot.games.base import (
     int_field,
     require,
     str_field,
+    typed_action,
 )
+from bot.inputs import excerpt, is_ascii_digits, not_allowed, whole_number
 
 NAME = "updown"
 TITLE = "Up-Down-Stay"
@@ -93,34 +105,55 @@ def sort_cards(cards: Iterable[str]) -> tuple[str, ...]:
 
 def parse_rank(text: str) -> int:
     """A card value typed by a player: ``A``, ``2``..``10``, ``J``, ``Q``, ``K`` or ``1``..``13``
-    (case-insensitive; ``T`` and the English names work too). Raises ``BadInput``."""
-    word = text.strip().upper()
+    (ASCII only, case-insensitive; ``T`` and the English names work too). Raises ``BadInput``."""
+    raw = text.strip()
+    word = raw.upper() if raw.isascii() else ""
     if word in RANK_LABELS:
         return RANK_LABELS.index(word) + 1
-    if word.isdigit() and 1 <= int(word) <= 13:
-        return int(word)
+    if is_ascii_digits(word):
+        try:
+            return whole_number(word, 1, 13)
+        except OutOfRange:
+            pass  # refused below, with what to type instead
     if word == "T":
         return 10
     if word.lower() in RANK_NAMES:
         return RANK_NAMES.index(word.lower()) + 1
+    if not raw:
+        raise BadInput(
+            "An empty answer is not a card value. Type A, 2-10, J, Q or K (or a number from 1 to 13)."
+        )
     raise BadInput(
-        f"{text.strip()!r} is not a card value. Type A, 2-10, J, Q or K (or a number from 1 to 13)."
+        f"{excerpt(raw)!r} is not a card value. Type A, 2-10, J, Q or K (or a number from 1 to 13)."
     )
 
 
+_WORDS = {"up": "U", "u": "U", "down": "D", "d": "D", "same": "S", "stay": "S", "s": "S"}
+
+
 def parse_letters(text: str) -> str:
-    """A prediction typed by a player: U, D and S only; case and spaces are ignored. Raises
-    ``BadInput``. (Whether the length fits the deal is checked by ``apply``.)"""
-    letters = "".join(text.split()).upper()
+    """A prediction typed by a player: the letters U, D and S only; case and spaces are ignored.
+    Raises ``BadInput`` saying what to type instead. (Whether the length fits the deal is checked
+    by ``apply``.)"""
+    letters = "".join(text.split())
     if not letters:
         raise BadInput("Your prediction is empty. Type at least one letter: U (up), D (down), S (same).")
-    bad = sorted(set(letters) - {"U", "D", "S"})
+    # Only ASCII letters are upper-cased: "ß".upper() is "SS", and "ſ".upper() is "S".
+    bad = [ch.upper() if ch.isascii() else ch for ch in letters if ch not in "UDSuds"]
     if bad:
         raise BadInput(
-            f"A prediction uses only U (up), D (down) and S (same); {', '.join(bad)} "
-            f"{'is' if len(bad) == 1 else 'are'} not allowed."
+            f"A prediction uses only U (up), D (down) and S (same); {not_allowed(bad)}. " + _instead(text)
         )
-    return letters
+    return letters.upper()
+
+
+def _instead(text: str) -> str:
+    """What to type instead of a refused prediction: its letters when it spelled the words out."""
+    words = "".join(ch.lower() if ch.isascii() and ch.isalpha() else " " for ch in text[:200]).split()
+    letters = [_WORDS.get(w) for w in words]
+    if words and len(text) <= 200 and all(letters):
+        return f"To predict {excerpt(', '.join(words))}, type {''.join(map(str, letters))}."
+    return "Type one letter per change, for example UDS."
 
 
 def changes_of(ranks: Iterable[int]) -> str:
@@ -443,7 +476,7 @@ def can_predict(state: State, seat: int) -> bool:
     return state.phase != "over" and not state.row and seat in state.active
 
 
-def legal_actions(state: State, seat: int) -> list[Action]:
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """The moves ``seat`` is asked for now: ``[]`` unless the seat is in ``to_act``.
 
     Predictions are any string of U/D/S of 1..R-1 letters (3^(R-1) of them), so for a prediction the
@@ -456,41 +489,109 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         return []
     if state.phase == "place":
         ranks = sorted({card_rank(c) for c in state.hands[seat]})
-        return [{"type": "play", "rank": r} for r in ranks]
+        return [Play(r).to_json() for r in ranks]
     samples = ["U", "D", "S"]
     if state.max_letters >= 2:
         samples += [a + b for a in "UDS" for b in "UDS"]
-    return [{"type": "predict", "letters": s} for s in samples]
+    return [Predict(s).to_json() for s in samples]
 
 
-def _seat_list(seats: Iterable[int]) -> str:
-    names = [f"seat {s + 1}" for s in seats]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+# ---- actions --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Predict:
+    """Submit or replace the seat's secret prediction: ``{"type": "predict", "letters": "UDS"}``.
+    ``letters`` are kept as logged; `apply` reads them with `parse_letters`."""
+
+    TYPE: ClassVar[str] = "predict"
+    letters: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "letters": self.letters}
+
+
+@dataclass(frozen=True)
+class Play:
+    """Place a card of value ``rank`` (1 = A to 13 = K) from the hand: ``{"type": "play", "rank": 12}``."""
+
+    TYPE: ClassVar[str] = "play"
+    rank: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "rank": self.rank}
+
+
+Move = Predict | Play
+
+_WRONG_MOVE = "In Up-Down-Stay you either predict (U/D/S letters) or play a card."
+
+
+def parse_action(data: ActionJSON) -> Move | Forfeit:
+    """A logged action as its typed value; ``BadInput`` when the JSON is malformed, the letters are not
+    U/D/S or the card value is not 1 to 13."""
+    kind = action_type(data)
+    if kind == Forfeit.TYPE:
+        return Forfeit.from_json(data)
+    if kind == Predict.TYPE:
+        letters = str_field(data, "letters")
+        parse_letters(letters)
+        return Predict(letters)
+    if kind == Play.TYPE:
+        rank = int_field(data, "rank")
+        _check_rank(rank)
+        return Play(rank)
+    raise BadInput(_WRONG_MOVE)
+
+
+def _check_rank(rank: int) -> None:
+    if not 1 <= rank <= 13:
+        raise BadInput(f"There is no card value {rank}: values go from 1 (A) to 13 (K).")
+
+
+class OutOfPlayoff(NotYourTurn):
+    """A seat that is not in the current playoff tried to act: only ``players`` play it."""
+
+    def __init__(self, players: Iterable[int]) -> None:
+        self.players = tuple(players)
+        super().__init__(self.text())
+
+    def text(self, name: Namer | None = None) -> str:
+        return f"You are out of this playoff: only {name_list(self.players, name)} play it."
+
+
+class StillPredicting(IllegalMove):
+    """A card placed before every player has predicted: ``waiting`` have not."""
+
+    def __init__(self, waiting: Iterable[int]) -> None:
+        self.waiting = tuple(waiting)
+        super().__init__(self.text())
+
+    def text(self, name: Namer | None = None) -> str:
+        return (
+            "Placing starts once every player has predicted; "
+            f"still waiting for {name_list(self.waiting, name)}."
+        )
 
 
 def _check_in_deal(state: State, seat: int) -> None:
     if state.phase == "over":
-        raise IllegalMove("The game is over.")
+        raise GameFinished()
     if seat in state.forfeited:
-        raise NotYourTurn("You left this game, so you cannot play in it any more.")
+        raise YouLeft()
     if seat not in state.players:
-        raise NotYourTurn(f"You are out of this playoff: only {_seat_list(state.active)} play it.")
+        raise OutOfPlayoff(state.active)
 
 
-def apply(state: State, seat: int, action: Action) -> State:
+def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     check_seat(state.n_players, seat)
-    kind = action_type(action)
-    if kind == "predict":
-        letters = parse_letters(str_field(action, "letters"))
-        return _predict(state, seat, letters)
-    if kind == "play":
-        rank = int_field(action, "rank")
-        if not 1 <= rank <= 13:
-            raise BadInput(f"There is no card value {rank}: values go from 1 (A) to 13 (K).")
-        return _play(state, seat, rank)
-    raise BadInput("In Up-Down-Stay you either predict (U/D/S letters) or play a card.")
+    move = parse_action(action) if isinstance(action, Mapping) else typed_action(action)
+    if isinstance(move, Predict):
+        return _predict(state, seat, parse_letters(move.letters))
+    if isinstance(move, Play):
+        _check_rank(move.rank)
+        return _play(state, seat, move.rank)
+    raise BadInput(_WRONG_MOVE)
 
 
 def _predict(state: State, seat: int, letters: str) -> State:
@@ -516,12 +617,9 @@ def _predict(state: State, seat: int, letters: str) -> State:
 def _play(state: State, seat: int, rank: int) -> State:
     _check_in_deal(state, seat)
     if state.phase == "predict":
-        waiting = sorted(to_act(state))
-        raise IllegalMove(
-            f"Placing starts once every player has predicted; still waiting for {_seat_list(waiting)}."
-        )
+        raise StillPredicting(sorted(to_act(state)))
     if seat != state.turn:
-        raise NotYourTurn(f"It is seat {state.turn + 1}'s turn to place a card, not yours.")
+        raise NotYourTurn(waiting=(state.turn,), to="place a card")
     hand = state.hands[seat]
     card = next((c for c in hand if card_rank(c) == rank), None)
     if card is None:

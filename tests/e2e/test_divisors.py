@@ -15,7 +15,7 @@ from PIL import Image
 
 from bot.games import divisors as D
 from bot.render.divisors import render_board
-from cogs.divisors import card_label
+from cogs.divisors.present import card_label
 from tests.e2e.driver import (
     assert_png,
     bot_messages,

@@ -27,7 +27,7 @@ async def open_game(emu: DiscordEmulator, scene: Scene, players: int, size: int)
     assert not (await rec.response()).ephemeral
     for user in others:
         rec = await emu.slash(user, scene.channel, "game join")
-        assert "seat" in await private_reply(rec)
+        assert "You joined" in await private_reply(rec)
     rec = await emu.slash(host, scene.channel, "game start")
     await rec.response()
     await emu.wait_idle()

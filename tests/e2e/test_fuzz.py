@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.ui import APOLOGY
+from bot.table.replies import APOLOGY
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness, project_bot_factory
 from tests.emulator.models import InteractionRecord

@@ -136,17 +136,17 @@ def assert_hidden(emu: DiscordEmulator, since: set[tuple[object, ...]], number: 
 def assert_panel_blind(harness: BotHarness, game: Loaded, seat: int, shown: str | None = None) -> None:
     """``seat``'s panel (as ``shown``, or as it would be drawn now) is the same whatever the other
     seat's pending pick is."""
-    cog = harness.bot.game_cogs["numbers"]
+    panels = harness.bot.tools.panels
     state: numbers.State = game.state
     other = 1 - seat
     assert state.pending[other] is not None and state.pending[seat] is None
-    now = cog.panel_payload(game, seat)["content"]
+    now = panels.payload(game, seat)["content"]
     assert shown is None or shown == now
     for alt in numbers.available(state, other)[:3]:
         pending = list(state.pending)
         pending[other] = alt
         changed = dataclasses.replace(game, state=dataclasses.replace(state, pending=tuple(pending)))
-        assert cog.panel_payload(changed, seat)["content"] == now
+        assert panels.payload(changed, seat)["content"] == now
 
 
 # ---- the tests --------------------------------------------------------------------------------------
@@ -372,7 +372,7 @@ async def test_forfeit_with_a_pick_pending_reveals_nothing(
     await (await emu.slash(bob, scene.channel, "game leave")).response()
     final = await posted(emu, scene.channel, before)
     assert f"<@{bob.id}> left the game (forfeit)." in final.content
-    assert f"🏆 <@{alice.id}> wins: seat 2 left the game." in final.content
+    assert f"🏆 <@{alice.id}> wins: the other player left the game." in final.content
     game = await game_of(bot_harness, game_id)
     assert game.row.status == "finished" and game.state.pending == (None, None)
     for payload in emu.all_public_payloads():

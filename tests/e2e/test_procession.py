@@ -37,7 +37,7 @@ async def open_game(emu: DiscordEmulator, scene: Scene, players: int, n: int, *,
             await rec.response()
         else:
             rec = await emu.slash(user, scene.channel, "game join")
-            assert "seat" in await private_reply(rec)
+            assert "You joined" in await private_reply(rec)
         await emu.wait_idle()
     for user in scene.players[:players]:
         assert user.mention in lobby.content

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.games import updown
-from cogs.updown import card_text
+from cogs.updown.present import card_text
 from tests.e2e.driver import (
     assert_png,
     bot_messages,

@@ -109,6 +109,7 @@ HANDLER_TASKS = (
     "discord-ui-view-dispatch-",
     "discord.py: interaction",
     "discord.py: message",
+    "quetbot-outbox-",  # the project's bot carrying out what a move owes (its board, DM panels)
 )
 
 

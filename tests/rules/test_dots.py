@@ -205,7 +205,7 @@ def test_bad_input_changes_nothing() -> None:
     state = T.new_game(2, {"size": 5}, 0)
     assert_refused(state, 0, {"type": "line", "to": "A3"}, BadInput, "first line of the game starts")
     assert_refused(state, 0, {"type": "line", "to": "C1", "from": "A1"}, IllegalMove, "must be vertical")
-    assert_refused(state, 1, {"type": "line", "to": "A3", "from": "A1"}, NotYourTurn, "seat 1's turn")
+    assert_refused(state, 1, {"type": "line", "to": "A3", "from": "A1"}, NotYourTurn, "player 1's turn")
     state = line(state, "A3", "A1")
     state = line(state, "E3")  # row 3: A3 -> 1; B3..E3 are taken
     assert state.turn == 1 and state.current == (4, 2)
@@ -215,7 +215,7 @@ def test_bad_input_changes_nothing() -> None:
     assert_refused(state, 1, {**v, "to": "F1"}, BadInput, "F1 is off the grid: columns run A-E, rows 1-5")
     assert_refused(state, 1, {**v, "to": "E3"}, IllegalMove, "must leave its dot")
     assert_refused(state, 1, {**v, "to": "E1", "from": "A1"}, IllegalMove, "leave out from")
-    assert_refused(state, 0, {**v, "to": "E1"}, NotYourTurn, "seat 2's turn")
+    assert_refused(state, 0, {**v, "to": "E1"}, NotYourTurn, "player 2's turn")
     assert_refused(state, 1, {**v, "to": 5}, BadInput, "text for to")
     assert_refused(state, 1, {**v, "to": "E1", "from": 3}, BadInput, "text for from")
     assert_refused(state, 1, {"type": "dot", "to": "E1"}, BadInput, "only move is drawing a line")

@@ -452,12 +452,12 @@ def test_too_long_a_prediction() -> None:
 
 def test_bad_moves_change_nothing() -> None:
     state = seed_example_state()
-    assert "waiting for seat 1 and seat 2" in unchanged_after(
+    assert "waiting for player 1 and player 2" in unchanged_after(
         state, 0, {"type": "play", "rank": 2}, IllegalMove
     )
     state = u.apply(state, 0, {"type": "predict", "letters": "U"})
     state = u.apply(state, 1, {"type": "predict", "letters": "D"})
-    assert "seat 1's turn" in unchanged_after(state, 1, {"type": "play", "rank": 6}, NotYourTurn)
+    assert "player 1's turn" in unchanged_after(state, 1, {"type": "play", "rank": 6}, NotYourTurn)
     message = unchanged_after(state, 0, {"type": "play", "rank": 12}, IllegalMove)
     assert message == "You hold no Q. Your ranks: 2, 5, 7."
     unchanged_after(state, 0, {"type": "play", "rank": 14}, BadInput)

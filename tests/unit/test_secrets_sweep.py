@@ -13,18 +13,19 @@ from __future__ import annotations
 import os
 import random
 import time
-from types import ModuleType, SimpleNamespace
+from types import ModuleType
 from typing import Any
 
 import pytest
 
-from bot.gamecog import GameCog
 from bot.games import divisors, numbers, updown
-from bot.service import Loaded, MoveResult
+from bot.service import Loaded
 from bot.storage import GameRow
-from cogs.divisors import Divisors
-from cogs.numbers import Numbers
-from cogs.updown import UpDown
+from bot.table.catalog import GameKind
+from bot.table.present import News
+from cogs.divisors.present import DivisorsPresenter
+from cogs.numbers.present import NumbersPresenter
+from cogs.updown.present import UpDownPresenter
 
 GAMES = int(os.environ.get("QUETBOT_SWEEP_GAMES", "200"))
 SWEPT = {"games": 0, "checks": 0}
@@ -60,15 +61,16 @@ def _loaded(rules: ModuleType, state: Any, players: int, version: int) -> Loaded
     return Loaded(row=row, rules=rules, state=state)
 
 
-def _public(cog: GameCog, rules: ModuleType, before: Any, after: Any, seat: int, action: Any, n: int) -> Any:
-    result = MoveResult(
-        before=_loaded(rules, before, n, 1), after=_loaded(rules, after, n, 2), seat=seat, action=dict(action)
-    )
+def _public(
+    kind: GameKind, rules: ModuleType, before: Any, after: Any, seat: int, action: Any, n: int
+) -> Any:
+    table = kind.table(_loaded(rules, after, n, 2))
+    news = News(seat=seat, before=rules.view_for(before, None), after=rules.view_for(after, None))
     return (
-        rules.view_for(after, None),
-        cog.describe(result),
-        cog.status_text(result.after),
-        cog.quiet(result),
+        news.after,
+        kind.present.headline(news, table),
+        kind.present.status(news.after, table),
+        kind.present.quiet(news),
     )
 
 
@@ -124,11 +126,12 @@ def _choose(kind: str, state: Any, seat: int, rng: random.Random) -> dict[str, A
 
 
 @pytest.mark.parametrize(
-    ("kind", "cog_class"), [("updown", UpDown), ("numbers", Numbers), ("divisors", Divisors)]
+    ("kind", "presenter"),
+    [("updown", UpDownPresenter()), ("numbers", NumbersPresenter()), ("divisors", DivisorsPresenter())],
 )
-def test_nothing_public_depends_on_an_unrevealed_secret(kind: str, cog_class: type[GameCog]) -> None:
+def test_nothing_public_depends_on_an_unrevealed_secret(kind: str, presenter: Any) -> None:
     rules = {"updown": updown, "numbers": numbers, "divisors": divisors}[kind]
-    cog = cog_class(SimpleNamespace())  # type: ignore[arg-type]
+    cog = GameKind(rules=rules, present=presenter, private=presenter)
     rng = random.Random(f"sweep-{kind}")
     started = time.perf_counter()
     for game in range(GAMES):

@@ -1,0 +1,83 @@
+"""The driver boundary: how a repository's transaction reaches a database.
+
+A repository writes a transaction once, as a plain generator that yields statements and receives
+their rows::
+
+    def take(reply_id: int) -> Txn[str | None]:
+        rows = yield Q("SELECT text FROM typed_replies WHERE id = ?", (reply_id,))
+        if not rows:
+            return None
+        yield Q("DELETE FROM typed_replies WHERE id = ?", (reply_id,))
+        return str(rows[0][0])
+
+and hands it to a `Driver` (``await driver.write(take(7))``). The driver owns the connection and
+the transaction around the generator: the SQLite driver runs it to the end synchronously in its
+database thread, so a whole transaction is one trip there whatever its number of statements; a
+PostgreSQL driver can run the same generator with an ``await`` per statement. Repositories therefore
+never know which database they talk to, and the code between two statements (JSON parsing, the
+compare-and-swap check) runs where the database work runs.
+
+The statement language is the common part of SQLite's and PostgreSQL's: ``?`` placeholders (a
+driver translates them; never put a ``?`` inside a string literal), ``RETURNING`` instead of a last
+row id or a row count, ``ON CONFLICT`` upserts. Every statement answers a list of tuples (empty for
+statements that return nothing). A statement that fails ends the transaction: it is rolled back and
+the error, translated into `bot.storage.errors`, reaches the caller of `read` / `write`; it is not
+thrown into the generator (PostgreSQL could not go on with the transaction anyway).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias, TypeVar
+
+T = TypeVar("T")
+
+Row: TypeAlias = tuple[Any, ...]
+Rows: TypeAlias = list[Row]
+
+
+@dataclass(frozen=True, slots=True)
+class Q:
+    """One statement and its arguments; answers the rows it returns."""
+
+    sql: str
+    args: Sequence[Any] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Many:
+    """One statement run once per argument tuple (a batch insert); answers no rows."""
+
+    sql: str
+    rows: Sequence[Sequence[Any]]
+
+
+Statement: TypeAlias = Q | Many
+# A transaction: yields statements, is sent each one's rows, returns its result.
+Txn: TypeAlias = Generator[Statement, Rows, T]
+
+
+def fetch(sql: str, args: Sequence[Any] = ()) -> Txn[Rows]:
+    """A transaction of one statement, answering its rows."""
+    return (yield Q(sql, args))
+
+
+class Driver(ABC):
+    """A database the repositories can use. Implementations: `bot.storage.sqlite.SqliteDriver`."""
+
+    @abstractmethod
+    async def read(self, txn: Txn[T]) -> T:
+        """Run ``txn`` as a read-only transaction (one consistent snapshot) and answer its result."""
+
+    @abstractmethod
+    async def write(self, txn: Txn[T]) -> T:
+        """Run ``txn`` as one transaction: committed if it returns, rolled back if it raises."""
+
+    @abstractmethod
+    async def schema_version(self) -> int:
+        """How many of the numbered migrations the database has."""
+
+    @abstractmethod
+    async def close(self) -> None: ...

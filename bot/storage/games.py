@@ -1,0 +1,274 @@
+"""Games and their seats: reading game rows, and every change to a game.
+
+A change to a game is one transaction that compares-and-swaps the game row on its version (bumping
+it), writes what goes with the change (the move log, the seats' deadlines, the outbox effects) and
+reads the committed row back, so the caller gets it without another trip. A lost race raises
+`StaleVersion` and writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.errors import ChannelBusy, NoGameHere
+from bot.storage.driver import Driver, Many, Q, Txn, fetch
+from bot.storage.errors import Conflict, StaleVersion
+from bot.storage.moves import append as append_move
+from bot.storage.outbox import insert_effects
+from bot.storage.rows import Effect, GameRow, OutboxItem, Written, dumps
+from bot.storage.waits import sync as sync_waits
+
+_COLUMNS = ", ".join(
+    "g." + c
+    for c in (
+        "id kind guild_id channel_id status host_id options seed state result version "
+        "lobby_message_id board_message_id created_at updated_at timeout_s"
+    ).split()
+)
+_LIVE = "g.status IN ('lobby', 'active')"
+
+
+def select_games(where: str, args: Sequence[Any] = ()) -> Txn[list[GameRow]]:
+    """The games ``FROM games g {where}``, with their seats (one more statement for all of them, not
+    one per game). The rows are decoded where the transaction runs: off the event loop for SQLite."""
+    rows = yield Q(f"SELECT {_COLUMNS} FROM games g {where}", args)
+    if not rows:
+        return []
+    ids = [r[0] for r in rows]
+    seated: dict[int, list[tuple[int, str]]] = {game_id: [] for game_id in ids}
+    marks = ", ".join("?" * len(ids))
+    seat_rows = yield Q(
+        f"SELECT game_id, user_id, name FROM seats WHERE game_id IN ({marks}) ORDER BY game_id, position",
+        ids,
+    )
+    for game_id, user_id, name in seat_rows:
+        seated[game_id].append((int(user_id), str(name)))
+    games = []
+    for r in rows:
+        seats = seated[r[0]]
+        games.append(
+            GameRow(
+                id=r[0],
+                kind=r[1],
+                guild_id=r[2],
+                channel_id=r[3],
+                status=r[4],
+                host_id=r[5],
+                options=json.loads(r[6]),
+                seed=r[7],
+                state=None if r[8] is None else json.loads(r[8]),
+                result=None if r[9] is None else json.loads(r[9]),
+                version=r[10],
+                lobby_message_id=r[11],
+                board_message_id=r[12],
+                created_at=r[13],
+                updated_at=r[14],
+                timeout_s=r[15],
+                seats=tuple(user_id for user_id, _ in seats),
+                names=tuple(name for _, name in seats),
+            )
+        )
+    return games
+
+
+def select_game(game_id: int) -> Txn[GameRow]:
+    games = yield from select_games("WHERE g.id = ?", (game_id,))
+    if not games:
+        raise NoGameHere(f"Game #{game_id} does not exist.")
+    return games[0]
+
+
+def cas(game_id: int, expected_version: int, sets: Mapping[str, Any]) -> Txn[None]:
+    """Update the game row if it is still at ``expected_version``; bump the version."""
+    assignments = ", ".join(f"{column} = ?" for column in sets)
+    rows = yield Q(
+        f"UPDATE games SET {assignments}, version = version + 1, updated_at = ? "
+        "WHERE id = ? AND version = ? RETURNING id",
+        (*sets.values(), time.time(), game_id, expected_version),
+    )
+    if not rows:
+        raise StaleVersion()
+
+
+def write_seats(game_id: int, seats: Sequence[tuple[int, str]]) -> Txn[None]:
+    yield Q("DELETE FROM seats WHERE game_id = ?", (game_id,))
+    yield Many(
+        "INSERT INTO seats (game_id, position, user_id, name) VALUES (?, ?, ?, ?)",
+        [(game_id, position, user_id, name) for position, (user_id, name) in enumerate(seats)],
+    )
+
+
+def written(game_id: int, effects: Sequence[Effect]) -> Txn[Written]:
+    """The end of every change: queue its effects, read the committed row back."""
+    items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects)
+    row = yield from select_game(game_id)
+    return Written(row=row, effects=items)
+
+
+class Games:
+    def __init__(self, db: Driver) -> None:
+        self._db = db
+
+    # ---- reading --------------------------------------------------------------------------------
+
+    async def get_game(self, *, game_id: int) -> GameRow:
+        return await self._db.read(select_game(game_id))
+
+    async def live_game_in_channel(self, *, channel_id: int) -> GameRow | None:
+        games = await self._db.read(select_games(f"WHERE g.channel_id = ? AND {_LIVE}", (channel_id,)))
+        return games[0] if games else None
+
+    async def latest_game_in_channel(self, *, channel_id: int) -> GameRow | None:
+        """The live game of the channel, else the one that ended last."""
+        games = await self._db.read(
+            select_games(
+                f"WHERE g.channel_id = ? ORDER BY {_LIVE} DESC, g.updated_at DESC, g.id DESC LIMIT 1",
+                (channel_id,),
+            )
+        )
+        return games[0] if games else None
+
+    async def live_games_of_user(self, *, user_id: int) -> list[GameRow]:
+        return await self._db.read(
+            select_games(
+                f"JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND {_LIVE} ORDER BY g.id", (user_id,)
+            )
+        )
+
+    async def count_games(self, *, status: str | None = None) -> int:
+        if status is None:
+            rows = await self._db.read(fetch("SELECT COUNT(*) FROM games"))
+        else:
+            rows = await self._db.read(fetch("SELECT COUNT(*) FROM games WHERE status = ?", (status,)))
+        return int(rows[0][0])
+
+    async def expired_lobbies(self, *, created_before: float, limit: int = 50) -> list[int]:
+        rows = await self._db.read(
+            fetch(
+                "SELECT id FROM games WHERE status = 'lobby' AND created_at <= ? ORDER BY created_at LIMIT ?",
+                (created_before, limit),
+            )
+        )
+        return [int(r[0]) for r in rows]
+
+    # ---- changing -------------------------------------------------------------------------------
+
+    async def create_lobby(
+        self,
+        *,
+        kind: str,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        options: Mapping[str, Any],
+        seed: int,
+        timeout_s: int = 86400,
+    ) -> GameRow:
+        now = time.time()
+
+        def work() -> Txn[GameRow]:
+            rows = yield Q(
+                "INSERT INTO games (kind, guild_id, channel_id, status, host_id, options, seed, "
+                "created_at, updated_at, timeout_s) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING id",
+                (kind, guild_id, channel_id, host_id, dumps(dict(options)), seed, now, now, timeout_s),
+            )
+            game_id = int(rows[0][0])
+            yield from write_seats(game_id, [(host_id, host_name)])
+            return (yield from select_game(game_id))
+
+        try:
+            return await self._db.write(work())
+        except Conflict:  # the one-live-game-per-channel index
+            existing = await self.live_game_in_channel(channel_id=channel_id)
+            raise ChannelBusy(_busy_message(existing)) from None
+
+    async def update_lobby(
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        seats: Sequence[tuple[int, str]],
+        host_id: int,
+        effects: Sequence[Effect] = (),
+    ) -> Written:
+        """Replace the lobby's seats, as (user id, display name) in turn order, and its host."""
+
+        def work() -> Txn[Written]:
+            yield from cas(game_id, expected_version, {"host_id": host_id})
+            yield from write_seats(game_id, seats)
+            return (yield from written(game_id, effects))
+
+        return await self._db.write(work())
+
+    async def start_game(
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        state: Mapping[str, Any],
+        waiting: Sequence[int] = (),
+        effects: Sequence[Effect] = (),
+    ) -> Written:
+        """Start the game; ``waiting``: the seats that must act first (their deadlines start now)."""
+        sets = {"status": "active", "state": dumps(state)}
+
+        def work() -> Txn[Written]:
+            yield from cas(game_id, expected_version, sets)
+            yield from sync_waits(game_id, waiting)
+            return (yield from written(game_id, effects))
+
+        return await self._db.write(work())
+
+    async def record_move(
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        seat: int,
+        action: Mapping[str, Any],
+        state: Mapping[str, Any],
+        result: Mapping[str, Any] | None = None,
+        waiting: Sequence[int] = (),
+        effects: Sequence[Effect] = (),
+    ) -> Written:
+        """One transaction: append the move to the log, swap in the new state, queue its effects.
+
+        With ``result`` (the outcome), the game is finished in the same transaction. ``waiting``: the
+        seats the game now waits for (see `bot.storage.waits.sync`).
+        """
+        sets: dict[str, Any] = {"state": dumps(state)}
+        if result is not None:
+            sets["status"] = "finished"
+            sets["result"] = dumps(result)
+
+        def work() -> Txn[Written]:
+            yield from cas(game_id, expected_version, sets)
+            yield from sync_waits(game_id, () if result is not None else waiting)
+            yield from append_move(game_id, seat, action)
+            return (yield from written(game_id, effects))
+
+        return await self._db.write(work())
+
+    async def cancel_game(
+        self, *, game_id: int, expected_version: int, effects: Sequence[Effect] = ()
+    ) -> Written:
+        def work() -> Txn[Written]:
+            yield from cas(game_id, expected_version, {"status": "cancelled"})
+            yield from sync_waits(game_id, ())
+            return (yield from written(game_id, effects))
+
+        return await self._db.write(work())
+
+
+def _busy_message(existing: GameRow | None) -> str:
+    if existing is None:
+        return "This channel already has a game. Try again in a moment."
+    what = "a lobby" if existing.status == "lobby" else "a game in play"
+    return (
+        f"This channel already has {what}: {existing.kind} game #{existing.id}. "
+        "Finish or cancel it first (/game cancel), or start your game in a thread."
+    )

@@ -1,0 +1,37 @@
+"""The append-only move log: every action applied to a game, in order (a game can be replayed from
+its initial state and this log)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from bot.storage.driver import Driver, Q, Txn, fetch
+from bot.storage.rows import MoveRow, dumps
+
+
+def append(game_id: int, seat: int, action: Mapping[str, Any]) -> Txn[None]:
+    """Log the move after the game's last one (inside the transaction that swaps in its state)."""
+    yield Q(
+        "INSERT INTO moves (game_id, seq, seat, action, created_at) VALUES "
+        "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?)",
+        (game_id, game_id, seat, dumps(dict(action)), time.time()),
+    )
+
+
+class Moves:
+    def __init__(self, db: Driver) -> None:
+        self._db = db
+
+    async def moves(self, *, game_id: int) -> list[MoveRow]:
+        rows = await self._db.read(
+            fetch(
+                "SELECT game_id, seq, seat, action, created_at FROM moves WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            )
+        )
+        return [
+            MoveRow(game_id=r[0], seq=r[1], seat=r[2], action=json.loads(r[3]), created_at=r[4]) for r in rows
+        ]

@@ -1,0 +1,123 @@
+"""The outbox: what committed changes still owe the world, durably, in one global order.
+
+A move (or a lobby change, a cancel, a reminder) writes its effects (`Effect`: post the board,
+update a DM panel, ...) in the same transaction as the change itself, so either both are committed
+or neither is. Whoever carries an item out calls `complete_effect`, which deletes it and records
+what came of it (the board's message id, a DM panel, closed DMs) and queues its follow-ups, again in
+one transaction. Deleting is the claim: of two workers that both carried out an item, only one
+completes it, and only that one's follow-ups are written.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+
+from bot.storage.driver import Driver, Q, Row, Txn, fetch
+from bot.storage.messages import mark_blocked, set_message_ids, set_panel
+from bot.storage.rows import CompleteResult, Effect, OutboxItem, dumps
+
+_COLUMNS = "id, game_id, kind, args, token, created_at, attempts, not_before"
+
+
+def _item(row: Row) -> OutboxItem:
+    return OutboxItem(
+        id=int(row[0]),
+        game_id=int(row[1]),
+        kind=str(row[2]),
+        args=json.loads(row[3]),
+        token=row[4],
+        created_at=float(row[5]),
+        attempts=int(row[6]),
+        not_before=float(row[7]),
+    )
+
+
+def insert_effects(game_id: int, effects: Sequence[Effect]) -> Txn[tuple[OutboxItem, ...]]:
+    """Append the effects, in order, after every item already in the outbox (ids only grow)."""
+    if not effects:
+        return ()
+    now = time.time()
+    items = []
+    for effect in effects:
+        rows = yield Q(
+            f"INSERT INTO outbox (game_id, kind, args, token, created_at) VALUES (?, ?, ?, ?, ?) "
+            f"RETURNING {_COLUMNS}",
+            (game_id, effect.kind, dumps(dict(effect.args)), effect.token, now),
+        )
+        items.append(_item(rows[0]))
+    return tuple(items)
+
+
+class Outbox:
+    def __init__(self, db: Driver) -> None:
+        self._db = db
+
+    async def add_effects(self, *, game_id: int, effects: Sequence[Effect]) -> list[OutboxItem]:
+        return list(await self._db.write(insert_effects(game_id, effects)))
+
+    async def complete_effect(
+        self,
+        *,
+        item_id: int,
+        board_message_id: int | None = None,
+        lobby_message_id: int | None = None,
+        dm_panel: tuple[int, int, int, int] | None = None,  # (game_id, user_id, dm_channel_id, panel_id)
+        dm_blocked: tuple[int, int] | None = None,  # (game_id, user_id)
+        then: Sequence[Effect] = (),
+    ) -> CompleteResult:
+        """One transaction: delete the item and record what carrying it out produced.
+
+        If the item is already gone, nothing is written and ``completed`` is False. Otherwise the
+        item's game gets the board / lobby message id given (no version bump), the DM link is set or
+        marked closed, and ``then`` is queued for the same game after everything already queued.
+        """
+
+        def work() -> Txn[CompleteResult]:
+            rows = yield Q("DELETE FROM outbox WHERE id = ? RETURNING game_id", (item_id,))
+            if not rows:
+                return CompleteResult(completed=False)
+            game_id = int(rows[0][0])
+            yield from set_message_ids(
+                game_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id
+            )
+            if dm_panel is not None:
+                yield from set_panel(*dm_panel)
+            newly_blocked = False
+            if dm_blocked is not None:
+                newly_blocked = yield from mark_blocked(*dm_blocked)
+            items = yield from insert_effects(game_id, then)
+            return CompleteResult(completed=True, newly_blocked=newly_blocked, effects=items)
+
+        return await self._db.write(work())
+
+    async def retry_effect(self, *, item_id: int, not_before: float) -> None:
+        """Carrying the item out failed: count the attempt and try again at ``not_before``."""
+        await self._db.write(
+            fetch(
+                "UPDATE outbox SET attempts = attempts + 1, not_before = ? WHERE id = ?",
+                (not_before, item_id),
+            )
+        )
+
+    async def pending_effects(self, *, now: float, limit: int = 200) -> list[OutboxItem]:
+        """The items due at ``now``, in their global order."""
+        rows = await self._db.read(
+            fetch(f"SELECT {_COLUMNS} FROM outbox WHERE not_before <= ? ORDER BY id LIMIT ?", (now, limit))
+        )
+        return [_item(r) for r in rows]
+
+    async def effects_of_game(self, *, game_id: int) -> list[OutboxItem]:
+        rows = await self._db.read(
+            fetch(f"SELECT {_COLUMNS} FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
+        )
+        return [_item(r) for r in rows]
+
+    async def next_effect_due(self) -> float | None:
+        rows = await self._db.read(fetch("SELECT MIN(not_before) FROM outbox"))
+        return None if not rows or rows[0][0] is None else float(rows[0][0])
+
+    async def clear_token(self, *, item_id: int) -> None:
+        """Forget the item's interaction token (expired, or no longer needed)."""
+        await self._db.write(fetch("UPDATE outbox SET token = NULL WHERE id = ?", (item_id,)))

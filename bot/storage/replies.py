@@ -1,0 +1,36 @@
+"""Typed DM answers that could belong to several games, waiting until the player says which game
+they meant."""
+
+from __future__ import annotations
+
+import time
+
+from bot.storage.driver import Driver, Q, Txn
+
+
+class Replies:
+    def __init__(self, db: Driver) -> None:
+        self._db = db
+
+    async def add_typed_reply(self, *, user_id: int, text: str) -> int:
+        def work() -> Txn[int]:
+            # Only the newest unsettled answer per player is kept: an older one was superseded.
+            yield Q("DELETE FROM typed_replies WHERE user_id = ?", (user_id,))
+            rows = yield Q(
+                "INSERT INTO typed_replies (user_id, text, created_at) VALUES (?, ?, ?) RETURNING id",
+                (user_id, text, time.time()),
+            )
+            return int(rows[0][0])
+
+        return await self._db.write(work())
+
+    async def take_typed_reply(self, *, reply_id: int, user_id: int) -> str | None:
+        """The waiting typed answer (removed), or None when it is gone or is not this user's."""
+
+        def work() -> Txn[str | None]:
+            rows = yield Q(
+                "DELETE FROM typed_replies WHERE id = ? AND user_id = ? RETURNING text", (reply_id, user_id)
+            )
+            return str(rows[0][0]) if rows else None
+
+        return await self._db.write(work())

@@ -1,0 +1,128 @@
+"""The rows the storage answers with: frozen dataclasses, decoded (JSON columns are dicts here).
+
+Nothing in this module talks to a database; callers may build and compare these freely.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+LIVE = ("lobby", "active")
+STATUSES = ("lobby", "active", "finished", "cancelled")
+
+
+def dumps(value: Any) -> str:
+    """How a JSON column is written: compact, keys sorted (equal values, equal text)."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    kind: str
+    guild_id: int | None
+    channel_id: int
+    status: str
+    host_id: int
+    options: dict[str, Any]
+    seed: int
+    state: dict[str, Any] | None
+    result: dict[str, Any] | None
+    version: int
+    lobby_message_id: int | None
+    board_message_id: int | None
+    created_at: float
+    updated_at: float
+    timeout_s: int  # how long each awaited player has for their move
+    seats: tuple[int, ...]  # user ids in turn order; seat 0 first
+    names: tuple[str, ...]  # their display names when they joined (for images; mentions use ids)
+
+    @property
+    def live(self) -> bool:
+        return self.status in LIVE
+
+    def seat_of(self, user_id: int) -> int | None:
+        try:
+            return self.seats.index(user_id)
+        except ValueError:
+            return None
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    game_id: int
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    created_at: float
+
+
+@dataclass(frozen=True)
+class DmLink:
+    """A player's private channel for one game: DMs closed?, and their latest DM panel."""
+
+    game_id: int
+    user_id: int
+    blocked: bool
+    dm_channel_id: int | None
+    panel_message_id: int | None
+
+
+@dataclass(frozen=True)
+class Wait:
+    """The game waits for ``seat`` until ``deadline`` (epoch seconds); reminded halfway."""
+
+    game_id: int
+    seat: int
+    since: float
+    deadline: float
+    reminded: bool
+
+    @property
+    def remind_at(self) -> float:
+        return (self.since + self.deadline) / 2
+
+
+@dataclass(frozen=True)
+class Effect:
+    """An outbox entry to write: something a change owes the world (see `bot.storage.outbox`)."""
+
+    kind: str
+    args: Mapping[str, Any] = field(default_factory=dict)  # JSON-serialisable
+    token: str | None = None  # an interaction token, when the effect answers an interaction
+
+
+@dataclass(frozen=True)
+class OutboxItem:
+    """An outbox entry as stored; ``id`` is its place in the global order."""
+
+    id: int
+    game_id: int
+    kind: str
+    args: dict[str, Any]
+    token: str | None
+    created_at: float
+    attempts: int  # failed tries so far
+    not_before: float  # not to be tried before this time (epoch seconds; 0: at once)
+
+
+@dataclass(frozen=True)
+class Written:
+    """What a game write answers: the committed row, and the outbox items written with it (in order)."""
+
+    row: GameRow
+    effects: tuple[OutboxItem, ...] = ()
+
+
+@dataclass(frozen=True)
+class CompleteResult:
+    """What `complete_effect` did. ``completed``: False when the item was already gone (someone else
+    completed it), and then nothing else was written. ``newly_blocked``: the DMs were marked closed by
+    this call (the first time: when to post the notice). ``effects``: the follow-ups inserted."""
+
+    completed: bool
+    newly_blocked: bool = False
+    effects: tuple[OutboxItem, ...] = ()

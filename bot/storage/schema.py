@@ -1,0 +1,137 @@
+"""The SQLite schema: numbered migrations, applied in order at startup in one transaction.
+
+``PRAGMA user_version`` counts the migrations a database has (see `bot.storage.sqlite`). A migration
+is never edited once released: a database made by an older bot upgrades by running the ones it lacks.
+Statements are separated by ``;`` (none may contain one inside a string). This DDL is SQLite's; a
+PostgreSQL driver keeps its own, equivalent, in its own file.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: games, seats, the move log, and a key-value table for the bot's own bookkeeping.
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        guild_id INTEGER,
+        channel_id INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'cancelled')),
+        host_id INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        state TEXT,
+        result TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        lobby_message_id INTEGER,
+        board_message_id INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    -- At most one game in its lobby or in play per channel (a thread is a channel of its own).
+    CREATE UNIQUE INDEX games_one_live_per_channel ON games (channel_id)
+        WHERE status IN ('lobby', 'active');
+    CREATE INDEX games_live ON games (status) WHERE status IN ('lobby', 'active');
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (game_id, position),
+        UNIQUE (game_id, user_id)
+    );
+    CREATE INDEX seats_by_user ON seats (user_id);
+    CREATE TABLE moves (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+    # 2: private channels. Per player and game: whether their DMs are closed (noticed once), and the
+    # last DM panel sent (its controls are taken off when a newer one arrives). Typed DM answers that
+    # could belong to several games wait here until the player says which game they meant.
+    """
+    CREATE TABLE dm_links (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        blocked INTEGER NOT NULL DEFAULT 0,
+        dm_channel_id INTEGER,
+        panel_message_id INTEGER,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE TABLE typed_replies (
+        id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX typed_replies_by_user ON typed_replies (user_id);
+    """,
+    # 3: deadlines. Each game's move timeout; one row per awaited seat with its deadline (written in
+    # the same transaction as the move that made the seat awaited); who muted reminders.
+    """
+    ALTER TABLE games ADD COLUMN timeout_s INTEGER NOT NULL DEFAULT 86400;
+    CREATE TABLE waits (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        since REAL NOT NULL,
+        deadline REAL NOT NULL,
+        reminded INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX waits_by_deadline ON waits (deadline);
+    CREATE INDEX waits_to_remind ON waits ((since + deadline) / 2) WHERE reminded = 0;
+    CREATE TABLE reminder_mutes (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE INDEX games_lobbies_by_age ON games (created_at) WHERE status = 'lobby';
+    """,
+    # 4: a channel's games, newest first (/game status looks for the last game of a channel; without
+    # this it read every game ever played).
+    """
+    CREATE INDEX games_by_channel ON games (channel_id, updated_at);
+    """,
+    # 5: the outbox: what a committed change still owes Discord (post the board, update a DM panel,
+    # announce a timeout...). Written in the same transaction as the change, so a crash between the
+    # commit and the HTTP calls loses nothing; an item is deleted when it is done. The id is the
+    # global order in which items are carried out (AUTOINCREMENT: ids never come back after a delete,
+    # so a newer item always sorts after an older one). ``token``: an interaction token (valid 15
+    # minutes), for an item that answers an interaction; ``not_before``: when a retry is due.
+    """
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        args TEXT NOT NULL,
+        token TEXT,
+        created_at REAL NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        not_before REAL NOT NULL DEFAULT 0
+    );
+    CREATE INDEX outbox_by_game ON outbox (game_id, id);
+    CREATE INDEX outbox_by_due ON outbox (not_before);
+    """,
+    # 6: settings per server and per player (threads for new games, language; how to be notified).
+    # A missing row or a NULL column means the default.
+    """
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        threads INTEGER,
+        language TEXT
+    );
+    CREATE TABLE user_settings (
+        user_id INTEGER PRIMARY KEY,
+        notify TEXT,
+        locale TEXT
+    );
+    """,
+)

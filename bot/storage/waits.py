@@ -1,0 +1,114 @@
+"""Deadlines: one row per awaited seat with its deadline (written in the same transaction as the
+change that made the seat awaited), halfway reminders, who muted them, and when the scheduler next
+has something to do."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from bot.storage.driver import Driver, Many, Q, Row, Txn, fetch
+from bot.storage.outbox import insert_effects
+from bot.storage.rows import Effect, OutboxItem, Wait
+
+_COLUMNS = "game_id, seat, since, deadline, reminded"
+
+
+def _wait(row: Row) -> Wait:
+    return Wait(
+        game_id=int(row[0]),
+        seat=int(row[1]),
+        since=float(row[2]),
+        deadline=float(row[3]),
+        reminded=bool(row[4]),
+    )
+
+
+def sync(game_id: int, waiting: Sequence[int]) -> Txn[None]:
+    """The game now waits for exactly ``waiting``. A seat already waited for keeps its deadline; a
+    newly awaited seat gets one from now (the game's ``timeout_s``)."""
+    seats = sorted(set(waiting))
+    marks = ", ".join("?" * len(seats))
+    yield Q(f"DELETE FROM waits WHERE game_id = ? AND seat NOT IN ({marks})", (game_id, *seats))
+    if seats:
+        now = time.time()
+        yield Many(
+            "INSERT INTO waits (game_id, seat, since, deadline) SELECT ?, ?, ?, ? + timeout_s FROM games "
+            "WHERE id = ? ON CONFLICT (game_id, seat) DO NOTHING",
+            [(game_id, seat, now, now, game_id) for seat in seats],
+        )
+
+
+class Waits:
+    def __init__(self, db: Driver) -> None:
+        self._db = db
+
+    async def waits_of_game(self, *, game_id: int) -> list[Wait]:
+        rows = await self._db.read(
+            fetch(f"SELECT {_COLUMNS} FROM waits WHERE game_id = ? ORDER BY seat", (game_id,))
+        )
+        return [_wait(r) for r in rows]
+
+    async def due_waits(self, *, now: float, limit: int = 50) -> list[Wait]:
+        """Waits past their deadline, oldest first."""
+        rows = await self._db.read(
+            fetch(f"SELECT {_COLUMNS} FROM waits WHERE deadline <= ? ORDER BY deadline LIMIT ?", (now, limit))
+        )
+        return [_wait(r) for r in rows]
+
+    async def due_reminders(self, *, now: float, limit: int = 50) -> list[Wait]:
+        """Waits past their halfway point that have not been reminded yet."""
+        rows = await self._db.read(
+            fetch(
+                f"SELECT {_COLUMNS} FROM waits WHERE reminded = 0 AND (since + deadline) / 2 <= ? "
+                "ORDER BY (since + deadline) / 2 LIMIT ?",
+                (now, limit),
+            )
+        )
+        return [_wait(r) for r in rows]
+
+    async def mark_reminded(
+        self, *, game_id: int, seat: int, effects: Sequence[Effect] = ()
+    ) -> list[OutboxItem]:
+        """The reminder is due no more; ``effects`` (the reminder itself) are queued with the mark."""
+
+        def work() -> Txn[tuple[OutboxItem, ...]]:
+            yield Q("UPDATE waits SET reminded = 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
+            return (yield from insert_effects(game_id, effects))
+
+        return list(await self._db.write(work()))
+
+    async def drop_wait(self, *, game_id: int, seat: int) -> None:
+        await self._db.write(fetch("DELETE FROM waits WHERE game_id = ? AND seat = ?", (game_id, seat)))
+
+    async def next_due(self, *, lobby_lifetime: float) -> float | None:
+        """When the scheduler next has something to do (a reminder, a deadline, a lobby expiry)."""
+        rows = await self._db.read(
+            fetch(
+                "SELECT (SELECT MIN(deadline) FROM waits), "
+                "(SELECT MIN((since + deadline) / 2) FROM waits WHERE reminded = 0), "
+                "(SELECT MIN(created_at) FROM games WHERE status = 'lobby')"
+            )
+        )
+        if not rows:
+            return None
+        deadline, remind_at, oldest_lobby = rows[0]
+        times = [float(t) for t in (deadline, remind_at) if t is not None]
+        if oldest_lobby is not None:
+            times.append(float(oldest_lobby) + lobby_lifetime)
+        return min(times) if times else None
+
+    async def mute_reminders(self, *, game_id: int, user_id: int) -> None:
+        await self._db.write(
+            fetch(
+                "INSERT INTO reminder_mutes (game_id, user_id) VALUES (?, ?) "
+                "ON CONFLICT (game_id, user_id) DO NOTHING",
+                (game_id, user_id),
+            )
+        )
+
+    async def reminders_muted(self, *, game_id: int, user_id: int) -> bool:
+        rows = await self._db.read(
+            fetch("SELECT 1 FROM reminder_mutes WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+        )
+        return bool(rows)

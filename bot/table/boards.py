@@ -1,0 +1,220 @@
+"""Boards: the public post of a game's position (text, image, controls), posted and stripped.
+
+A board is built from the public view only. Its controls are drawn only for the game's current
+version, so a board posted late (after a retry) never offers a stale move. Posting is an outbox
+effect (`announce`, `start`): the old board's controls come off first, then the new board is posted
+with a nonce Discord enforces, then both are recorded; each step can be repeated safely.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+from typing import Any
+
+import discord
+from discord.http import Route
+
+from bot.service import GameService, Loaded
+from bot.storage import OutboxItem
+from bot.table.catalog import Catalog, GameKind
+from bot.table.components import mine_button
+from bot.table.outbox import Context, Done
+from bot.table.present import News, TableInfo
+from bot.table.replies import NO_PINGS, PING_USERS, fit
+from bot.table.routing import Router
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFETIME = 14 * 60  # an interaction token works for 15 minutes
+
+
+class Shown:
+    """What this process knows Discord already shows: messages whose controls it took off.
+
+    Only a shortcut (a strip it would repeat otherwise); after a restart it is empty and the safe
+    side (stripping again) is taken. Bounded.
+    """
+
+    def __init__(self, size: int = 10_000) -> None:
+        self._bare: dict[int, None] = {}
+        self._size = size
+
+    def bare(self, message_id: int) -> None:
+        self._bare[message_id] = None
+        if len(self._bare) > self._size:
+            self._bare.pop(next(iter(self._bare)))
+
+    def has_controls(self, message_id: int) -> bool:
+        return message_id not in self._bare
+
+    def forget(self, message_id: int) -> None:
+        self._bare.pop(message_id, None)
+
+
+class Boards:
+    def __init__(
+        self, client: discord.Client, service: GameService, catalog: Catalog, router: Router, shown: Shown
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.catalog = catalog
+        self.router = router
+        self.shown = shown
+
+    # ---- building -------------------------------------------------------------------------------
+
+    async def image(self, kind: GameKind, view: Any, table: TableInfo) -> discord.File:
+        png = await asyncio.to_thread(kind.present.render, view, table)
+        return discord.File(io.BytesIO(png), filename=f"{table.kind}-{table.game_id}-{table.version}.png")
+
+    def text(self, kind: GameKind, view: Any, table: TableInfo, headline: str) -> str:
+        lines = [table.heading]
+        if headline:
+            lines.append(headline)
+        lines.append(kind.present.status(view, table))
+        return fit("\n".join(lines))
+
+    async def payload(
+        self, kind: GameKind, view: Any, table: TableInfo, headline: str, *, image: bool = True
+    ) -> dict[str, Any]:
+        """The board post: text, image and (for the current version of a live game) controls."""
+        payload: dict[str, Any] = {
+            "content": self.text(kind, view, table, headline),
+            "allowed_mentions": PING_USERS,
+        }
+        if image:
+            payload["file"] = await self.image(kind, view, table)
+        else:
+            payload["allowed_mentions"] = NO_PINGS
+        items = list(kind.present.board_items(view, table)) if table.current and table.live else []
+        if kind.private is not None and table.current and table.live:
+            items.append(mine_button(kind.present.mine_label, table.game_id))
+        if items:
+            payload["view"] = self.router.view(items)
+        return payload
+
+    async def status_payload(self, game: Loaded) -> dict[str, Any]:
+        """The latest board, for /game status (no controls, no pings)."""
+        kind = self.catalog.get(game.row.kind)
+        table = kind.table(game)
+        view = kind.rules.view_for(game.state, None)
+        payload = await self.payload(kind, view, table, "")
+        payload.pop("view", None)
+        payload["allowed_mentions"] = NO_PINGS
+        return payload
+
+    # ---- carrying out ---------------------------------------------------------------------------
+
+    async def strip(self, channel_id: int, message_id: int) -> None:
+        """Take the controls off a message (a 404 means it is gone: nothing to take off)."""
+        if not self.shown.has_controls(message_id):
+            return
+        path = "/channels/{channel_id}/messages/{message_id}"
+        route = Route("PATCH", path, channel_id=channel_id, message_id=message_id)
+        try:
+            # The raw request: the edited message that comes back is not needed, so not parsed.
+            await self.client.http.request(route, json={"components": []})
+        except discord.NotFound:
+            pass
+        self.shown.bare(message_id)
+
+    async def carry_strip(self, item: OutboxItem, context: Context) -> Done:
+        await self.strip(int(item.args["channel_id"]), int(item.args["message_id"]))
+        return Done()
+
+    async def carry_announce(self, item: OutboxItem, context: Context) -> Done:
+        """Tell the game's channel about one move: a new board, or a line of text for a quiet move."""
+        game = await self.service.get(item.game_id)
+        kind = self.catalog.get(game.row.kind)
+        version = int(item.args["version"])
+        news_state = context.extra.get("news")
+        if news_state is None:
+            news_state = await self.service.move_at(game.id, version)
+        before, after, seat, forfeit = news_state
+        table = kind.table(game, after, version=version)
+        news = News(
+            seat=seat,
+            before=kind.rules.view_for(before, None),
+            after=kind.rules.view_for(after, None),
+            forfeit=forfeit,
+        )
+        headline = kind.present.headline(news, table)
+        channel = self.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        if kind.present.quiet(news):
+            text = fit(
+                f"**{kind.title}** · game #{game.id}: {headline}\n{kind.present.status(news.after, table)}"
+            )
+            await self._send(item, context, channel, {"content": text, "allowed_mentions": NO_PINGS})
+            return Done()
+        old = game.row.board_message_id
+        if old is not None:
+            await self.strip(game.row.channel_id, old)
+        payload = await self.payload(
+            kind, news.after, table, headline, image=kind.present.board_image(news.after)
+        )
+        message_id = await self._send(item, context, channel, payload)
+        return Done(board_message_id=message_id)
+
+    async def carry_start(self, item: OutboxItem, context: Context) -> Done:
+        """The first board of a game that has just started."""
+        game = await self.service.get(item.game_id)
+        kind = self.catalog.get(game.row.kind)
+        state = (
+            await self.service.state_at_start(game.id)
+            if game.row.version != int(item.args["version"])
+            else game.state
+        )
+        table = kind.table(game, state, version=int(item.args["version"]))
+        view = kind.rules.view_for(state, None)
+        players = ", ".join(f"{i + 1}. {table.who(i)}" for i in range(len(table.seats)))
+        note = kind.present.start_note(view, table)
+        headline = f"The game begins. Seats: {players}." + (f"\n{note}" if note else "")
+        channel = self.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        payload = await self.payload(kind, view, table, headline)
+        message_id = await self._send(item, context, channel, payload)
+        return Done(board_message_id=message_id)
+
+    async def _send(
+        self, item: OutboxItem, context: Context, channel: discord.PartialMessageable, payload: dict[str, Any]
+    ) -> int | None:
+        """Post ``payload`` once: as the answer to the live interaction the effect came with, else
+        found again as that interaction's answer (after a restart), else to the channel."""
+        interaction = context.interaction
+        if interaction is not None and not interaction.response.is_done():
+            try:
+                response = await interaction.response.send_message(**payload)
+            except discord.NotFound:
+                log.info("The interaction for outbox effect %s expired; posting to the channel", item.id)
+            else:
+                if response.message_id is not None:
+                    return response.message_id
+                return (await interaction.original_response()).id
+            payload = await self._fresh(payload)
+        elif item.token is not None and time.time() - item.created_at < TOKEN_LIFETIME:
+            answered = await self._answer_of(item.token)
+            if answered is not None:
+                return answered
+        message = await channel.send(nonce=f"q{item.id}", **payload)
+        return message.id
+
+    async def _fresh(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """A payload whose file can be sent again (a File is consumed by a send)."""
+        file = payload.get("file")
+        if isinstance(file, discord.File):
+            file.reset()
+        return payload
+
+    async def _answer_of(self, token: str) -> int | None:
+        """The message that answered the interaction with ``token``, if it was answered with one."""
+        app_id = self.client.application_id
+        if app_id is None:
+            return None
+        webhook = discord.Webhook.partial(app_id, token, client=self.client)
+        try:
+            message = await webhook.fetch_message("@original")  # type: ignore[arg-type]
+        except discord.NotFound:
+            return None
+        return message.id

@@ -1,0 +1,79 @@
+"""The games this bot hosts: each kind's pure rules and its presenters, found by name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from bot.errors import NoGameHere
+from bot.service import Loaded
+from bot.table.present import Presenter, PrivatePresenter, TableInfo
+
+
+@dataclass(frozen=True)
+class GameKind:
+    rules: Any  # the game's rules module (bot/games/<name>.py), checked by the registry there
+    present: Presenter[Any]
+    private: PrivatePresenter[Any] | None = None  # games with secrets only
+
+    @property
+    def name(self) -> str:
+        return str(self.rules.NAME)
+
+    @property
+    def title(self) -> str:
+        return str(self.rules.TITLE)
+
+    @property
+    def secret(self) -> bool:
+        return self.private is not None
+
+    def table(self, game: Loaded, state: Any = None, *, version: int | None = None) -> TableInfo:
+        """The public facts about ``game`` at ``state`` (default: its current state)."""
+        row = game.row
+        state = game.state if state is None else state
+        at = row.version if version is None else version
+        waiting: tuple[int, ...] = ()
+        outcome = None
+        if state is not None:
+            outcome = self.rules.outcome(state)
+            if row.live or at != row.version:
+                waiting = tuple(sorted(self.rules.to_act(state)))
+        status = row.status
+        if at != row.version:
+            status = "finished" if outcome is not None else "active"
+        return TableInfo(
+            game_id=row.id,
+            kind=row.kind,
+            title=self.title,
+            version=at,
+            current=at == row.version,
+            status=status,
+            seats=row.seats,
+            names=row.names,
+            options=dict(row.options),
+            timeout_s=row.timeout_s,
+            waiting=waiting,
+            outcome=outcome,
+        )
+
+
+class Catalog:
+    def __init__(self) -> None:
+        self._kinds: dict[str, GameKind] = {}
+
+    def add(self, kind: GameKind) -> None:
+        self._kinds[kind.name] = kind
+
+    def get(self, name: str) -> GameKind:
+        kind = self._kinds.get(name)
+        if kind is None:
+            raise NoGameHere(f"This bot does not host {name!r} games.")
+        return kind
+
+    def __iter__(self) -> Iterator[GameKind]:
+        return iter(self._kinds.values())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._kinds

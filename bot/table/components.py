@@ -1,0 +1,50 @@
+"""Builders for the controls presenters draw (plain discord.py items; the router wraps them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.table.ids import custom_id
+
+
+def button(
+    label: str,
+    cid: str,
+    *,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    disabled: bool = False,
+    row: int | None = None,
+    emoji: str | None = None,
+) -> discord.ui.Button[Any]:
+    return discord.ui.Button(
+        label=label[:80], custom_id=cid, style=style, disabled=disabled, emoji=emoji, row=row
+    )
+
+
+def select(
+    cid: str, options: list[discord.SelectOption], *, placeholder: str, row: int | None = None
+) -> discord.ui.Select[Any]:
+    return discord.ui.Select(custom_id=cid, options=options[:25], placeholder=placeholder[:150], row=row)
+
+
+def mine_button(label: str, game_id: int) -> discord.ui.Button[Any]:
+    """The board button that shows a player their own panel privately (games with secrets)."""
+    return button(label, custom_id(game_id, "mine"), style=discord.ButtonStyle.primary)
+
+
+def mute_button(game_id: int) -> discord.ui.Button[Any]:
+    return button("Mute reminders", custom_id(game_id, "mute"))
+
+
+async def send_modal(
+    interaction: discord.Interaction, title: str, cid: str, *inputs: discord.ui.TextInput[Any]
+) -> None:
+    """Open a form. Its submission is routed by custom_id (`Router.form`), like every component, so
+    a form opened before a restart still works after it."""
+    modal: discord.ui.Modal = discord.ui.Modal(title=title[:45], custom_id=cid, timeout=None)
+    for item in inputs:
+        modal.add_item(item)
+    await interaction.response.send_modal(modal)
+    modal.stop()  # discord.py forgets it: the submission takes our route, not an in-memory one

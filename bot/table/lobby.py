@@ -1,0 +1,233 @@
+"""Lobbies: the message people join from, and its four actions (Join, Leave, Start, Cancel).
+
+The same actions come from the lobby's buttons and from `/game join|leave|start|cancel`. A button is
+answered by editing the lobby message itself; a command is answered privately, and the lobby message
+is brought up to date by the outbox (`lobby`). Starting a game writes its first board and, in a game
+with secrets, every player's DM panel as effects of the same transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.deadlines import parse_timeout
+from bot.errors import GameError, LobbyError
+from bot.service import Changed, GameService, Loaded
+from bot.storage import Effect, OutboxItem
+from bot.table.boards import Boards
+from bot.table.catalog import Catalog, GameKind
+from bot.table.components import button
+from bot.table.ids import ComponentId, custom_id
+from bot.table.outbox import Context, Done, Outbox
+from bot.table.replies import NO_PINGS, join_words, mention, reply_private
+from bot.table.routing import Router
+
+log = logging.getLogger(__name__)
+
+VERBS = ("join", "leave", "start", "cancel")
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel (or thread) a game command was used in; games do not live in DMs."""
+    if interaction.channel_id is None or interaction.guild_id is None:
+        raise GameError("Games are played in a server channel (or a thread), not in DMs.")
+    return interaction.channel_id
+
+
+class Lobbies:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        catalog: Catalog,
+        router: Router,
+        outbox: Outbox,
+        boards: Boards,
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.catalog = catalog
+        self.router = router
+        self.outbox = outbox
+        self.boards = boards
+        for verb in VERBS:
+            router.on_click("*", verb, self.on_click, in_dms=False)
+
+    # ---- the message --------------------------------------------------------------------------------
+
+    def message(self, game: Loaded) -> tuple[str, discord.ui.View | None]:
+        kind = self.catalog.get(game.row.kind)
+        row = game.row
+        title = kind.table(game).heading
+        if row.status == "cancelled":
+            return f"{title}\nThis lobby was closed.", None
+        if row.status != "lobby":
+            return f"{title}\nThe game has started with {join_words([mention(u) for u in row.seats])}.", None
+        rules = kind.rules
+        players = "\n".join(
+            f"{i + 1}. {mention(u)}{' (host)' if u == row.host_id else ''}" for i, u in enumerate(row.seats)
+        )
+        need = (
+            f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}"
+            if rules.MAX_PLAYERS > rules.MIN_PLAYERS
+            else rules.MIN_PLAYERS
+        )
+        content = (
+            f"{title}\nLobby: {len(row.seats)} of at most {rules.MAX_PLAYERS} players ({need} can play).\n"
+            f"{players}\nPress **Join** to play. The host presses **Start** when everyone is in."
+        )
+        view = self.router.view(
+            [
+                button("Join", custom_id(row.id, "join"), style=discord.ButtonStyle.success),
+                button("Leave", custom_id(row.id, "leave")),
+                button(
+                    "Start",
+                    custom_id(row.id, "start"),
+                    style=discord.ButtonStyle.primary,
+                    disabled=len(row.seats) < rules.MIN_PLAYERS,
+                ),
+                button("Cancel", custom_id(row.id, "cancel"), style=discord.ButtonStyle.danger),
+            ]
+        )
+        return content, view
+
+    # ---- opening ------------------------------------------------------------------------------------
+
+    async def open(
+        self,
+        interaction: discord.Interaction,
+        kind: GameKind,
+        timeout_text: str | None,
+        options: dict[str, Any],
+    ) -> None:
+        channel_id = channel_of(interaction)
+        timeout_s = parse_timeout(timeout_text)
+        game = await self.service.open_lobby(
+            timeout_s=timeout_s,
+            kind=kind.name,
+            guild_id=interaction.guild_id,
+            channel_id=channel_id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            options=options,
+        )
+        content, view = self.message(game)
+        assert view is not None
+        response = await interaction.response.send_message(content, view=view, allowed_mentions=NO_PINGS)
+        if response.message_id is not None:
+            await self.service.set_messages(game.id, lobby_message_id=response.message_id)
+
+    # ---- actions ------------------------------------------------------------------------------------
+
+    async def on_click(
+        self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
+    ) -> None:
+        await self.act(interaction, game, cid.verb)
+
+    async def act(self, interaction: discord.Interaction, game: Loaded, verb: str) -> None:
+        user = interaction.user
+        # The lobby's buttons exist only on the lobby message: a click is answered by editing it.
+        on_lobby = interaction.type == discord.InteractionType.component and interaction.message is not None
+        edit = [] if on_lobby else [Effect("lobby")]
+        if verb == "join":
+            changed = await self.service.join(game.id, user.id, user.display_name, effects=edit)
+            note = f"You joined game #{game.id}: {len(changed.game.row.seats)} players are in."
+        elif verb == "leave":
+            changed = await self.service.leave_lobby(game.id, user.id, effects=edit)
+            note = f"You left the lobby of game #{game.id}."
+        elif verb == "start":
+            await self._start(interaction, game, on_lobby)
+            return
+        elif verb == "cancel":
+            await self._cancel(interaction, game, on_lobby)
+            return
+        else:
+            raise LobbyError("That lobby control is not known.")
+        await self._answer(interaction, changed, on_lobby, note)
+
+    async def _answer(
+        self, interaction: discord.Interaction, changed: Changed, on_lobby: bool, note: str
+    ) -> None:
+        try:
+            if on_lobby:
+                content, view = self.message(changed.game)
+                await interaction.response.edit_message(content=content, view=view, allowed_mentions=NO_PINGS)
+            else:
+                await reply_private(interaction, note)
+        finally:
+            self.outbox.kick(changed.effects)
+
+    async def _start(self, interaction: discord.Interaction, game: Loaded, on_lobby: bool) -> None:
+        kind = self.catalog.get(game.row.kind)
+
+        def effects(started: Loaded) -> list[Effect]:
+            out = [Effect("start", {"version": started.row.version})]
+            if not on_lobby:
+                out.append(Effect("lobby"))
+            if kind.private is not None:
+                out.extend(Effect("panel", {"seat": s}) for s in range(len(started.row.seats)))
+            return out
+
+        changed = await self.service.start(game.id, interaction.user.id, effects=effects)
+        await self._answer(interaction, changed, on_lobby, f"Game #{game.id} has started.")
+
+    async def _cancel(self, interaction: discord.Interaction, game: Loaded, on_lobby: bool) -> None:
+        can_manage = interaction.permissions.manage_messages
+        effects = [Effect("closed")] if not on_lobby else [Effect("closed", {"keep_lobby": True})]
+        changed = await self.service.cancel(
+            game.id, interaction.user.id, can_manage=can_manage, effects=effects
+        )
+        game = changed.game
+        kind = self.catalog.get(game.row.kind)
+        text = f"Game #{game.id} ({kind.title}) was cancelled by {mention(interaction.user.id)}."
+        if on_lobby:
+            content, _ = self.message(game)
+            await interaction.response.edit_message(content=content, view=None, allowed_mentions=NO_PINGS)
+            await interaction.followup.send(text, allowed_mentions=NO_PINGS)
+        else:
+            await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+        self.outbox.kick(changed.effects)
+
+    # ---- carrying out -------------------------------------------------------------------------------
+
+    async def edit(self, game: Loaded) -> None:
+        if game.row.lobby_message_id is None:
+            return
+        content, view = self.message(game)
+        message = self.client.get_partial_messageable(game.row.channel_id).get_partial_message(
+            game.row.lobby_message_id
+        )
+        try:
+            await message.edit(content=content, view=view, allowed_mentions=NO_PINGS)
+        except discord.NotFound:
+            pass  # the lobby post was deleted: the game goes on without it
+
+    async def carry_lobby(self, item: OutboxItem, context: Context) -> Done:
+        await self.edit(await self.service.get(item.game_id))
+        return Done()
+
+    async def carry_closed(self, item: OutboxItem, context: Context) -> Done:
+        """A cancelled game: the lobby message says so, and the board loses its controls."""
+        game = await self.service.get(item.game_id)
+        if not item.args.get("keep_lobby"):
+            await self.edit(game)
+        if game.row.board_message_id is not None:
+            await self.boards.strip(game.row.channel_id, game.row.board_message_id)
+        return Done()
+
+    async def carry_expired(self, item: OutboxItem, context: Context) -> Done:
+        """A lobby that never started closes after a day."""
+        game = await self.service.get(item.game_id)
+        await self.edit(game)
+        kind = self.catalog.get(game.row.kind)
+        channel = self.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        await channel.send(
+            f"The {kind.title} lobby #{game.id} closed: it did not start within a day. "
+            f"Open a new one with /{kind.name} new.",
+            allowed_mentions=NO_PINGS,
+            nonce=f"q{item.id}",
+        )
+        return Done()

@@ -1,0 +1,93 @@
+"""Reminders: halfway to a deadline, a mention in the game's channel and a DM, each with a button
+to mute reminders for that game. Written to the outbox with the mark that they are due, so each is
+sent once even across a restart."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.service import GameService, Loaded
+from bot.storage import OutboxItem, Storage
+from bot.table.catalog import Catalog
+from bot.table.components import mute_button
+from bot.table.ids import ComponentId
+from bot.table.outbox import Context, Done
+from bot.table.panels import Panels
+from bot.table.replies import NO_PINGS, PING_USERS, mention, reply_private
+from bot.table.routing import Router
+
+log = logging.getLogger(__name__)
+
+
+class Reminders:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        storage: Storage,
+        catalog: Catalog,
+        router: Router,
+        panels: Panels,
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.storage = storage
+        self.catalog = catalog
+        self.router = router
+        self.panels = panels
+        router.on_click("*", "mute", self.on_mute)
+
+    async def carry_remind(self, item: OutboxItem, context: Context) -> Done:
+        """The reminder in the game's channel."""
+        game = await self.service.get(item.game_id)
+        seat = int(item.args["seat"])
+        if not game.row.live or seat >= len(game.row.seats):
+            return Done()
+        kind = self.catalog.get(game.row.kind)
+        due = f"<t:{int(item.args['deadline'])}:R>"
+        text = (
+            f"⏰ {mention(game.row.seats[seat])}, {kind.title} game #{game.id} is waiting for your move. "
+            f"If you have not moved {due}, you forfeit."
+        )
+        channel = self.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        view = self.router.view([mute_button(game.id)])
+        await channel.send(text, view=view, allowed_mentions=PING_USERS, nonce=f"q{item.id}")
+        return Done()
+
+    async def carry_remind_dm(self, item: OutboxItem, context: Context) -> Done:
+        """The reminder by DM (unless the player's DMs are closed)."""
+        game = await self.service.get(item.game_id)
+        seat = int(item.args["seat"])
+        if not game.row.live or seat >= len(game.row.seats):
+            return Done()
+        user_id = game.row.seats[seat]
+        link = await self.storage.get_dm_link(game_id=game.id, user_id=user_id)
+        if link.blocked:
+            return Done()
+        kind = self.catalog.get(game.row.kind)
+        due = f"<t:{int(item.args['deadline'])}:R>"
+        try:
+            dm = await self.client.create_dm(discord.Object(user_id))
+            await dm.send(
+                f"⏰ {self.panels.header(kind, game)} is waiting for your move. If you have not moved {due}, "
+                "you forfeit.",
+                view=self.router.view([mute_button(game.id)]),
+                allowed_mentions=NO_PINGS,
+                nonce=f"q{item.id}",
+            )
+        except discord.Forbidden:
+            return Done(dm_blocked=(game.id, user_id))
+        return Done()
+
+    async def on_mute(
+        self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
+    ) -> None:
+        self.panels.seat_of(game, interaction.user.id)
+        await self.storage.mute_reminders(game_id=game.id, user_id=interaction.user.id)
+        await reply_private(
+            interaction,
+            f"Reminders for game #{game.id} are off for you. "
+            "The deadline still holds: /game status shows it.",
+        )

@@ -1,0 +1,249 @@
+"""The outbox: what a move owes the world, carried out once each, in order per game.
+
+A move (or a start, a cancel, a reminder) writes its effects in the same transaction as the game
+change: post the new board, send a player their DM panel, refresh a panel, remind someone. This
+worker carries them out after the first answer, retrying Discord errors with backoff, and resumes
+whatever is left after a restart. An expired interaction or a crash between the answer and the post
+therefore delays an announcement; it never loses one.
+
+Order: a game's effects run one at a time in the order they were written, so a delayed board never
+overtakes its successor. Different games run side by side.
+
+Once each: every effect is idempotent or made so. Channel posts carry a nonce Discord enforces
+(a repeat within minutes returns the first message); edits are edits; a board that answered an
+interaction is found again through the interaction's token (its "@original" message). An effect is
+completed (deleted, with what it produced recorded) in one transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import discord
+
+from bot.errors import MoveSaved
+from bot.storage import Effect, OutboxItem, Storage
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 8  # then the effect is dropped (logged): a lost post must not block a game forever
+BACKOFF_MAX = 60.0
+POLL = 30.0  # how often the worker looks for due effects nobody kicked (retries, restarts)
+
+
+@dataclass
+class Done:
+    """What carrying out an effect produced, recorded when it completes."""
+
+    board_message_id: int | None = None
+    lobby_message_id: int | None = None
+    dm_panel: tuple[int, int, int, int] | None = None  # game id, user id, DM channel id, message id
+    dm_blocked: tuple[int, int] | None = None  # game id, user id
+    then: list[Effect] = field(default_factory=list)
+
+
+class Retry(Exception):
+    """Try the effect again later (Discord said 5xx or 429, or could not be reached)."""
+
+
+@dataclass
+class Mover:
+    """The interaction of the person whose move wrote the effects: told once if one of them cannot
+    be carried out (their move counts all the same)."""
+
+    interaction: discord.Interaction
+    told: bool = False
+
+    async def tell(self, game_id: int) -> None:
+        if self.told:
+            return
+        self.told = True
+        try:
+            await self.interaction.followup.send(str(MoveSaved(game_id)), ephemeral=True)
+        except discord.HTTPException:
+            log.info("Could not tell the mover of game %s that their move is saved", game_id)
+
+
+@dataclass
+class Context:
+    """What the process knows beyond the stored effect: the live interaction that may answer it,
+    the mover to tell if it fails, and anything the code that wrote the effect already had in hand
+    (a parsed move, say)."""
+
+    interaction: discord.Interaction | None = None
+    mover: Mover | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+Carrier = Callable[[OutboxItem, Context], Awaitable[Done | None]]
+
+
+class Outbox:
+    def __init__(self, storage: Storage, clock: Callable[[], float] = time.time) -> None:
+        self.storage = storage
+        self.clock = clock
+        self._carriers: dict[str, Carrier] = {}
+        self._queues: dict[int, dict[int, OutboxItem]] = {}  # game id -> its known items by id
+        self._contexts: dict[int, Context] = {}  # item id -> context
+        self._drains: dict[int, asyncio.Task[None]] = {}
+        self._finished: dict[int, asyncio.Event] = {}  # item id -> set when done (or given up)
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self.on_completed: Callable[[OutboxItem, Done], None] | None = None
+
+    def carry(self, kind: str, carrier: Carrier) -> None:
+        self._carriers[kind] = carrier
+
+    # ---- feeding ----------------------------------------------------------------------------------
+
+    def kick(self, items: Sequence[OutboxItem], contexts: dict[int, Context] | None = None) -> None:
+        """Carry out ``items`` (just written) now, in order per game."""
+        for item in items:
+            self._queues.setdefault(item.game_id, {})[item.id] = item
+            self._finished.setdefault(item.id, asyncio.Event())
+        for item_id, context in (contexts or {}).items():
+            self._contexts[item_id] = context
+        for game_id in {item.game_id for item in items}:
+            self._drain(game_id)
+
+    async def wait_for(self, item_id: int) -> None:
+        event = self._finished.get(item_id)
+        if event is not None:
+            await event.wait()
+
+    def _drain(self, game_id: int) -> None:
+        task = self._drains.get(game_id)
+        if task is None or task.done():
+            self._drains[game_id] = asyncio.create_task(
+                self._run_game(game_id), name=f"quetbot-outbox-{game_id}"
+            )
+
+    # ---- the background pass (restarts, retries) ----------------------------------------------------
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="quetbot-outbox")
+
+    async def stop(self) -> None:
+        tasks = [t for t in (self._task, *self._drains.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._task = None
+        self._drains.clear()
+
+    def poke(self) -> None:
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                due = await self.storage.pending_effects(now=self.clock())
+                self.kick([i for i in due if i.game_id not in self._busy_games()])
+            except Exception:
+                log.exception("The outbox pass failed; trying again shortly")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=POLL)
+
+    def _busy_games(self) -> set[int]:
+        return {g for g, t in self._drains.items() if not t.done()}
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._busy_games())
+
+    # ---- carrying out one game's effects ------------------------------------------------------------
+
+    async def _run_game(self, game_id: int) -> None:
+        queue = self._queues.get(game_id, {})
+        while queue:
+            item = queue[min(queue)]
+            wait = item.not_before - self.clock()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            item = queue.get(item.id, item)
+            finished = await self._carry_one(item)
+            if finished:
+                queue.pop(item.id, None)
+                self._contexts.pop(item.id, None)
+                event = self._finished.pop(item.id, None)
+                if event is not None:
+                    event.set()
+            else:
+                queue[item.id] = replace(item, attempts=item.attempts + 1, not_before=self._backoff(item))
+        self._queues.pop(game_id, None)
+
+    def _backoff(self, item: OutboxItem) -> float:
+        return self.clock() + min(BACKOFF_MAX, 0.5 * 2**item.attempts)
+
+    async def _carry_one(self, item: OutboxItem) -> bool:
+        """Carry out one effect; True once it is finished (done, or given up)."""
+        carrier = self._carriers.get(item.kind)
+        context = self._contexts.get(item.id) or Context()
+        try:
+            if carrier is None:
+                raise LookupError(f"no carrier for outbox effects of kind {item.kind!r}")
+            done = await carrier(item, context) or Done()
+        except Retry as exc:
+            return await self._retry(item, f"Discord was not reachable ({exc})")
+        except discord.HTTPException as exc:
+            if exc.status >= 500 or exc.status == 429:
+                return await self._retry(item, f"HTTP {exc.status}")
+            log.warning(
+                "Outbox effect %s (%s) of game %s refused: HTTP %s %s; dropped",
+                item.id,
+                item.kind,
+                item.game_id,
+                exc.status,
+                exc.code,
+            )
+            if context.mover is not None:
+                await context.mover.tell(item.game_id)
+            done = Done()
+        except Exception:
+            log.exception("Outbox effect %s (%s) of game %s failed", item.id, item.kind, item.game_id)
+            return await self._retry(item, "an error")
+        complete = await self.storage.complete_effect(
+            item_id=item.id,
+            board_message_id=done.board_message_id,
+            lobby_message_id=done.lobby_message_id,
+            dm_panel=done.dm_panel,
+            dm_blocked=done.dm_blocked,
+            then=done.then,
+        )
+        if self.on_completed is not None:
+            self.on_completed(item, done)
+        follow = list(getattr(complete, "effects", ()) or ())
+        if follow:
+            self.kick(follow)
+        return True
+
+    async def _retry(self, item: OutboxItem, why: str) -> bool:
+        if item.attempts + 1 >= MAX_ATTEMPTS:
+            context = self._contexts.get(item.id)
+            if context is not None and context.mover is not None:
+                await context.mover.tell(item.game_id)
+            log.error(
+                "Outbox effect %s (%s) of game %s given up after %s attempts: %s",
+                item.id,
+                item.kind,
+                item.game_id,
+                item.attempts + 1,
+                why,
+            )
+            await self.storage.complete_effect(item_id=item.id)
+            return True
+        log.info(
+            "Outbox effect %s (%s) of game %s will be retried: %s", item.id, item.kind, item.game_id, why
+        )
+        await self.storage.retry_effect(item_id=item.id, not_before=self._backoff(item))
+        return False

@@ -1,0 +1,205 @@
+"""Playing a move: commit it with everything it owes the world, answer the player, then carry out.
+
+The order is what makes a move safe: (1) the move and its effects (board, panels, refreshes) are
+committed in one transaction; (2) the player gets a first answer; (3) the outbox carries the effects
+out. A crash or an expired interaction after (1) delays the announcements; it loses none.
+
+The first answer depends on where the move came from:
+- a control on the game's current board: that board's controls come off at once (Discord's
+  "update message"); the new board follows in the channel;
+- any other public move (a slash command, a private menu): the new board itself answers;
+- a secret move: the player's own panel, privately (updated in place when the move came from it).
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.errors import MoveSaved
+from bot.games.base import Action
+from bot.service import GameService, Loaded, MoveResult
+from bot.storage import Effect, OutboxItem
+from bot.table.boards import Boards
+from bot.table.catalog import Catalog, GameKind
+from bot.table.outbox import Context, Mover, Outbox
+from bot.table.panels import Panels
+from bot.table.present import News
+from bot.table.replies import reply_private
+
+log = logging.getLogger(__name__)
+
+
+class Source(enum.Enum):
+    BOARD = "board"  # a control on the game's current board
+    DM_PANEL = "dm panel"  # a control (or a form opened from one) on a DM panel
+    PRIVATE = "private"  # a control (or form) on a private message in the channel
+    COMMAND = "command"  # a slash command, or anything else in the channel
+    TYPED = "typed"  # an answer typed in a DM
+    CLOCK = "clock"  # the deadline (a timeout forfeit)
+
+
+def source_of(interaction: discord.Interaction, game: Loaded) -> Source:
+    message = interaction.message
+    from_message = interaction.type in (
+        discord.InteractionType.component,
+        discord.InteractionType.modal_submit,
+    )
+    if not from_message or message is None:
+        return Source.COMMAND
+    if interaction.guild_id is None:
+        return Source.DM_PANEL
+    if message.id == game.row.board_message_id and interaction.type == discord.InteractionType.component:
+        return Source.BOARD
+    if message.flags.ephemeral:
+        return Source.PRIVATE
+    return Source.COMMAND
+
+
+def owed(
+    kind: GameKind, result: MoveResult, source: Source, *, token: str | None = None, note: str = ""
+) -> list[Effect]:
+    """What a committed move owes the world, in the order it is to be done."""
+    after = result.after
+    effects = [Effect("announce", {"version": after.row.version}, token=token)]
+    if kind.private is None:
+        return effects
+    mover = result.seat
+    if not after.row.live:
+        # The end: every DM panel takes its final form, without controls.
+        for seat in range(len(after.row.seats)):
+            if seat == mover and source is Source.TYPED:
+                effects.append(Effect("panel", {"seat": seat, "note": note}))
+            elif seat != mover or source is not Source.DM_PANEL:
+                effects.append(Effect("refresh", {"seat": seat}))
+        return effects
+    if source is Source.TYPED:
+        effects.append(Effect("panel", {"seat": mover, "note": note}))
+    elif source is not Source.DM_PANEL:
+        # A move made elsewhere also brings the DM panel up to date: it never offers a control for
+        # a choice already made.
+        effects.append(Effect("refresh", {"seat": mover}))
+    view_for = kind.rules.view_for
+    news = News(seat=mover, before=view_for(result.before.state, None), after=view_for(after.state, None))
+    for seat in kind.private.asked(news, kind.table(after)):
+        effects.append(Effect("panel", {"seat": seat}))
+    return effects
+
+
+class Plays:
+    def __init__(
+        self, service: GameService, catalog: Catalog, outbox: Outbox, boards: Boards, panels: Panels
+    ) -> None:
+        self.service = service
+        self.catalog = catalog
+        self.outbox = outbox
+        self.boards = boards
+        self.panels = panels
+
+    async def act(
+        self,
+        interaction: discord.Interaction,
+        game: Loaded,
+        action: Action | Any,
+        *,
+        expected_version: int | None = None,
+    ) -> None:
+        """Apply a move by ``interaction.user`` (committed with its effects before any answer)."""
+        kind = self.catalog.get(game.row.kind)
+        source = source_of(interaction, game)
+        by_board = kind.private is None and source is not Source.BOARD
+        token = interaction.token if by_board else None
+
+        def effects(result: MoveResult) -> list[Effect]:
+            return owed(kind, result, source, token=token)
+
+        result = await self.service.act(
+            game.id, interaction.user.id, action, expected_version=expected_version, effects=effects
+        )
+        contexts = self._contexts(kind, result, Mover(interaction))
+        announce = result.effects[0]
+        try:
+            if kind.private is not None:
+                await self._answer_privately(interaction, kind, result, source)
+            elif source is Source.BOARD:
+                await interaction.response.edit_message(view=None)
+                if interaction.message is not None:
+                    self.boards.shown.bare(interaction.message.id)
+            else:
+                contexts[announce.id].interaction = interaction
+        except discord.NotFound:
+            log.info("The first answer to a move in game %s came too late (interaction expired)", game.id)
+        except Exception as exc:
+            self.outbox.kick(result.effects, contexts)
+            raise MoveSaved(game.id) from exc
+        self.outbox.kick(result.effects, contexts)
+        if contexts[announce.id].interaction is not None:
+            await self.outbox.wait_for(announce.id)
+
+    async def act_typed(self, message: discord.Message, game: Loaded, action: Action | Any) -> None:
+        """Apply a typed DM answer; the answer is the player's updated panel, sent to that DM."""
+        kind = self.catalog.get(game.row.kind)
+        assert kind.private is not None
+        private = kind.private
+
+        def effects(result: MoveResult) -> list[Effect]:
+            note = private.confirm(self._news(kind, result, result.seat), kind.table(result.after))
+            return owed(kind, result, Source.TYPED, note=note)
+
+        result = await self.service.act(game.id, message.author.id, action, effects=effects)
+        self.outbox.kick(result.effects, self._contexts(kind, result))
+
+    async def time_out(self, game_id: int, seat: int, *, now: float) -> bool:
+        """The seat missed its deadline: it forfeits (unless it moved meanwhile). True if it did."""
+        game = await self.service.get(game_id)
+        kind = self.catalog.get(game.row.kind)
+        result = await self.service.time_out(
+            game_id, seat, now=now, effects=lambda r: owed(kind, r, Source.CLOCK)
+        )
+        if result is None:
+            return False
+        self.outbox.kick(result.effects, self._contexts(kind, result))
+        return True
+
+    # ---- helpers ----------------------------------------------------------------------------------
+
+    @staticmethod
+    def _news(kind: GameKind, result: MoveResult, seat: int | None) -> News[Any]:
+        view_for = kind.rules.view_for
+        return News(
+            seat=result.seat,
+            before=view_for(result.before.state, seat),
+            after=view_for(result.after.state, seat),
+            forfeit=result.forfeit,
+        )
+
+    @staticmethod
+    def _contexts(kind: GameKind, result: MoveResult, mover: Mover | None = None) -> dict[int, Context]:
+        news = (result.before.state, result.after.state, result.seat, result.forfeit)
+        contexts: dict[int, Context] = {}
+        for item in result.effects:
+            extra = {"news": news} if item.kind == "announce" else {}
+            contexts[item.id] = Context(mover=mover, extra=extra)
+        return contexts
+
+    async def _answer_privately(
+        self, interaction: discord.Interaction, kind: GameKind, result: MoveResult, source: Source
+    ) -> None:
+        """The mover's own panel with a word on the move: in place when they used a panel."""
+        assert kind.private is not None
+        note = kind.private.confirm(self._news(kind, result, result.seat), kind.table(result.after))
+        payload = self.panels.payload(result.after, result.seat, note)
+        if source in (Source.DM_PANEL, Source.PRIVATE) and not interaction.response.is_done():
+            await interaction.response.edit_message(**payload)
+            return
+        if payload.get("view") is None:
+            payload.pop("view")
+        await reply_private(interaction, payload.pop("content"), **payload)
+
+
+def effect_ids(items: Sequence[OutboxItem], kind: str) -> list[int]:
+    return [i.id for i in items if i.kind == kind]

@@ -1,0 +1,113 @@
+"""Answers to people: private replies, and the one place an error becomes what a person reads.
+
+A `GameError` is a refusal the person can act on: it is answered privately, and nothing changed.
+`MoveSaved` says a move counts although something after it failed. Anything else is a bug: logged
+with its traceback, and the person gets a short apology, never "This interaction failed".
+Every text fits Discord's limits (errors quote at most a short excerpt of what was sent).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import GameError, MoveSaved
+from bot.inputs import excerpt
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+NO_PINGS = discord.AllowedMentions.none()
+PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
+MESSAGE_LIMIT = 2000
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def join_words(words: list[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` cut to Discord's limit (a last resort: texts are built short)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def error_text(error: GameError) -> str:
+    """The sentence of a refusal, its players named (never "seat 2")."""
+    users = error.seat_users
+
+    def name(seat: int) -> str:
+        return mention(users[seat]) if users and 0 <= seat < len(users) else f"player {seat + 1}"
+
+    text = error.text(name)
+    return fit(text)
+
+
+async def reply_private(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+    """An ephemeral answer, whether or not the interaction was already answered."""
+    kwargs.setdefault("allowed_mentions", NO_PINGS)
+    if interaction.response.is_done():
+        await interaction.followup.send(fit(text), ephemeral=True, **kwargs)
+    else:
+        await interaction.response.send_message(fit(text), ephemeral=True, **kwargs)
+
+
+class Replies:
+    """Turns whatever a handler raised into a private answer."""
+
+    async def report(self, interaction: discord.Interaction, error: BaseException) -> None:
+        if isinstance(error, GameError):
+            text = error_text(error)
+        elif isinstance(error, MoveSaved):
+            log.error(
+                "Error after a committed move (interaction %s)", interaction.id, exc_info=error.__cause__
+            )
+            text = str(error)
+        else:
+            log.error(
+                "Unhandled error in interaction %s (type %s, user %s)",
+                interaction.id,
+                interaction.type,
+                interaction.user.id,
+                exc_info=error,
+            )
+            text = APOLOGY
+        try:
+            await reply_private(interaction, text)
+        except discord.HTTPException:
+            log.warning("Could not deliver an error reply for interaction %s", interaction.id)
+
+    async def guarded(self, interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
+        try:
+            await work()
+        except Exception as exc:  # the surface's one handler: every error gets an answer
+            await self.report(interaction, exc)
+
+
+class GameTree(app_commands.CommandTree[discord.Client]):
+    """The slash command surface: its errors end in `Replies.report`."""
+
+    replies = Replies()
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original: BaseException = error
+        if isinstance(error, app_commands.CommandInvokeError):
+            original = error.original
+        elif isinstance(error, app_commands.TransformerError):
+            original = GameError(
+                f"I could not read {excerpt(str(error.value))!r} for that option. Pick a value from the list."
+            )
+        elif isinstance(error, app_commands.CommandNotFound):
+            original = GameError("That command is out of date. Type / and pick it from the list again.")
+        elif isinstance(error, app_commands.CheckFailure):
+            original = GameError(str(error) or "You cannot use that command here.")
+        await self.replies.report(interaction, original)

@@ -1,0 +1,166 @@
+"""Routing: every click, selection and form submission reaches its handler by its custom_id.
+
+Components survive restarts because none is tied to an in-memory View: the custom_id is parsed once,
+in `DynamicItem.from_custom_id`, and the router looks the handler up by the game's kind and the verb.
+Handlers are registered by whoever owns the verb (a game's commands, the lobby, the panels), so the
+router calls no one by name. Forms are routed the same way from the client's `on_interaction`.
+
+Presentation builds plain `discord.ui.Button` / `Select` items; `Router.view` wraps them in this
+router's routed item class for sending (discord.py then keeps no per-message state for them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+import discord
+
+from bot.errors import GameError, StaleButton
+from bot.service import GameService, Loaded
+from bot.table.ids import ComponentId, parse_custom_id
+from bot.table.replies import Replies
+
+ClickHandler = Callable[[discord.Interaction, Loaded, ComponentId, list[str]], Awaitable[None]]
+FormHandler = Callable[[discord.Interaction, Loaded, ComponentId, dict[str, str]], Awaitable[None]]
+ANY_GAME = "*"
+
+
+class Router:
+    def __init__(self, service: GameService, replies: Replies) -> None:
+        self.service = service
+        self.replies = replies
+        self._clicks: dict[tuple[str, str], ClickHandler] = {}
+        self._forms: dict[tuple[str, str], FormHandler] = {}
+        self._dm_ok: set[str] = set()
+        self.item_class, self.foreign_class = _item_classes(self)
+
+    # ---- registration ---------------------------------------------------------------------------
+
+    def on_click(self, kind: str, verb: str, handler: ClickHandler, *, in_dms: bool = True) -> None:
+        """``kind`` is a game's name, or `ANY_GAME`. ``in_dms``: the control may be used in a DM."""
+        self._clicks[(kind, verb)] = handler
+        if in_dms:
+            self._dm_ok.add(verb)
+
+    def on_form(self, kind: str, verb: str, handler: FormHandler) -> None:
+        self._forms[(kind, verb)] = handler
+
+    # ---- dispatch -------------------------------------------------------------------------------
+
+    async def _game(self, interaction: discord.Interaction, cid: ComponentId, what: str) -> Loaded:
+        game = await self.service.get(cid.game_id)
+        if interaction.guild_id is None:
+            if cid.verb not in self._dm_ok:
+                raise GameError(f"That {what} is used in the game's channel, not in DMs.")
+        elif game.row.channel_id != interaction.channel_id:
+            raise GameError(f"That {what} belongs to a game in another channel.")
+        return game
+
+    async def click(self, interaction: discord.Interaction, cid: ComponentId, values: list[str]) -> None:
+        game = await self._game(interaction, cid, "control")
+        handler = self._clicks.get((game.row.kind, cid.verb)) or self._clicks.get((ANY_GAME, cid.verb))
+        if handler is None:
+            raise StaleButton(
+                "That control does nothing in this game. Use /game status for the current board."
+            )
+        await handler(interaction, game, cid, values)
+
+    async def form(self, interaction: discord.Interaction) -> None:
+        data: Any = interaction.data or {}
+        cid = parse_custom_id(str(data.get("custom_id", "")))
+        game = await self._game(interaction, cid, "form")
+        handler = self._forms.get((game.row.kind, cid.verb)) or self._forms.get((ANY_GAME, cid.verb))
+        if handler is None:
+            raise StaleButton("That form does nothing in this game. Use /game status for the current board.")
+        await handler(interaction, game, cid, modal_fields(data))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """The client's listener: form submissions (components arrive through the routed items)."""
+        if interaction.type == discord.InteractionType.modal_submit:
+            await self.replies.guarded(interaction, lambda: self.form(interaction))
+
+    # ---- sending --------------------------------------------------------------------------------
+
+    def view(self, items: Iterable[discord.ui.Item[Any]]) -> discord.ui.View:
+        """A View carrying ``items`` wrapped for routing (only a carrier for sending)."""
+        view = discord.ui.View(timeout=None)
+        for item in items:
+            view.add_item(self.item_class(item, row=item.row))
+        return view
+
+
+def _item_classes(
+    router: Router,
+) -> tuple[type[discord.ui.DynamicItem[Any]], type[discord.ui.DynamicItem[Any]]]:
+    """The two routed item classes of one router: ours (``q:...``), and anything else (foreign)."""
+
+    class GameComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s)q:.*"):
+        def __init__(self, item: discord.ui.Item[Any], *, row: int | None = None) -> None:
+            super().__init__(item, row=row)
+            self.cid: ComponentId | None = None
+            self.error: GameError | None = None
+
+        @classmethod
+        async def from_custom_id(
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        ) -> GameComponent:
+            routed = cls(item)
+            try:  # parsed once, here; a refusal is answered by the callback
+                routed.cid = parse_custom_id(match.string)
+            except GameError as exc:
+                routed.error = exc
+            return routed
+
+        async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+            data: Any = interaction.data or {}
+            values = [str(v) for v in data.get("values", [])][:25]
+
+            async def work() -> None:
+                if self.error is not None or self.cid is None:
+                    raise self.error or StaleButton("That control is not one I recognise.")
+                await router.click(interaction, self.cid, values)
+
+            await router.replies.guarded(interaction, work)
+
+    class ForeignComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s)(?!q:).*"):
+        """A component whose custom_id we never made (forged, or from another bot version)."""
+
+        def __init__(self, item: discord.ui.Item[Any]) -> None:
+            super().__init__(item)
+
+        @classmethod
+        async def from_custom_id(
+            cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        ) -> ForeignComponent:
+            return cls(item)
+
+        async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+            async def refuse() -> None:
+                raise StaleButton(
+                    "That control is not one I recognise (it may be from an old version). Use /game status."
+                )
+
+            await router.replies.guarded(interaction, refuse)
+
+    return GameComponent, ForeignComponent
+
+
+def modal_fields(data: Any) -> dict[str, str]:
+    """The text inputs of a form submission, by custom_id (in action rows, or in labels)."""
+    fields: dict[str, str] = {}
+
+    def walk(component: Any) -> None:
+        if not isinstance(component, dict):
+            return
+        if "custom_id" in component and "value" in component:
+            fields[str(component["custom_id"])] = str(component.get("value") or "")
+        for child in component.get("components") or []:
+            walk(child)
+        if "component" in component:
+            walk(component["component"])
+
+    for row in (data or {}).get("components") or []:
+        walk(row)
+    return fields

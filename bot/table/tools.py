@@ -1,0 +1,84 @@
+"""What a game's slash commands are given to work with, and the helpers they share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.deadlines import timeout_choices
+from bot.errors import BadInput, GameOver, NoGameHere
+from bot.service import GameService, Loaded
+from bot.storage import Storage
+from bot.table.boards import Boards
+from bot.table.catalog import Catalog
+from bot.table.lobby import Lobbies, channel_of
+from bot.table.outbox import Outbox
+from bot.table.panels import Panels
+from bot.table.play import Plays
+from bot.table.routing import Router
+
+TIMEOUT_HELP = "How long each player has for a move: 10m to 7d (default 24h)"
+
+
+@dataclass(frozen=True)
+class Tools:
+    service: GameService
+    storage: Storage
+    catalog: Catalog
+    router: Router
+    outbox: Outbox
+    boards: Boards
+    panels: Panels
+    plays: Plays
+    lobbies: Lobbies
+
+    async def game_here(self, interaction: discord.Interaction, kind: str) -> Loaded:
+        """The started game of ``kind`` in the command's channel, or an error that says what to do
+        (including "that game is over" right after it ended)."""
+        channel_id = channel_of(interaction)
+        try:
+            game = await self.service.live_in_channel(channel_id, kind)
+        except NoGameHere:
+            last = await self.storage.latest_game_in_channel(channel_id=channel_id)
+            if last is not None and last.kind == kind and last.status == "finished":
+                raise GameOver(
+                    f"Game #{last.id} is over (the result is in the channel). "
+                    f"Start a new one with /{kind} new."
+                ) from None
+            raise
+        if game.state is None:
+            raise BadInput("The game has not started yet: the host starts it from the lobby.")
+        return game
+
+    async def _started(self, interaction: discord.Interaction, kind: str) -> Loaded | None:
+        if interaction.channel_id is None:
+            return None
+        try:
+            game = await self.service.live_in_channel(interaction.channel_id)
+        except NoGameHere:
+            return None
+        return game if game.row.kind == kind and game.state is not None else None
+
+    async def caller_view(self, interaction: discord.Interaction, kind: str) -> tuple[Any, int] | None:
+        """For autocomplete: the caller's own view of the started game of ``kind`` in this channel,
+        and their seat; None when there is none (autocomplete then offers nothing). The game comes
+        from the service's cache, parsed once, not on every keystroke."""
+        game = await self._started(interaction, kind)
+        seat = None if game is None else game.row.seat_of(interaction.user.id)
+        if game is None or seat is None:
+            return None
+        return game.rules.view_for(game.state, seat), seat
+
+    async def public_view(self, interaction: discord.Interaction, kind: str) -> Any | None:
+        """For autocomplete: the public view of the started game of ``kind`` in this channel."""
+        game = await self._started(interaction, kind)
+        return None if game is None else game.rules.view_for(game.state, None)
+
+
+async def timeout_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=label, value=value) for label, value in timeout_choices(current)]

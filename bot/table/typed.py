@@ -1,0 +1,141 @@
+"""Typed answers in DMs: a player replies to a panel with their move as text.
+
+A typed answer goes to the one game waiting for it. With several waiting, the bot asks which, with
+one button per game; the answer waits in the database meanwhile, so a restart loses nothing. With
+none waiting, the reply says why (for example "you already picked 5").
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.errors import GameError, MoveSaved, StaleButton
+from bot.service import GameService, Loaded
+from bot.storage import Storage
+from bot.table.catalog import Catalog, GameKind
+from bot.table.components import button
+from bot.table.ids import ComponentId, custom_id
+from bot.table.play import Plays
+from bot.table.replies import APOLOGY, NO_PINGS, error_text, fit
+from bot.table.routing import Router
+
+log = logging.getLogger(__name__)
+
+TYPED_LIMIT = 100  # characters of a typed answer that are read; longer answers are refused
+
+
+class TypedAnswers:
+    def __init__(
+        self, service: GameService, storage: Storage, catalog: Catalog, router: Router, plays: Plays
+    ) -> None:
+        self.service = service
+        self.storage = storage
+        self.catalog = catalog
+        self.plays = plays
+        router.on_click("*", "typed", self.on_choose)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """The client's listener for messages: only DMs from people are read."""
+        if message.guild is not None or message.author.bot or not message.content.strip():
+            return
+        try:
+            await self._answer(message)
+        except GameError as exc:
+            await self._reply(message, error_text(exc))
+        except MoveSaved as exc:
+            log.error("Error after a typed move was committed", exc_info=exc.__cause__)
+            await self._reply(message, str(exc))
+        except Exception:
+            log.exception("Unhandled error while reading a typed DM answer")
+            await self._reply(message, APOLOGY)
+
+    async def _reply(self, message: discord.Message, text: str, **kwargs: Any) -> None:
+        try:
+            await message.channel.send(fit(text), allowed_mentions=NO_PINGS, **kwargs)
+        except discord.HTTPException:
+            log.warning("Could not answer a typed DM answer")
+
+    def _waiting(self, game: Loaded, kind: GameKind, seat: int) -> bool:
+        assert kind.private is not None
+        return (
+            game.row.live
+            and game.state is not None
+            and kind.private.awaits_typed(kind.rules.view_for(game.state, seat), seat)
+        )
+
+    async def _answer(self, message: discord.Message) -> None:
+        text = message.content.strip()
+        user_id = message.author.id
+        waiting: list[tuple[GameKind, Loaded, int]] = []
+        reasons: list[str] = []
+        for row in await self.storage.live_games_of_user(user_id=user_id):
+            if row.status != "active" or row.kind not in self.catalog:
+                continue
+            kind = self.catalog.get(row.kind)
+            seat = row.seat_of(user_id)
+            if seat is None or kind.private is None:
+                continue
+            game = self.service.load(row)
+            if self._waiting(game, kind, seat):
+                waiting.append((kind, game, seat))
+            else:
+                view = kind.rules.view_for(game.state, seat)
+                reason = kind.private.not_waiting_reason(view, seat, kind.table(game))
+                if reason is not None:
+                    reasons.append(f"Game #{game.id} ({kind.title}): {reason}")
+        if not waiting:
+            await self._reply(
+                message,
+                "None of your games is waiting for a typed answer from you right now. Use the buttons "
+                "of my latest message for your game, or /game status in its channel."
+                + "".join(f"\n{r}" for r in reasons[:10]),
+            )
+            return
+        if len(text) > TYPED_LIMIT:
+            raise GameError(
+                f"That answer is {len(text)} characters long; a move is a few characters. "
+                "Type just your move (a number, a card or your letters)."
+            )
+        if len(waiting) == 1:
+            kind, game, seat = waiting[0]
+            assert kind.private is not None
+            action = kind.private.typed_action(kind.rules.view_for(game.state, seat), seat, text)
+            await self.plays.act_typed(message, game, action)
+            return
+        reply_id = await self.storage.add_typed_reply(user_id=user_id, text=text)
+        buttons = [
+            button(
+                f"#{game.id} {kind.title}",
+                custom_id(game.id, "typed", reply_id),
+                style=discord.ButtonStyle.primary,
+            )
+            for kind, game, _ in waiting[:20]
+        ]
+        await self._reply(
+            message,
+            f"{len(waiting)} of your games are waiting for a typed answer. Which game is that answer for?",
+            view=self.plays.panels.router.view(buttons),
+        )
+
+    async def on_choose(
+        self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
+    ) -> None:
+        """The player said which game a typed answer was for."""
+        user_id = interaction.user.id
+        reply_id = int(cid.arg) if cid.arg.isascii() and cid.arg.isdigit() and len(cid.arg) < 19 else None
+        text = (
+            None
+            if reply_id is None
+            else await self.storage.take_typed_reply(reply_id=reply_id, user_id=user_id)
+        )
+        if text is None:
+            raise StaleButton("That answer was already used or replaced. Type your answer again.")
+        kind = self.catalog.get(game.row.kind)
+        seat = self.plays.panels.seat_of(game, user_id)
+        if kind.private is None or not self._waiting(game, kind, seat):
+            raise GameError(f"Game #{game.id} is not waiting for a typed answer from you any more.")
+        action = kind.private.typed_action(kind.rules.view_for(game.state, seat), seat, text)
+        await self.plays.act(interaction, game, action)

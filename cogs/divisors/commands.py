@@ -1,0 +1,79 @@
+"""/divisors: the Numerical Card Game, secret card picks in round-robin pairings.
+Rules in bot/games/divisors.py; presentation in present.py."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import divisors
+from bot.inputs import whole_number
+from bot.service import Loaded
+from bot.table.ids import ComponentId
+from bot.table.tools import TIMEOUT_HELP, Tools, timeout_autocomplete
+
+M = divisors.M_OPTION
+MRange = app_commands.Range[int, M.min, M.max]  # type: ignore[valid-type]
+Card = app_commands.Range[int, 1, M.max]  # type: ignore[valid-type]
+
+
+@app_commands.guild_only()
+class DivisorsCommands(
+    commands.GroupCog,
+    group_name="divisors",
+    group_description="The Numerical Card Game: divisors, secret cards",
+):
+    def __init__(self, tools: Tools) -> None:
+        self.tools = tools
+        super().__init__()
+        tools.router.on_click(divisors.NAME, "pick", self.on_pick_menu)
+
+    async def on_pick_menu(
+        self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
+    ) -> None:
+        card = whole_number(values[0] if len(values) == 1 else "", 1, M.max)
+        await self.tools.plays.act(interaction, game, divisors.Pick(card))
+
+    @app_commands.command(
+        name="new", description="Open a Numerical Card Game lobby in this channel (2-8 players)"
+    )
+    @app_commands.describe(m=M.description, timeout=TIMEOUT_HELP)
+    @app_commands.autocomplete(timeout=timeout_autocomplete)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        m: MRange = M.default,
+        timeout: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        await self.tools.lobbies.open(interaction, self.tools.catalog.get(divisors.NAME), timeout, {"m": m})
+
+    @app_commands.command(name="pick", description="Secretly choose the card for your pairing")
+    @app_commands.describe(card="A card from your fresh pile (only you see your choice)")
+    async def pick(self, interaction: discord.Interaction, card: Card) -> None:
+        game = await self.tools.game_here(interaction, divisors.NAME)
+        await self.tools.plays.act(interaction, game, divisors.Pick(card))
+
+    @pick.autocomplete("card")
+    async def pick_card(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        found = await self.tools.caller_view(interaction, divisors.NAME)
+        if found is None:
+            return []
+        view, _ = found
+        typed = str(current).strip()[:5]
+        return [
+            app_commands.Choice(name=f"{v} (you hold {c})" if c > 1 else str(v), value=v)
+            for v, c in view.hand
+            if str(v).startswith(typed)
+        ][:25]
+
+    @app_commands.command(name="drop", description="Drop out of the game: your score still counts")
+    async def drop(self, interaction: discord.Interaction) -> None:
+        game = await self.tools.game_here(interaction, divisors.NAME)
+        await self.tools.plays.act(interaction, game, divisors.Drop())
+
+    @app_commands.command(name="pile", description="Your fresh pile and your pairing (only you see them)")
+    async def pile(self, interaction: discord.Interaction) -> None:
+        await self.tools.panels.show(interaction, await self.tools.game_here(interaction, divisors.NAME))

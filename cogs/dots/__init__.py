@@ -1,0 +1,14 @@
+"""Lines By The Dots: rules in bot/games/dots.py, commands in commands.py, presentation in
+present.py, image in bot/render/dots.py."""
+
+from __future__ import annotations
+
+from bot.games import dots
+from bot.table.catalog import GameKind
+from bot.table.tools import Tools
+from cogs.dots.commands import DotsCommands
+from cogs.dots.present import DotsPresenter
+
+
+def build(tools: Tools) -> tuple[GameKind, DotsCommands]:
+    return GameKind(rules=dots, present=DotsPresenter()), DotsCommands(tools)

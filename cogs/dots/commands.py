@@ -1,0 +1,139 @@
+"""/dots: Lines By The Dots, a vertical line then a horizontal line per turn. Rules in bot/games/dots.py.
+
+Moving without typing: the board's menus (see present.py). Picking a start dot answers privately
+with a menu of its endpoints whose custom_id carries the start dot, so the choice survives a
+restart and nothing is kept in memory.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import BadInput, IllegalMove, NotYourTurn
+from bot.games import dots
+from bot.service import Loaded
+from bot.table.ids import ComponentId
+from bot.table.replies import reply_private
+from bot.table.tools import TIMEOUT_HELP, Tools, timeout_autocomplete
+from cogs.dots.present import SELECT_MAX, ends_menu
+
+SIZE = dots.SIZE_OPTION
+SizeRange = app_commands.Range[int, SIZE.min, SIZE.max]  # type: ignore[valid-type]
+DOT_TEXT_MAX = 10  # a dot's name is a letter and a number: longer text is not a dot
+
+
+class DotsCommands(
+    commands.GroupCog, group_name="dots", group_description="Lines By The Dots: lines over virgin dots"
+):
+    def __init__(self, tools: Tools) -> None:
+        self.tools = tools
+        super().__init__()
+        tools.router.on_click(dots.NAME, "from", self.on_from, in_dms=False)
+        tools.router.on_click(dots.NAME, "to", self.on_to, in_dms=False)
+
+    async def on_to(
+        self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
+    ) -> None:
+        version = cid.require_version()
+        if len(values) != 1:
+            raise BadInput("Pick one dot from the menu.")
+        action = dots.parse_action({"type": "line", "to": values[0], "from": cid.arg or None})
+        await self.tools.plays.act(interaction, game, action, expected_version=version)
+
+    async def on_from(
+        self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
+    ) -> None:
+        """A start dot: nothing is drawn yet; its endpoints are offered privately."""
+        if len(values) != 1:
+            raise BadInput("Pick one dot from the menu.")
+        seat = self.tools.service.check_turn(game, interaction.user.id, cid.require_version())
+        view = dots.view_for(game.state, seat)
+        if view.turn != seat:
+            raise (
+                NotYourTurn(waiting=(view.turn,))
+                if view.turn is not None
+                else IllegalMove("The game is over.")
+            )
+        start = dots.parse_dot(values[0], view.size)
+        if start not in view.starts:
+            raise IllegalMove(f"Your line cannot start at {dots.dot_name(start)}. Pick a dot from the menu.")
+        table = self.tools.catalog.get(dots.NAME).table(game)
+        menu = ends_menu(view, table, start, arg=dots.dot_name(start))
+        assert view.owed is not None
+        await reply_private(
+            interaction,
+            f"Your {view.owed.direction} line starts at {dots.dot_name(start)}. Where does it end?",
+            view=self.tools.router.view([menu]),
+        )
+
+    @app_commands.command(name="new", description="Open a Lines By The Dots lobby in this channel")
+    @app_commands.describe(size=SIZE.description, timeout=TIMEOUT_HELP)
+    @app_commands.autocomplete(timeout=timeout_autocomplete)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        size: SizeRange = SIZE.default,
+        timeout: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        await self.tools.lobbies.open(interaction, self.tools.catalog.get(dots.NAME), timeout, {"size": size})
+
+    @app_commands.command(name="line", description="Draw the line you owe now")
+    @app_commands.rename(from_="from")
+    @app_commands.describe(
+        to="The dot your line ends at, like C4",
+        from_="Only for the first line of the game or a fallback line: the dot it starts at",
+    )
+    async def line(self, interaction: discord.Interaction, to: str, from_: str | None = None) -> None:
+        game = await self.tools.game_here(interaction, dots.NAME)
+        start = from_.strip().upper() if from_ and from_.strip() else None
+        action = dots.parse_action({"type": "line", "to": to.strip().upper(), "from": start})
+        await self.tools.plays.act(interaction, game, action)
+
+    @line.autocomplete("to")
+    async def line_to(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        view = await self.tools.public_view(interaction, dots.NAME)
+        if view is None or view.owed is None:
+            return []
+        starts = view.starts
+        typed_from = getattr(interaction.namespace, "from", None)
+        if len(starts) > 1 and isinstance(typed_from, str) and len(typed_from) <= DOT_TEXT_MAX:
+            try:
+                chosen = dots.parse_dot(typed_from, view.size)
+            except BadInput:
+                chosen = None
+            if chosen in starts:
+                starts = (chosen,)
+        ends: dict[dots.Dot, list[dots.Dot]] = {}
+        for start in starts:
+            for end in view.ends[start]:
+                ends.setdefault(end, []).append(start)
+        prefix = current.strip().upper()[:DOT_TEXT_MAX]
+        choices = []
+        for end in sorted(ends):
+            name = dots.dot_name(end)
+            if not name.startswith(prefix):
+                continue
+            froms = ends[end]
+            label = name
+            if len(froms) == 1:
+                label += f" ({view.owed.direction} line from {dots.dot_name(froms[0])})"
+            choices.append(app_commands.Choice(name=label, value=name))
+        return choices[:SELECT_MAX]
+
+    @line.autocomplete("from_")
+    async def line_from(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        view = await self.tools.public_view(interaction, dots.NAME)
+        if view is None or view.owed is None or not view.owed.needs_from:
+            return []  # the line starts where the last one ended: no from
+        prefix = current.strip().upper()[:DOT_TEXT_MAX]
+        choices = []
+        for start in view.starts:
+            name = dots.dot_name(start)
+            if name.startswith(prefix):
+                ends = ", ".join(dots.dot_name(d) for d in view.ends[start])
+                choices.append(app_commands.Choice(name=f"{name} (to {ends})"[:100], value=name))
+        return choices[:SELECT_MAX]

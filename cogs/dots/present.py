@@ -1,0 +1,187 @@
+"""Lines By The Dots as people see it, from the public view (the game has no secrets).
+
+Every line is answered with what it scored. The board image is posted once a turn is over (and at
+the end); between the two lines of a turn the post is text only, with the menu for the horizontal
+line. The post's menus offer the legal endpoints of the line owed; when the line must name its
+start (the first line of the game, a fallback line), they offer the legal start dots, grouped by
+whole columns into menus of at most 25 (a 10 x 10 grid's first line is five menus, A-B, ... I-J).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.games import dots
+from bot.render.dots import render_board
+from bot.table.components import select
+from bot.table.ids import custom_id
+from bot.table.present import News, TableInfo, points, whose_move
+
+View = dots.View
+SELECT_MAX = 25  # Discord's limit on the options of one select menu
+
+
+def arrow(a: str, b: str) -> str:
+    return f"{a}→{b}"
+
+
+def column_groups(starts: tuple[dots.Dot, ...]) -> list[list[dots.Dot]]:
+    """Starts (sorted by column) packed into menus of whole columns, at most 25 options each.
+
+    A column holds at most 10 dots, so a menu closes only when two columns no longer fit: at most five
+    menus, one per action row, even for a 10 x 10 grid's first line.
+    """
+    columns: dict[int, list[dots.Dot]] = {}
+    for dot in starts:
+        columns.setdefault(dot[0], []).append(dot)
+    groups: list[list[dots.Dot]] = []
+    for column in columns.values():
+        if groups and len(groups[-1]) + len(column) <= SELECT_MAX:
+            groups[-1].extend(column)
+        else:
+            groups.append(list(column))
+    return groups
+
+
+def mid_turn(view: View) -> bool:
+    """The last change was a vertical line and its player now owes the horizontal one."""
+    if view.outcome is not None or len(view.events) != 1 or view.owed is None:
+        return False
+    event = view.events[0]
+    return (
+        event["type"] == "line"
+        and event["direction"] == dots.VERTICAL
+        and event["seat"] == view.turn
+        and view.owed.direction == dots.HORIZONTAL
+    )
+
+
+def owed_text(view: View) -> str:
+    o = view.owed
+    assert o is not None
+    if o.first:
+        return f"the first line of the game, a {o.direction} line from any dot you choose"
+    assert view.current is not None
+    here = dots.dot_name(view.current)
+    if o.fallback:
+        return (
+            f"no {o.direction} line can start at {here}, so draw one from a non-virgin dot you choose "
+            "(fallback)"
+        )
+    return f"a {o.direction} line from {here}"
+
+
+def ends_menu(view: View, table: TableInfo, start: dots.Dot, *, arg: str) -> discord.ui.Select[Any]:
+    assert view.owed is not None
+    options = [
+        discord.SelectOption(label=dots.dot_name(end), value=dots.dot_name(end)) for end in view.ends[start]
+    ]
+    return select(
+        custom_id(table.game_id, "to", arg, version=table.version),
+        options,
+        placeholder=f"Draw the {view.owed.direction} line from {dots.dot_name(start)} to… "
+        f"({points(view.line_scores[start])})",
+    )
+
+
+class DotsPresenter:
+    secret = False
+    mine_label = ""
+
+    def render(self, view: View, table: TableInfo) -> bytes:
+        return render_board(view, table.names)
+
+    def start_note(self, view: View, table: TableInfo) -> str:
+        return ""
+
+    def quiet(self, news: News[View]) -> bool:
+        return False
+
+    def board_image(self, view: View) -> bool:
+        # Between the two lines of a turn: the score and the menu, no image.
+        return not mid_turn(view)
+
+    def headline(self, news: News[View], table: TableInfo) -> str:
+        out: list[str] = []
+        for event in news.after.events:
+            who = table.who(event["seat"]) if "seat" in event else ""
+            if event["type"] == "out":
+                if event["seat"] == news.seat:
+                    out.append(
+                        f"{who} ran out of time and forfeits."
+                        if news.forfeit == "timeout"
+                        else f"{who} left the game (forfeit)."
+                    )
+                else:
+                    out.append(f"{who} left the game.")
+            elif event["type"] == "line":
+                out.append(self._line_text(news.before, event, who))
+        # Skipped lines are told with the change that caused them (a line, a forfeit).
+        for event in news.after.events:
+            if event["type"] == "skip":
+                axis = "column" if event["direction"] == dots.VERTICAL else "row"
+                out.append(
+                    f"{table.who(event['seat'])}'s {event['direction']} line is skipped: no {axis} holds "
+                    f"both a virgin and a non-virgin dot; play goes on from {event['at']}."
+                )
+        return " ".join(out)
+
+    @staticmethod
+    def _line_text(before: View, event: dict[str, Any], who: str) -> str:
+        d, score = event["direction"], event["score"]
+        text = f"{who} drew the {d} line {arrow(event['from'], event['to'])}"
+        if not before.lines:
+            return f"{text}: 0 points (the first line of the game)."
+        col, row = dots.parse_dot(event["from"], before.size)
+        axis = f"column {dots.COLUMNS[col]}" if d == dots.VERTICAL else f"row {row + 1}"
+        dot_word = "dot" if score == 1 else "dots"
+        text += f": {points(score)} ({score} non-virgin {dot_word} in {axis})"
+        if event["fallback"] and before.current is not None:
+            text += f", a fallback line as none could start at {dots.dot_name(before.current)}"
+        return text + "."
+
+    def status(self, view: View, table: TableInfo) -> str:
+        text = whose_move(table)
+        if table.status == "cancelled":
+            return text
+        if view.outcome is not None or view.turn is None:
+            scores = " · ".join(
+                f"{table.who(s)} {view.scores[s]}{' (left)' if s in view.forfeited else ''}"
+                for s in range(len(table.seats))
+            )
+            return f"{text}\nFinal scores: {scores}."
+        return f"{table.who(view.turn)}, your move: {owed_text(view)}."
+
+    def board_items(self, view: View, table: TableInfo) -> list[Any]:
+        o = view.owed
+        if o is None:
+            return []
+        if not o.needs_from:
+            assert view.current is not None
+            return [ends_menu(view, table, view.current, arg="")]
+        groups = column_groups(view.starts)
+        items: list[Any] = []
+        for group in groups:
+            first, last = dots.dot_name(group[0])[0], dots.dot_name(group[-1])[0]
+            span = first if first == last else f"{first}-{last}"
+            where = "" if len(groups) == 1 else f" (column{'s' if first != last else ''} {span})"
+            options = [self._start_option(view, start) for start in group]
+            items.append(
+                select(
+                    custom_id(table.game_id, "from", span, version=table.version),
+                    options,
+                    placeholder=f"Where does your {o.direction} line start?{where}",
+                )
+            )
+        return items
+
+    @staticmethod
+    def _start_option(view: View, start: dots.Dot) -> discord.SelectOption:
+        ends = ", ".join(dots.dot_name(d) for d in view.ends[start])
+        return discord.SelectOption(
+            label=dots.dot_name(start),
+            value=dots.dot_name(start),
+            description=f"to {ends} · {points(view.line_scores[start])}"[:100],
+        )

@@ -1,0 +1,219 @@
+"""Numbers To Number as people see it, from views only.
+
+A pick is a quiet move: the channel reads "X has picked", never the number, and no new board. The
+pick that completes a move posts the board with both numbers revealed (and, at a round's end, D and
+the points). The public view (and the other player's view) holds only whether a seat has picked, so
+nothing built here for the channel, the image or the other player's DMs can carry a pending pick.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.errors import GameError, GameOver, IllegalMove
+from bot.games import numbers
+from bot.render.numbers import render_board
+from bot.table.components import button
+from bot.table.ids import custom_id
+from bot.table.present import News, Panel, TableInfo, forfeit_line, newly_waiting, whose_move
+
+View = numbers.View
+D_BINARY_MAX = 16  # list D's members in binary too when it has at most this many
+MINE_LABEL = "My move"
+
+
+def ranges_text(values: tuple[int, ...] | list[int]) -> str:
+    """Ascending integers, runs of three or more written as a range: ``1-4, 6, 8-10``."""
+    parts: list[str] = []
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        if j - i >= 2:
+            parts.append(f"{values[i]}-{values[j]}")
+        else:
+            parts.extend(str(v) for v in values[i : j + 1])
+        i = j + 1
+    return ", ".join(parts)
+
+
+def number_text(value: int, m: int) -> str:
+    return f"**{value}** (`{numbers.binary(value, m)}`)"
+
+
+def d_text(symbols: str, d: tuple[int, ...] | list[int], m: int) -> str:
+    """D in decimal (every member; runs as ranges) and in binary (each member while few, else the
+    pattern they all match)."""
+    members = "{" + ranges_text(list(d)) + "}"
+    if len(d) <= D_BINARY_MAX:
+        in_binary = ", ".join(f"`{numbers.binary(v, m)}`" for v in d)
+    else:
+        in_binary = f"every {m}-digit binary number matching `{symbols}`"
+    count = "1 number" if len(d) == 1 else f"{len(d)} numbers"
+    return f"D = {members} ({count}); in binary {in_binary}"
+
+
+def refusal(view: View, seat: int, table: TableInfo) -> GameError | None:
+    """Why ``seat`` cannot pick now (before a form is opened that could not be used), or None."""
+    if view.outcome is not None or not table.live:
+        return GameOver(f"Game #{table.game_id} is over. Start a new one with /numbers new.")
+    if view.my_pick is not None:
+        return IllegalMove(
+            f"You already picked {view.my_pick} for this move, and a pick is final. "
+            f"Waiting for {table.who(1 - seat)} to pick."
+        )
+    return None
+
+
+class NumbersPresenter:
+    secret = True
+    mine_label = MINE_LABEL
+
+    def render(self, view: View, table: TableInfo) -> bytes:
+        return render_board(view, table.names)
+
+    def start_note(self, view: View, table: TableInfo) -> str:
+        m = view.m
+        return (
+            f"{view.n_rounds} rounds of {m} moves. Each move, both of you secretly pick a number "
+            f"from 1 to {numbers.largest(m)} you have not played yet, with the DM I sent you, a DM reply, "
+            f"`/numbers pick` or the **{MINE_LABEL}** button. The channel only learns who has "
+            "picked; both numbers are revealed together."
+        )
+
+    def quiet(self, news: News[View]) -> bool:
+        events = news.after.events
+        return bool(events) and all(e["type"] == "picked" for e in events)
+
+    def status(self, view: View, table: TableInfo) -> str:
+        return whose_move(table)
+
+    def board_items(self, view: View, table: TableInfo) -> list[Any]:
+        return []
+
+    def board_image(self, view: View) -> bool:
+        return True
+
+    def headline(self, news: News[View], table: TableInfo) -> str:
+        view = news.after
+        m = view.m
+        lines: list[str] = []
+        revealed = any(e["type"] == "reveal" for e in view.events)
+        for event in view.events:
+            kind = event["type"]
+            if kind == "picked" and not revealed:
+                # Only who, never what: this line is posted while the pick is still secret.
+                lines.append(f"{table.who(event['seat'])} has picked.")
+            elif kind == "reveal":
+                a, b = event["numbers"]
+                lines.append(
+                    f"Move {event['move'] + 1} of round {event['round'] + 1}: "
+                    f"{table.who(0)} {number_text(a, m)} · {table.who(1)} {number_text(b, m)} "
+                    f"→ `{event['symbol']}`. The list: `{event['list']}`"
+                )
+            elif kind == "round_end":
+                lines.extend(self._round_end_lines(event, view, table))
+            elif kind == "forfeit":
+                lines.append(forfeit_line(news, table))
+        return "\n".join(lines) or f"{table.who(news.seat)} moved."
+
+    @staticmethod
+    def _round_end_lines(event: dict[str, Any], view: View, table: TableInfo) -> list[str]:
+        m, number = view.m, event["round"] + 1
+        lines = [f"**Round {number} of {view.n_rounds} is over.** The list `{event['list']}`: "]
+        lines[0] += d_text(event["list"], event["d"], m) + "."
+        scores = []
+        for seat in (0, 1):
+            got = event["scoring"][seat]
+            pts = f"{len(got)} point" + ("" if len(got) == 1 else "s")
+            scores.append(f"{table.who(seat)} {pts}" + (f" ({', '.join(map(str, got))})" if got else ""))
+        totals = event["totals"]
+        lines.append(
+            f"This round: {scores[0]}; {scores[1]}. "
+            f"Totals: {table.who(0)} {totals[0]}, {table.who(1)} {totals[1]}."
+        )
+        if number < view.n_rounds and view.outcome is None:
+            lines.append(f"Round {number + 1} begins with an empty list.")
+        return lines
+
+    # ---- what one player sees ------------------------------------------------------------------------
+
+    def panel(self, view: View, seat: int, table: TableInfo) -> Panel:
+        other = 1 - seat
+        you_them = f"you {view.totals[seat]} · {table.who(other)} {view.totals[other]}"
+        if view.outcome is not None:
+            return Panel(f"The game is over. Totals: {you_them}. The result is in the channel.")
+        if seat in view.forfeited:
+            return Panel("You left this game.")
+        m, move = view.m, len(view.moves) + 1
+        lines = [
+            f"Round {view.round + 1} of {view.n_rounds} · move {move} of {m} · numbers 1 to "
+            f"{numbers.largest(m)} · you are player {seat + 1}"
+        ]
+        last = view.last_round
+        if not view.moves and last is not None:
+            lines.append(
+                f"Round {view.round} ended: the list `{last.symbols}`, "
+                f"{d_text(last.symbols, last.d, m)}. You scored {last.points[seat]}, "
+                f"{table.who(other)} {last.points[other]}."
+            )
+        if view.moves:
+            pairs = " · ".join(
+                f"{i + 1}: you {mv[seat]}, them {mv[other]} → `{numbers.symbol(*mv)}`"
+                for i, mv in enumerate(view.moves)
+            )
+            lines.append(
+                f"The list so far: `{view.symbols}` (1: player 1's number larger, 0: smaller, _: equal). "
+                f"Moves {pairs}"
+            )
+        lines.append(f"Totals: {you_them}.")
+        items: list[discord.ui.Item[Any]] = []
+        if view.my_pick is not None:
+            lines.append(
+                f"Your pick for move {move}: {number_text(view.my_pick, m)} (final). "
+                f"Waiting for {table.who(other)} to pick."
+            )
+        else:
+            lines.append(
+                f"**Your pick for move {move}, please:** a number from 1 to {numbers.largest(m)} you have "
+                "not played yet. Press **Pick** or simply reply here with the number."
+            )
+            who = table.who(other)
+            lines.append(
+                f"{who} has picked (hidden until you pick too)."
+                if view.picked[other]
+                else f"{who} is picking."
+            )
+            items.append(button("Pick", custom_id(table.game_id, "pick"), style=discord.ButtonStyle.primary))
+        if view.available is not None:
+            lines.append(f"Yours still to play ({len(view.available)}): {ranges_text(view.available)}")
+        return Panel("\n".join(lines), items)
+
+    def confirm(self, news: News[View], table: TableInfo) -> str:
+        if news.forfeit is not None:
+            return f"You left game #{table.game_id}."
+        view, seat = news.after, news.seat
+        reveal = next((e for e in view.events if e["type"] == "reveal"), None)
+        if reveal is None:
+            assert view.my_pick is not None
+            mine = number_text(view.my_pick, view.m)
+            return f"✅ Your pick {mine} is in (final; nobody else sees it until both picks are in)."
+        mine = number_text(reveal["numbers"][seat], view.m)
+        theirs = number_text(reveal["numbers"][1 - seat], view.m)
+        return f"✅ You picked {mine}, {table.who(1 - seat)} picked {theirs} → `{reveal['symbol']}`."
+
+    def awaits_typed(self, view: View, seat: int) -> bool:
+        return seat in view.to_act
+
+    def typed_action(self, view: View, seat: int, text: str) -> Any:
+        return numbers.Pick(numbers.parse_number(text, view.m))
+
+    def not_waiting_reason(self, view: View, seat: int, table: TableInfo) -> str | None:
+        error = refusal(view, seat, table)
+        return None if error is None else error.message
+
+    def asked(self, news: News[View], table: TableInfo) -> list[int]:
+        return newly_waiting(news.before.to_act, news.after.to_act, news.seat)

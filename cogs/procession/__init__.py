@@ -1,0 +1,14 @@
+"""Procession: rules in bot/games/procession.py, commands in commands.py, presentation in
+present.py, image in bot/render/procession.py, computer player (later) in bot/players/."""
+
+from __future__ import annotations
+
+from bot.games import procession
+from bot.table.catalog import GameKind
+from bot.table.tools import Tools
+from cogs.procession.commands import ProcessionCommands
+from cogs.procession.present import ProcessionPresenter
+
+
+def build(tools: Tools) -> tuple[GameKind, ProcessionCommands]:
+    return GameKind(rules=procession, present=ProcessionPresenter()), ProcessionCommands(tools)

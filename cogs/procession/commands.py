@@ -1,0 +1,65 @@
+"""/procession: flip one digit; a run-length multiset may not repeat. Rules in bot/games/procession.py."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.games import procession
+from bot.inputs import whole_number
+from bot.service import Loaded
+from bot.table.ids import ComponentId
+from bot.table.tools import TIMEOUT_HELP, Tools, timeout_autocomplete
+
+N = procession.N_OPTION
+NRange = app_commands.Range[int, N.min, N.max]  # type: ignore[valid-type]
+Position = app_commands.Range[int, 1, N.max]  # type: ignore[valid-type]
+
+
+@app_commands.guild_only()
+class ProcessionCommands(
+    commands.GroupCog, group_name="procession", group_description="Procession: flip digits, never repeat"
+):
+    def __init__(self, tools: Tools) -> None:
+        self.tools = tools
+        super().__init__()
+        tools.router.on_click(procession.NAME, "flip", self.on_flip, in_dms=False)
+
+    async def on_flip(
+        self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
+    ) -> None:
+        version = cid.require_version()
+        position = whole_number(cid.arg, 1, N.max)
+        await self.tools.plays.act(interaction, game, procession.Flip(position), expected_version=version)
+
+    @app_commands.command(name="new", description="Open a Procession lobby in this channel")
+    @app_commands.describe(n=N.description, timeout=TIMEOUT_HELP)
+    @app_commands.autocomplete(timeout=timeout_autocomplete)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        n: NRange = N.default,
+        timeout: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        await self.tools.lobbies.open(interaction, self.tools.catalog.get(procession.NAME), timeout, {"n": n})
+
+    @app_commands.command(name="flip", description="Flip one digit of the row")
+    @app_commands.describe(position="Which digit to flip, counted from the left (1 = leftmost)")
+    async def flip(self, interaction: discord.Interaction, position: Position) -> None:
+        game = await self.tools.game_here(interaction, procession.NAME)
+        await self.tools.plays.act(interaction, game, procession.Flip(position))
+
+    @flip.autocomplete("position")
+    async def flip_position(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        view = await self.tools.public_view(interaction, procession.NAME)
+        if view is None:
+            return []
+        row = view.rows[-1]
+        return [
+            app_commands.Choice(name=f"{p} → {procession.flip(row, p)}", value=p)
+            for p in view.legal
+            if str(p).startswith(current.strip())
+        ][:25]

@@ -1,0 +1,103 @@
+"""/updown: secret U/D/S predictions, then a row of cards. Rules in bot/games/updown.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import IllegalMove
+from bot.games import updown
+from bot.inputs import whole_number
+from bot.service import Loaded
+from bot.table.components import send_modal
+from bot.table.ids import ComponentId, custom_id
+from bot.table.tools import TIMEOUT_HELP, Tools, timeout_autocomplete
+from cogs.updown.present import cards_text, rank_counts
+
+
+@app_commands.guild_only()
+class UpDownCommands(
+    commands.GroupCog, group_name="updown", group_description="Up-Down-Stay: predict the ups and downs"
+):
+    def __init__(self, tools: Tools) -> None:
+        self.tools = tools
+        super().__init__()
+        tools.router.on_click(updown.NAME, "predict", self.on_predict_button)
+        tools.router.on_click(updown.NAME, "play", self.on_play_menu)
+        tools.router.on_form(updown.NAME, "predict", self.on_predict_form)
+
+    async def on_predict_button(
+        self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
+    ) -> None:
+        seat = self.tools.panels.seat_of(game, interaction.user.id)
+        view = updown.view_for(game.state, seat) if game.state is not None else None
+        if view is None or not game.row.live or not view.can_predict:
+            raise IllegalMove("Predictions are closed: the first card has been placed (or the game ended).")
+        field: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            label=f"U, D, S letters (1 to {view.max_letters})",
+            custom_id="letters",
+            placeholder="for example UUDSU",
+            default=view.prediction,
+            max_length=100,
+        )
+        await send_modal(
+            interaction, f"Your prediction · game #{game.id}", custom_id(game.id, "predict"), field
+        )
+
+    async def on_play_menu(
+        self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
+    ) -> None:
+        rank = whole_number(values[0] if len(values) == 1 else "", 1, 13)
+        await self.tools.plays.act(interaction, game, updown.Play(rank))
+
+    async def on_predict_form(
+        self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, fields: dict[str, str]
+    ) -> None:
+        letters = updown.parse_letters(fields.get("letters", ""))
+        await self.tools.plays.act(interaction, game, updown.Predict(letters))
+
+    @app_commands.command(name="new", description="Open an Up-Down-Stay lobby in this channel (2-10 players)")
+    @app_commands.describe(timeout=TIMEOUT_HELP)
+    @app_commands.autocomplete(timeout=timeout_autocomplete)
+    async def new(
+        self, interaction: discord.Interaction, timeout: app_commands.Range[str, 1, 40] | None = None
+    ) -> None:
+        await self.tools.lobbies.open(interaction, self.tools.catalog.get(updown.NAME), timeout, {})
+
+    @app_commands.command(name="predict", description="Submit (or change) your secret U/D/S prediction")
+    @app_commands.describe(letters="U (up), D (down), S (same), e.g. UUDSU; only you see it")
+    async def predict(
+        self, interaction: discord.Interaction, letters: app_commands.Range[str, 1, 100]
+    ) -> None:
+        game = await self.tools.game_here(interaction, updown.NAME)
+        await self.tools.plays.act(interaction, game, updown.Predict(updown.parse_letters(letters)))
+
+    @app_commands.command(name="play", description="Place a card from your hand on the row")
+    @app_commands.describe(card="The value to place: A, 2-10, J, Q, K (or 1-13)")
+    async def play(self, interaction: discord.Interaction, card: app_commands.Range[str, 1, 10]) -> None:
+        game = await self.tools.game_here(interaction, updown.NAME)
+        await self.tools.plays.act(interaction, game, updown.Play(updown.parse_rank(card)))
+
+    @play.autocomplete("card")
+    async def play_card(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        found = await self.tools.caller_view(interaction, updown.NAME)
+        if found is None or found[0].hand is None:
+            return []
+        view, _ = found
+        typed = current.strip().upper()[:10]
+        return [
+            app_commands.Choice(
+                name=f"{updown.rank_label(rank)} ({cards_text(tuple(cards))})", value=updown.rank_label(rank)
+            )
+            for rank, cards in rank_counts(view.hand)
+            if updown.rank_label(rank).startswith(typed) or str(rank).startswith(typed)
+        ][:25]
+
+    @app_commands.command(name="hand", description="Your hand and your prediction (only you see them)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await self.tools.panels.show(interaction, await self.tools.game_here(interaction, updown.NAME))
