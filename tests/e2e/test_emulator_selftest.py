@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import sqlite3
 import time
+import warnings
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -411,6 +413,20 @@ async def test_crash_kills_every_task_of_the_bot_and_nothing_else(
     assert (await rec.response()).data["content"] == "ok"
     assert [e.kind for e in emulator.gateway.log].count("identify") == 2
     clean(emulator)
+
+
+async def test_a_crashed_bot_leaves_nothing_unclosed(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    rec = await emulator.slash(scene.alice, scene.channel, "later", seconds=0.3)
+    await rec.response()
+    await bare.crash()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gc.collect()  # the bot object and its sessions go now: nothing may warn "unclosed"
+        await asyncio.sleep(0.05)
+        gc.collect()
+    assert [str(w.message) for w in caught] == []
 
 
 class _Storage:

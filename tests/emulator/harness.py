@@ -292,6 +292,9 @@ async def _drop_connections(bot: Any) -> None:
     keep_alive = getattr(ws, "_keep_alive", None)
     if keep_alive is not None:
         keep_alive.stop()  # discord.py's heartbeat thread
+    response = getattr(getattr(ws, "socket", None), "_response", None)
+    if response is not None:
+        response.close()  # the gateway connection: dropped, no close frame
     http = getattr(bot, "http", None)
     if http is not None:
         await http.close()  # discord.py's HTTP client: its aiohttp session, and the websocket with it
