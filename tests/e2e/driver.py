@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -104,3 +105,60 @@ async def start_game(
 
 
 SECRET_GAMES = frozenset({"updown", "numbers", "divisors"})
+
+
+# ---- the stored game, read as a second process would ---------------------------------------------
+
+
+def game_state(db: Path, game_id: int) -> dict[str, Any] | None:
+    """The stored state of a game (None while it is a lobby), read from the database file."""
+    with sqlite3.connect(db, timeout=10) as conn:
+        row = conn.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
+    assert row is not None, f"no game #{game_id} in the database"
+    return None if row[0] is None else dict(json.loads(row[0]))
+
+
+def move_count(db: Path, game_id: int) -> int:
+    with sqlite3.connect(db, timeout=10) as conn:
+        return int(conn.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()[0])
+
+
+# ---- what the channel shows ------------------------------------------------------------------------
+
+
+def boards(emu: DiscordEmulator, channel: Channel) -> list[MessageRecord]:
+    """Every board the bot posted publicly in the channel (its messages with an image), oldest first."""
+    found = [m for m in bot_messages(emu, channel) if m.attachments and not m.ephemeral]
+    return sorted(found, key=lambda m: m.seq)
+
+
+def live_controls(message: MessageRecord) -> list[str]:
+    """The custom ids of the message's components a user can still use (not disabled)."""
+    return [c["custom_id"] for c in message.all_components() if "custom_id" in c and not c.get("disabled")]
+
+
+# ---- inputs a real client would not send -----------------------------------------------------------
+
+
+async def forge_component(
+    emu: DiscordEmulator,
+    user: User,
+    channel: Channel,
+    custom_id: str,
+    *,
+    values: list[str] | None = None,
+) -> InteractionRecord:
+    """A click on a button (or, with ``values``, a choice in a menu) carrying a forged custom_id.
+    Discord only sends interactions for components a message has, so the component is put on a
+    message of the bot's first, as if an older version of the bot had posted it."""
+    if values is None:
+        component: dict[str, Any] = {"type": 2, "style": 2, "label": "old", "custom_id": custom_id}
+    else:
+        options = [{"label": v[:100] or "?", "value": v} for v in values]
+        component = {"type": 3, "custom_id": custom_id, "options": options}
+    old = emu.create_message(
+        channel, emu.bot_user, {"content": "", "components": [{"type": 1, "components": [component]}]}
+    )
+    if values is None:
+        return await emu.click(user, old, custom_id)
+    return await emu.select(user, old, custom_id, values)

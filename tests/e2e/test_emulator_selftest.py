@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import json
+import sqlite3
+import time
+import warnings
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
+import aiosqlite
 import pytest
 
 from tests.emulator import DiscordEmulator, EmulatorError, InteractionFailed
 from tests.emulator.bare_bot import BareBot
-from tests.emulator.harness import TOKEN, BotHarness
+from tests.emulator.harness import TOKEN, BotHarness, handler_running
 from tests.emulator.models import CallbackType
+from tests.emulator.traps import interaction_filter
 from tests.emulator.world import Scene
 
 
@@ -321,3 +329,235 @@ async def test_idle_waits_for_a_handler_still_working(
     await rec.response()
     await emulator.wait_idle()
     assert [m.content for m in emulator.channel_messages(scene.channel)][-1].endswith(": done")
+
+
+# ---- message nonces ---------------------------------------------------------------------------------
+
+
+async def test_enforced_nonce_returns_the_existing_message(emulator: DiscordEmulator, scene: Scene) -> None:
+    path = f"/channels/{scene.channel.id}/messages"
+    status, _, first = await raw(
+        emulator, "POST", path, {"content": "a", "nonce": "n1", "enforce_nonce": True}
+    )
+    assert status == 200 and first["nonce"] == "n1"
+    status, _, again = await raw(
+        emulator, "POST", path, {"content": "b", "nonce": "n1", "enforce_nonce": True}
+    )
+    assert status == 200 and again["id"] == first["id"] and again["content"] == "a"
+    assert [m.content for m in emulator.channel_messages(scene.channel)] == ["a"]
+    assert emulator.channel_messages(scene.channel)[0].nonce == "n1"
+    # Without enforce_nonce a nonce dedupes nothing; in another channel it is another nonce.
+    await raw(emulator, "POST", path, {"content": "c", "nonce": "n1"})
+    other = f"/channels/{scene.other_channel.id}/messages"
+    await raw(emulator, "POST", other, {"content": "d", "nonce": "n1", "enforce_nonce": True})
+    assert [m.content for m in emulator.channel_messages(scene.channel)] == ["a", "c"]
+    assert [m.content for m in emulator.channel_messages(scene.other_channel)] == ["d"]
+    # An integer nonce is the same nonce as its digits; past the window it dedupes no more.
+    _, _, numbered = await raw(emulator, "POST", path, {"content": "e", "nonce": 77, "enforce_nonce": True})
+    _, _, same = await raw(emulator, "POST", path, {"content": "f", "nonce": "77", "enforce_nonce": True})
+    assert numbered["nonce"] == 77 and same["id"] == numbered["id"]
+    emulator.nonce_window = 0.0
+    status, _, fresh = await raw(
+        emulator, "POST", path, {"content": "g", "nonce": "n1", "enforce_nonce": True}
+    )
+    assert status == 200 and fresh["id"] != first["id"]
+    status, _, body = await raw(emulator, "POST", path, {"content": "h", "nonce": "x" * 26})
+    assert (status, body["code"]) == (400, 50035)
+    assert body["errors"]["nonce"]["_errors"][0]["message"] == "Must be 25 or fewer in length."
+
+
+async def test_discord_py_sends_enforced_nonces(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    rec = await emulator.slash(scene.alice, scene.channel, "post", text="with a nonce")
+    await emulator.wait_for_message(scene.channel, lambda m: m.content == "with a nonce")
+    await emulator.wait_idle()
+    [request] = emulator.requests_matching("POST /channels/*/messages")
+    assert request.json["enforce_nonce"] is True and request.json["nonce"]
+    assert emulator.last_message(scene.channel).nonce == request.json["nonce"]
+    assert rec.ephemeral_texts() == ["ok: posted"]
+
+
+# ---- crashes, hooks on answers, expired interactions ------------------------------------------------
+
+
+async def test_crash_kills_every_task_of_the_bot_and_nothing_else(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    bot = bare.bot
+    closes: list[str] = []
+    close = bot.close
+
+    async def spy() -> None:
+        closes.append("close")
+        await close()
+
+    bot.close = spy
+    mine = asyncio.create_task(asyncio.sleep(30), name="the test's own task")
+    rec = await emulator.slash(scene.alice, scene.channel, "background", seconds=0.3)
+    await rec.response()
+    assert len(bot.background) == 1
+    rec = await emulator.slash(scene.alice, scene.channel, "later", seconds=0.3)
+    await rec.response()  # its handler is now asleep before posting
+    await bare.crash()
+    assert bare.bot is None and bare.crashes == 1
+    assert closes == [] and not bot.is_closed()  # no shutdown logic of the bot ran
+    assert not bot.background and not mine.done()
+    await emulator.wait_until(lambda: not emulator.gateway.connected, what="the gateway to see the crash")
+    await asyncio.sleep(0.4)
+    assert [m.content for m in emulator.channel_messages(scene.channel)] == []  # neither task posted
+    mine.cancel()
+    # A fresh bot starts on the same world; the emulator kept working.
+    await bare.start()
+    rec = await emulator.slash(scene.bob, scene.channel, "ping")
+    assert (await rec.response()).data["content"] == "ok"
+    assert [e.kind for e in emulator.gateway.log].count("identify") == 2
+    clean(emulator)
+
+
+async def test_a_crashed_bot_leaves_nothing_unclosed(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    rec = await emulator.slash(scene.alice, scene.channel, "later", seconds=0.3)
+    await rec.response()
+    await bare.crash()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gc.collect()  # the bot object and its sessions go now: nothing may warn "unclosed"
+        await asyncio.sleep(0.05)
+        gc.collect()
+    assert [str(w.message) for w in caught] == []
+
+
+class _Storage:
+    """A stand-in for a bot's storage: an aiosqlite connection, as the project's has."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+
+async def test_crash_writes_nothing_more_to_the_database(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness, tmp_path: Path
+) -> None:
+    db = tmp_path / "crash.sqlite3"
+    conn = await aiosqlite.connect(db)
+    await conn.execute("CREATE TABLE t (x INTEGER)")
+    await conn.commit()
+    bare.bot.storage = _Storage(conn)
+    await conn.execute("INSERT INTO t VALUES (1)")
+    await conn.commit()
+    await conn.execute("BEGIN")
+    await conn.execute("INSERT INTO t VALUES (2)")  # in an open transaction
+    busy = asyncio.create_task(conn._execute(time.sleep, 0.2))  # the thread is busy...
+    queued = asyncio.create_task(conn.commit())  # ...and the commit waits behind it
+    await asyncio.sleep(0.05)
+    await bare.crash()
+    await asyncio.gather(busy, queued, return_exceptions=True)
+    assert queued.cancelled()
+    with sqlite3.connect(db) as check:
+        assert check.execute("SELECT x FROM t").fetchall() == [(1,)]
+    with pytest.raises(ValueError):  # the connection is closed
+        await conn.execute("SELECT 1")
+
+
+async def test_crash_uses_the_storage_hard_close(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    calls: list[str] = []
+
+    class HardClosing:
+        async def hard_close(self) -> None:
+            calls.append("hard_close")
+
+        async def close(self) -> None:
+            calls.append("close")
+
+    bare.bot.storage = HardClosing()
+    await bare.crash()
+    assert calls == ["hard_close"]
+    with pytest.raises(EmulatorError, match="no running bot"):
+        await bare.crash()
+
+
+async def test_a_hook_runs_after_the_answer_before_the_bot_hears_of_it(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    seen: list[tuple[list[str], str | None]] = []
+
+    async def hook() -> None:
+        # Applied and recorded, and the bot still waits for the response (its handler is running).
+        assert trap.fired_on is not None and trap.fired_on.callback is not None
+        seen.append((trap.fired_on.texts(), handler_running()))
+        await bare.crash()
+
+    trap = emulator.after_answer(None, hook)
+    other = await emulator.slash(scene.bob, scene.channel, "ping")  # None: any interaction
+    await other.response()
+    await trap.wait()
+    assert trap.fired_on is other and bare.bot is None
+    assert seen[0][0] == ["ok"] and seen[0][1] is not None
+    await bare.start()
+
+    trap = emulator.crash_after_next_answer(bare, command="later")
+    await (await emulator.slash(scene.alice, scene.channel, "ping")).response()  # not this one
+    assert not trap.fired
+    rec = await emulator.slash(scene.alice, scene.channel, "later", seconds=0.05)
+    response = await rec.response()  # returns once the hook has run: the bot is gone
+    assert response.ephemeral and bare.bot is None and trap.done and trap.fired_on is rec
+    trapped = [r.path for r in emulator.requests_matching("POST /interactions/*") if r.trapped]
+    assert trapped == [f"/interactions/{i.id}/{i.token}/callback" for i in (other, rec)]
+    await asyncio.sleep(0.2)
+    assert not any(m.content.endswith("done") for m in emulator.channel_messages(scene.channel))
+    await bare.start()
+    await (await emulator.slash(scene.alice, scene.channel, "ping")).response()
+    clean(emulator)
+
+
+async def test_a_hook_on_the_first_request_of_a_kind_after_an_interaction(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    order: list[str] = []
+
+    async def hook() -> None:
+        order.append("hook")
+        texts = [m.content for m in emulator.channel_messages(scene.channel)]
+        assert texts[-1] == "the post" and "ok: posted" not in rec.ephemeral_texts()  # no follow-up yet
+
+    trap = emulator.after_request(
+        "POST /channels/*/messages", hook, after=interaction_filter(command="post", user=scene.bob)
+    )
+    await emulator.send_dm(scene.alice, "hello")  # the bot's DM reply comes first: no match
+    await emulator.wait_for_message(emulator.open_dm(scene.alice), lambda m: m.author.bot)
+    rec = await emulator.slash(scene.bob, scene.channel, "post", text="the post")
+    await trap.wait()
+    await emulator.wait_idle()
+    assert order == ["hook"] and trap.fired_on is rec and trap.request is not None
+    assert trap.request.path == f"/channels/{scene.channel.id}/messages"
+    assert rec.ephemeral_texts() == ["ok: posted"]  # the bot went on once the hook had run
+
+
+async def test_an_expired_interaction_refuses_the_callback_and_its_webhook(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    expiry = emulator.expire_next_interaction(command="sleepy")
+    loop = asyncio.get_running_loop()
+    rec = await emulator.slash(scene.alice, scene.channel, "sleepy", seconds=0)
+    began = loop.time()
+    with pytest.raises(InteractionFailed, match="expired"):
+        await rec.response()
+    assert loop.time() - began < 1.0  # no waiting for the deadline: Discord said so at once
+    await emulator.wait_until(lambda: bare.bot.late_errors, what="the refused callback")
+    assert bare.bot.late_errors == [10062] and rec.expired and expiry.expired is rec
+    assert emulator.violations == []  # injected: not a fault of the bot's
+    hook = f"/webhooks/{emulator.application_id}/{rec.token}"
+    for method, path, body in [
+        ("POST", hook, {"content": "late"}),
+        ("PATCH", f"{hook}/messages/@original", {"content": "late"}),
+        ("GET", f"{hook}/messages/@original", None),
+    ]:
+        status, _, answer = await raw(emulator, method, path, body, auth=False)
+        assert (status, answer["code"], answer["message"]) == (404, 10015, "Unknown Webhook")
+    # Once only: the next one is answered.
+    rec = await emulator.slash(scene.alice, scene.channel, "sleepy", seconds=0)
+    assert (await rec.response()).data["content"] == "ok: slept"
+    await emulator.wait_idle()

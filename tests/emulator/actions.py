@@ -85,6 +85,8 @@ class UserActions(World):
         path: str,
         given: Mapping[str, Any],
         focused: str | None,
+        *,
+        checked: bool = True,
     ) -> dict[str, Any]:
         parts = path.split()
         if not parts:
@@ -112,7 +114,11 @@ class UserActions(World):
             names = [d["name"] for d in definitions]
             raise EmulatorError(f"/{path} is a group: name one of its subcommands {names}")
         resolved: dict[str, dict[str, Any]] = {}
-        options = self._options(path, definitions, given, channel, user, focused, resolved)
+        if checked:
+            options = self._options(path, definitions, given, channel, user, focused, resolved)
+        else:
+            types = {d["name"]: d["type"] for d in definitions}
+            options = [{"type": types.get(k, STRING), "name": k, "value": v} for k, v in given.items()]
         for sub in reversed(chain):
             options = [{"type": sub["type"], "name": sub["name"], "options": options}]
         data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": 1, "options": options}
@@ -329,6 +335,26 @@ class UserActions(World):
         who, where = self.user(user), self.channel(channel)
         given = {**(options or {}), **kwargs}
         data = self._command_data(who, where, command, given, focused=None)
+        return self._start_interaction(
+            InteractionType.APPLICATION_COMMAND, who, where, data, command=" ".join(command.split())
+        )
+
+    async def forged_slash(
+        self,
+        user: UserRef,
+        channel: ChannelRef,
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        /,
+        **kwargs: Any,
+    ) -> InteractionRecord:
+        """Run `/command` as a modified or outdated client could: the command and its subcommands
+        must be synced, but the options go as given, unchecked (a required one may be missing, a
+        string longer than its max_length, a number out of range, a name unknown). Values are sent
+        raw: no `resolved` data."""
+        who, where = self.user(user), self.channel(channel)
+        given = {**(options or {}), **kwargs}
+        data = self._command_data(who, where, command, given, focused=None, checked=False)
         return self._start_interaction(
             InteractionType.APPLICATION_COMMAND, who, where, data, command=" ".join(command.split())
         )

@@ -93,6 +93,7 @@ class BareBot(commands.Bot):
         )
         self.dm_log: list[str] = []
         self.late_errors: list[int] = []
+        self.background: set[asyncio.Task[None]] = set()  # tasks left running by /background
         self._add_commands()
 
     async def setup_hook(self) -> None:
@@ -180,6 +181,19 @@ class BareBot(commands.Bot):
             await asyncio.sleep(seconds)  # e.g. drawing a board in a thread: nothing in flight
             assert interaction.channel is not None
             await interaction.channel.send(f"{REPLY}: done")  # type: ignore[union-attr]
+
+        @tree.command(description="Answer, and leave a task behind that posts later")
+        async def background(interaction: discord.Interaction, seconds: float) -> None:
+            await interaction.response.send_message(f"{REPLY}: later", ephemeral=True)
+            channel: Any = interaction.channel
+
+            async def post_later() -> None:
+                await asyncio.sleep(seconds)
+                await channel.send(f"{REPLY}: from the background")
+
+            task = asyncio.create_task(post_later())
+            self.background.add(task)
+            task.add_done_callback(self.background.discard)
 
         @tree.command(description="Try to send an over-long message")
         async def toolong(interaction: discord.Interaction) -> None:

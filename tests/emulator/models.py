@@ -310,6 +310,7 @@ class MessageRecord:
     deleted: bool = False
     reactions: set[str] = field(default_factory=set)
     thread: Channel | None = None
+    nonce: int | str | None = None  # as the bot sent it; Discord echoes it in the created message
 
     @property
     def channel_id(self) -> int:
@@ -407,6 +408,9 @@ class RequestRecord:
     response: Any = None
     finished: float | None = None
     injected: bool = False
+    # A hook ran after this request was applied and before its response was sent (`Trap`): with a
+    # crash as the hook, the bot never learnt the outcome.
+    trapped: bool = False
 
     @property
     def key(self) -> str:
@@ -493,6 +497,10 @@ class InteractionRecord:
     followups: list[MessageRecord] = field(default_factory=list)
     rejected: list[Violation] = field(default_factory=list)
     modal_used: bool = False
+    # Discord forgot the interaction (its callback was refused with 10062 "Unknown interaction"):
+    # its webhook endpoints answer 10015 "Unknown Webhook".
+    expired: bool = False
+    # Set once the callback is recorded and any hook armed on it (`after_answer`) has run.
     _answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @property
@@ -504,17 +512,23 @@ class InteractionRecord:
         return self.callback is not None
 
     async def response(self, timeout: float = 5.0) -> CallbackRecord:  # noqa: ASYNC109
-        """The callback, once the bot sends it; `InteractionFailed` past the 3 s deadline."""
-        if self.callback is not None:
+        """The callback, once the bot sends it (and a hook armed on it has run); `InteractionFailed`
+        past the 3 s deadline, or at once when the interaction expired."""
+        if self._answered.is_set() and self.callback is not None:
             return self.callback
         loop = asyncio.get_running_loop()
-        wait = min(timeout, max(0.0, self.deadline - loop.time()) + 0.05)
+        if self.callback is not None:  # recorded; a hook armed on it is still running
+            wait = timeout
+        else:
+            wait = min(timeout, max(0.0, self.deadline - loop.time()) + 0.05)
         try:
             await asyncio.wait_for(self._answered.wait(), wait)
         except TimeoutError:
             pass
         if self.callback is None:
             why = "; ".join(str(v) for v in self.rejected) or "no callback"
+            if self.expired:
+                why = f"it expired: Discord answered the callback 10062 Unknown interaction; {why}"
             raise InteractionFailed(f"interaction {self.describe()} was not answered in time ({why})")
         return self.callback
 

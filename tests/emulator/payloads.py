@@ -262,7 +262,9 @@ def interaction_metadata(interaction: InteractionRecord) -> dict[str, Any]:
     return data
 
 
-def message_payload(world: World, message: MessageRecord) -> dict[str, Any]:
+def message_payload(world: World, message: MessageRecord, *, with_nonce: bool = False) -> dict[str, Any]:
+    """A message object; `with_nonce` adds the nonce it was created with (Discord echoes it in the
+    create response and in MESSAGE_CREATE only)."""
     channel = message.channel
     data: dict[str, Any] = {
         "id": str(message.id),
@@ -303,6 +305,8 @@ def message_payload(world: World, message: MessageRecord) -> dict[str, Any]:
         }
     if message.thread is not None:
         data["thread"] = channel_payload(message.thread)
+    if with_nonce and message.nonce is not None:
+        data["nonce"] = message.nonce
     return data
 
 

@@ -60,6 +60,7 @@ class ApiError(Exception):
         self.message = message
         self.problems = problems or []
         self.interaction: InteractionRecord | None = None
+        self.injected = False  # a failure the test asked for, not a fault of the bot's request
 
     def body(self) -> dict[str, Any]:
         data: dict[str, Any] = {"message": self.message, "code": self.code}
@@ -108,6 +109,9 @@ class Call:
 class Reply:
     status: int = 200
     body: Any = None
+    # A callback was recorded for this interaction: the server wakes its waiters once the traps
+    # armed on the answer have run.
+    answered: InteractionRecord | None = None
 
 
 Handler = Callable[[Call], Awaitable[Reply]]
@@ -343,18 +347,33 @@ class RestApi:
         rec = w.interactions.get(call.int_param("interaction_id"))
         if rec is None or rec.token != call.params["interaction_token"]:
             raise ApiError(*UNKNOWN_INTERACTION)
+        if rec.callback is None and not rec.expired and w.take_expiry(rec) is not None:
+            self._expire(rec)
+            call.record.injected = True
+            error = ApiError(*UNKNOWN_INTERACTION)
+            error.injected = True
+            raise error
         try:
             return self._apply_callback(rec, call)
         except ApiError as exc:
             exc.interaction = rec  # the server records the violation on it too
             raise
 
+    def _expire(self, rec: InteractionRecord) -> None:
+        """Discord forgot the interaction: its callback and its webhook are unknown from now on."""
+        rec.expired = True
+        rec._answered.set()  # waiters learn at once that no answer will come
+        self.w._notify()
+
     def _apply_callback(self, rec: InteractionRecord, call: Call) -> Reply:
         w = self.w
         now = asyncio.get_running_loop().time()
         if rec.callback is not None:
             raise ApiError(*ALREADY_ACKNOWLEDGED)
+        if rec.expired:
+            raise ApiError(*UNKNOWN_INTERACTION)
         if now > rec.deadline:
+            self._expire(rec)
             raise ApiError(*UNKNOWN_INTERACTION)
         body = call.json
         raw_type = body.get("type")
@@ -411,11 +430,10 @@ class RestApi:
                 ephemeral = message.ephemeral
         latency = asyncio.get_running_loop().time() - rec.dispatched_at
         rec.callback = CallbackRecord(ctype, data, ephemeral, message, latency)
-        rec._answered.set()
         w._notify()
 
         if call.query("with_response") not in ("1", "true", "True"):
-            return Reply(204)
+            return Reply(204, answered=rec)
         interaction: dict[str, Any] = {
             "id": str(rec.id),
             "type": int(rec.type),
@@ -427,7 +445,7 @@ class RestApi:
         resource: dict[str, Any] = {"type": int(ctype)}
         if message is not None and ctype in (4, 5, 7):
             resource["message"] = message_payload(w, message)
-        return Reply(200, {"interaction": interaction, "resource": resource})
+        return Reply(200, {"interaction": interaction, "resource": resource}, answered=rec)
 
     # ---- interaction webhooks (follow-ups, @original) -------------------------------------------
 
@@ -435,7 +453,8 @@ class RestApi:
         if call.int_param("webhook_id") != self.w.application_id:
             raise ApiError(*UNKNOWN_WEBHOOK)
         rec = self.w.interactions_by_token.get(call.params["webhook_token"])
-        if rec is None:
+        # An interaction never acknowledged (expired, or not answered yet) has no webhook.
+        if rec is None or rec.expired or rec.callback is None:
             raise ApiError(*UNKNOWN_WEBHOOK)
         if asyncio.get_running_loop().time() > rec.expires:
             raise ApiError(401, 50027, "Invalid Webhook Token")
@@ -464,8 +483,7 @@ class RestApi:
 
     async def create_followup(self, call: Call) -> Reply:
         rec = self._webhook_interaction(call)
-        if rec.callback is None:
-            raise ApiError(*UNKNOWN_WEBHOOK)
+        assert rec.callback is not None
         self._check_body(call)
         original = rec.original
         if (
@@ -558,8 +576,15 @@ class RestApi:
             target = self.w.find_message(channel, int(reference["message_id"]))
             if target is None and reference.get("fail_if_not_exists", True):
                 raise invalid_form([Problem("message_reference", "Unknown message")])
+        nonce = call.json.get("nonce")
+        if call.json.get("enforce_nonce") is True and nonce is not None:
+            # "If another message was created by the same author with the same nonce, that message
+            # will be returned and no new message will be created."
+            existing = self.w.nonce_message(channel, self.w.bot_user, nonce)
+            if existing is not None:
+                return Reply(200, message_payload(self.w, existing, with_nonce=True))
         message = self.w.create_message(channel, self.w.bot_user, call.json, call.files)
-        return Reply(200, message_payload(self.w, message))
+        return Reply(200, message_payload(self.w, message, with_nonce=True))
 
     async def get_message(self, call: Call) -> Reply:
         channel = self._channel(call)

@@ -23,6 +23,7 @@ from .actions import UserActions
 from .models import EmulatorError, RequestRecord, SchemaViolation, UploadedFile, Violation
 from .openapi import OpenApiChecker, load_checker
 from .rest import ApiError, Call, RestApi, Router
+from .traps import Trap
 
 API_PREFIX = "/api/v10"
 
@@ -38,6 +39,7 @@ class DiscordEmulator(UserActions):
         self._schema: OpenApiChecker | None = load_checker() if validate_schema else None
         self._saved_patch: tuple[str, Any] | None = None
         self.internal_errors: list[str] = []
+        self._hooks: set[asyncio.Task[None]] = set()
 
     @property
     def router(self) -> Router:
@@ -66,6 +68,9 @@ class DiscordEmulator(UserActions):
 
     async def stop(self) -> None:
         self.uninstall()
+        for task in list(self._hooks):  # a hook still running when the test ends
+            task.cancel()
+        await asyncio.gather(*self._hooks, return_exceptions=True)
         await self.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -198,9 +203,15 @@ class DiscordEmulator(UserActions):
                 return self._finish(record, *self._fault_reply(fault))
             self._check_schema(record)
             reply = await route.handler(Call(record, params, record.json, record.files))
+            if reply.status < 400:
+                trap = self.take_trap(record, reply.answered)
+                if trap is not None:
+                    await self._spring(trap, record)
+            if reply.answered is not None:
+                reply.answered._answered.set()
             return self._finish(record, reply.status, reply.body)
         except ApiError as exc:
-            if route is not None and 400 <= exc.status < 500:
+            if route is not None and 400 <= exc.status < 500 and not exc.injected:
                 violation = Violation(
                     record, exc.status, exc.code, exc.message, [str(p) for p in exc.problems]
                 )
@@ -217,6 +228,23 @@ class DiscordEmulator(UserActions):
             self._in_flight -= 1
             record.finished = loop_time()
             self._notify()
+
+    async def _spring(self, trap: Trap, record: RequestRecord) -> None:
+        """Run a trap's hook before the response goes back. In a task of its own (shielded): a
+        hook that crashes the bot closes the connection this request came on, and must not be
+        cancelled with it."""
+        record.trapped = True
+        task = asyncio.create_task(trap.run(), name="emulator-trap-hook")
+        self._hooks.add(task)
+
+        def done(task: asyncio.Task[None]) -> None:
+            self._hooks.discard(task)
+            if trap.error is not None:
+                error = "".join(traceback.format_exception(trap.error))
+                self.internal_errors.append(f"the hook armed on {trap.describe()} failed:\n{error}")
+
+        task.add_done_callback(done)
+        await asyncio.shield(task)
 
     def _check_schema(self, record: RequestRecord) -> None:
         if self._schema is None or record.json is None or record.method in ("GET", "DELETE"):

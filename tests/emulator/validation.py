@@ -186,7 +186,24 @@ def check_message(body: dict[str, Any], *, n_files: int = 0, creating: bool = Tr
             problems.append(Problem("content", f"Must be {CONTENT_MAX} or fewer in length."))
     check_embeds(body.get("embeds"), problems)
     check_components(body.get("components"), int(body.get("flags") or 0), problems)
+    if creating:
+        _check_nonce(body.get("nonce"), problems)
     return problems
+
+
+NONCE_MAX = 25
+INT64 = 2**63
+
+
+def _check_nonce(nonce: Any, problems: list[Problem]) -> None:
+    """A message nonce: an int64, or a string of at most 25 characters."""
+    if nonce is None:
+        return
+    if isinstance(nonce, str):
+        if len(nonce) > NONCE_MAX:
+            problems.append(Problem("nonce", f"Must be {NONCE_MAX} or fewer in length."))
+    elif isinstance(nonce, bool) or not isinstance(nonce, int) or not -INT64 <= nonce < INT64:
+        problems.append(Problem("nonce", "Must be an integer or a string of 25 or fewer characters."))
 
 
 def is_empty_message(body: dict[str, Any], n_files: int) -> bool:

@@ -41,6 +41,7 @@ from .models import (
     Violation,
 )
 from .payloads import channel_payload, guild_create_payload, message_payload
+from .traps import Expiry, Hook, InteractionMatch, Trap, interaction_filter, matches
 
 
 @dataclass
@@ -60,6 +61,7 @@ class Fault:
         return any(fnmatch.fnmatchcase(c, self.pattern) for c in candidates)
 
 
+CALLBACK_PATTERN = "POST /interactions/*/callback"
 ChannelRef = Channel | int
 UserRef = User | int
 
@@ -90,6 +92,7 @@ class World:
         token: str | None = None,
         interaction_deadline: float = 3.0,
         followup_window: float = 15 * 60.0,
+        nonce_window: float = 5 * 60.0,
         privileged_intents: int = 0,
         bot_name: str = "Quet Test Bot",
     ) -> None:
@@ -97,6 +100,9 @@ class World:
         self.token = token
         self.interaction_deadline = interaction_deadline
         self.followup_window = followup_window
+        # How long a message's nonce dedupes an `enforce_nonce` create (Discord: "the past few
+        # minutes"), in seconds of the event loop's clock.
+        self.nonce_window = nonce_window
         self.privileged_intents = privileged_intents
         self.application_id = self.ids.next()
         self.bot_user = User(id=self.application_id, name=bot_name, bot=True)
@@ -114,6 +120,10 @@ class World:
         self.schema_violations: list[SchemaViolation] = []
         self.public_extras: list[PublicPayload] = []
         self.faults: list[Fault] = []
+        self.traps: list[Trap] = []
+        self.expiries: list[Expiry] = []
+        # (channel id, author id, nonce) -> the message created with it, and when (loop time).
+        self._nonces: dict[tuple[int, int, str], tuple[MessageRecord, float]] = {}
         self.closed_dms: set[int] = set()
         self.base_url = "http://127.0.0.1:0"
         self.gateway = GatewayHub(self)
@@ -318,6 +328,106 @@ class World:
                 return fault
         return None
 
+    # ---- moments armed on the bot's requests, and forgotten interactions ----------------------------
+
+    def after_answer(self, match: InteractionMatch, hook: Hook) -> Trap:
+        """Run `hook()` once, when the bot's callback to the first interaction matching `match` (a
+        record, a predicate such as `interaction_filter(user=...)`, or None for any) has been
+        applied and recorded, before the HTTP response goes back to the bot. `rec.response()`
+        returns only after the hook has run. With `harness.crash` as the hook, the bot dies without
+        learning that its answer was delivered."""
+        trap = Trap(CALLBACK_PATTERN, hook, match, answer=True, armed_at=self._now())
+        self.traps.append(trap)
+        return trap
+
+    def after_request(self, pattern: str, hook: Hook, *, after: InteractionMatch = None) -> Trap:
+        """Run `hook()` once, when the first request matching `pattern` ("POST /channels/*/messages",
+        as in `fail_next`) has been applied, before its response goes back to the bot. With
+        `after`, only a request started after a matching interaction was dispatched counts (for a
+        predicate: an interaction dispatched after arming): "the first channel message the bot
+        creates after interaction X". `await trap.wait()` waits for the hook to have run."""
+        trap = Trap(pattern, hook, after, answer=False, armed_at=self._now())
+        self.traps.append(trap)
+        return trap
+
+    def crash_after_next_answer(
+        self,
+        harness: Any,
+        match: InteractionMatch = None,
+        *,
+        user: User | None = None,
+        command: str | None = None,
+        custom_id: str | None = None,
+    ) -> Trap:
+        """`after_answer` with `harness.crash` (a `BotHarness`) as the hook, for the next interaction
+        matching `match` or the keywords (see `interaction_filter`)."""
+        return self.after_answer(self._interaction_match(match, user, command, custom_id), harness.crash)
+
+    def expire_next_interaction(
+        self,
+        match: InteractionMatch = None,
+        *,
+        user: User | None = None,
+        command: str | None = None,
+        custom_id: str | None = None,
+    ) -> Expiry:
+        """The bot's next callback to an interaction matching `match` (or the keywords) finds it
+        expired, as when it comes too late: 404 with code 10062 "Unknown interaction", and from
+        then on the interaction's follow-ups and @original answer 404 / 10015 "Unknown Webhook".
+        Injected: not counted as a violation of the bot's."""
+        expiry = Expiry(self._interaction_match(match, user, command, custom_id))
+        self.expiries.append(expiry)
+        return expiry
+
+    @staticmethod
+    def _interaction_match(
+        match: InteractionMatch, user: User | None, command: str | None, custom_id: str | None
+    ) -> InteractionMatch:
+        if user is None and command is None and custom_id is None:
+            return match
+        if match is not None:
+            raise EmulatorError("give either an interaction match or keywords, not both")
+        return interaction_filter(user=user, command=command, custom_id=custom_id)
+
+    def take_trap(self, record: RequestRecord, answered: InteractionRecord | None) -> Trap | None:
+        """The armed trap this applied request fires (removed from the armed ones), if any."""
+        for trap in self.traps:
+            if not trap.matches_request(record):
+                continue
+            if trap.answer:
+                if answered is None or not matches(trap.interaction, answered):
+                    continue
+                trap.fired_on = answered
+            elif trap.interaction is not None:
+                since = self._dispatched_before(trap, record.started)
+                if since is None:
+                    continue
+                trap.fired_on = since
+            trap.request = record
+            self.traps.remove(trap)
+            return trap
+        return None
+
+    def _dispatched_before(self, trap: Trap, started: float) -> InteractionRecord | None:
+        match = trap.interaction
+        if isinstance(match, InteractionRecord):
+            return match if match.dispatched_at <= started else None
+        for rec in self.interactions.values():
+            if trap.armed_at <= rec.dispatched_at <= started and matches(match, rec):
+                return rec
+        return None
+
+    def take_expiry(self, rec: InteractionRecord) -> Expiry | None:
+        for expiry in self.expiries:
+            if matches(expiry.interaction, rec):
+                expiry.expired = rec
+                self.expiries.remove(expiry)
+                return expiry
+        return None
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time() if self._loop_running() else 0.0
+
     # ---- the message store ----------------------------------------------------------------------
 
     def _new_attachments(
@@ -372,6 +482,10 @@ class World:
         )
         if interaction is not None and interaction.command is not None:
             message.type = 20
+        nonce = body.get("nonce")
+        if isinstance(nonce, int | str) and not isinstance(nonce, bool) and interaction is None:
+            message.nonce = nonce
+            self._nonces[(channel.id, author.id, str(nonce))] = (message, self._now())
         reference = body.get("message_reference")
         if isinstance(reference, dict) and reference.get("message_id"):
             message.reference_id = int(reference["message_id"])
@@ -431,13 +545,24 @@ class World:
         return int(Intent.DIRECT_MESSAGES if channel.is_dm else Intent.GUILD_MESSAGES)
 
     def _dispatch_message(self, event: str, message: MessageRecord) -> None:
-        payload = message_payload(self, message)
+        payload = message_payload(self, message, with_nonce=event == "MESSAGE_CREATE")
         guild_message = message.channel.guild is not None
         mentions_bot = f"<@{self.bot_user.id}>" in message.content
         strip = guild_message and message.author.id != self.bot_user.id and not mentions_bot
         self.gateway.dispatch(
             event, payload, intent=self._message_intent(message.channel), content_intent=strip
         )
+
+    def nonce_message(self, channel: Channel, author: User, nonce: int | str) -> MessageRecord | None:
+        """The message `author` created in `channel` with `nonce` within the nonce window, if any
+        (what an `enforce_nonce` create returns instead of creating another)."""
+        found = self._nonces.get((channel.id, author.id, str(nonce)))
+        if found is None:
+            return None
+        message, at = found
+        if self._now() - at > self.nonce_window or message.deleted:
+            return None
+        return message
 
     def find_message(self, channel: Channel, message_id: int) -> MessageRecord | None:
         message = self.messages.get(message_id)
@@ -592,7 +717,7 @@ class World:
                 return busy
         now = loop.time()
         for rec in self.interactions.values():
-            if rec.callback is None and now <= rec.deadline:
+            if rec.callback is None and not rec.expired and now <= rec.deadline:
                 return f"interaction {rec.describe()} not answered yet"
             if rec.original is not None and rec.original.loading and now <= rec.expires:
                 return f"interaction {rec.describe()} still thinking"
