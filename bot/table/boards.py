@@ -9,6 +9,7 @@ with a nonce Discord enforces, then both are recorded; each step can be repeated
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import time
@@ -29,6 +30,7 @@ from bot.table.routing import Router
 log = logging.getLogger(__name__)
 
 TOKEN_LIFETIME = 14 * 60  # an interaction token works for 15 minutes
+LATE_NOTE = "✅ Your move is saved. Its board is in the channel."
 
 
 class Shown:
@@ -183,16 +185,23 @@ class Boards:
         """Post ``payload`` once: as the answer to the live interaction the effect came with, else
         found again as that interaction's answer (after a restart), else to the channel."""
         interaction = context.interaction
-        if interaction is not None and not interaction.response.is_done():
-            try:
-                response = await interaction.response.send_message(**payload)
-            except discord.NotFound:
-                log.info("The interaction for outbox effect %s expired; posting to the channel", item.id)
-            else:
-                if response.message_id is not None:
-                    return response.message_id
-                return (await interaction.original_response()).id
-            payload = await self._fresh(payload)
+        if interaction is not None:
+            async with context.answering:
+                try:
+                    if interaction.response.is_done():
+                        # Deferred (privately) while earlier news of the game was late: the board
+                        # takes its place in the channel, after that news.
+                        message = await channel.send(nonce=f"q{item.id}", **payload)
+                        with contextlib.suppress(discord.HTTPException):
+                            await interaction.edit_original_response(content=LATE_NOTE)
+                        return message.id
+                    response = await interaction.response.send_message(**payload)
+                    if response.message_id is not None:
+                        return response.message_id
+                    return (await interaction.original_response()).id
+                except discord.NotFound:
+                    log.info("The interaction for outbox effect %s expired; posting to the channel", item.id)
+                    payload = _fresh(payload)
         elif item.token is not None and time.time() - item.created_at < TOKEN_LIFETIME:
             answered = await self._answer_of(item.token)
             if answered is not None:
@@ -200,15 +209,9 @@ class Boards:
         message = await channel.send(nonce=f"q{item.id}", **payload)
         return message.id
 
-    async def _fresh(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """A payload whose file can be sent again (a File is consumed by a send)."""
-        file = payload.get("file")
-        if isinstance(file, discord.File):
-            file.reset()
-        return payload
-
     async def _answer_of(self, token: str) -> int | None:
-        """The message that answered the interaction with ``token``, if it was answered with one."""
+        """The message that answered the interaction with ``token`` with the board (after a restart),
+        found as its "@original" message; None when it was not answered so."""
         app_id = self.client.application_id
         if app_id is None:
             return None
@@ -217,4 +220,14 @@ class Boards:
             message = await webhook.fetch_message("@original")  # type: ignore[arg-type]
         except discord.NotFound:
             return None
+        if message.flags.loading or message.flags.ephemeral:
+            return None  # deferred privately: the board goes to the channel
         return message.id
+
+
+def _fresh(payload: dict[str, Any]) -> dict[str, Any]:
+    """A payload whose file can be sent again (a File is consumed by a send)."""
+    file = payload.get("file")
+    if isinstance(file, discord.File):
+        file.reset()
+    return payload

@@ -79,6 +79,9 @@ class Context:
     interaction: discord.Interaction | None = None
     mover: Mover | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # Held while the interaction is being answered: the handler may defer it (the answer is late)
+    # while the carrier is about to answer it; whoever comes second sees the other's answer.
+    answering: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
 Carrier = Callable[[OutboxItem, Context], Awaitable[Done | None]]

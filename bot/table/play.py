@@ -13,6 +13,8 @@ The first answer depends on where the move came from:
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import enum
 import logging
 from collections.abc import Sequence
@@ -32,6 +34,8 @@ from bot.table.present import News
 from bot.table.replies import reply_private
 
 log = logging.getLogger(__name__)
+
+ANSWER_WITHIN = 2.0  # seconds: past this, an interaction waiting for its board is deferred
 
 
 class Source(enum.Enum):
@@ -138,7 +142,7 @@ class Plays:
             raise MoveSaved(game.id) from exc
         self.outbox.kick(result.effects, contexts)
         if contexts[announce.id].interaction is not None:
-            await self.outbox.wait_for(announce.id)
+            await self._answer_with_board(interaction, contexts[announce.id], announce.id)
 
     async def act_typed(self, message: discord.Message, game: Loaded, action: Action | Any) -> None:
         """Apply a typed DM answer; the answer is the player's updated panel, sent to that DM."""
@@ -164,6 +168,23 @@ class Plays:
             return False
         self.outbox.kick(result.effects, self._contexts(kind, result))
         return True
+
+    async def _answer_with_board(
+        self, interaction: discord.Interaction, context: Context, item_id: int
+    ) -> None:
+        """Wait while the outbox answers ``interaction`` with the new board. Discord waits 3 s for
+        a first answer: when the board is late (the game's earlier effects are still being retried),
+        the interaction is deferred privately ("thinking"), the board is posted to the channel in its
+        turn, and the private answer then says so."""
+        finished = asyncio.ensure_future(self.outbox.wait_for(item_id))
+        try:
+            await asyncio.wait_for(asyncio.shield(finished), timeout=ANSWER_WITHIN)
+        except TimeoutError:
+            async with context.answering:
+                if not interaction.response.is_done():
+                    with contextlib.suppress(discord.HTTPException):
+                        await interaction.response.defer(ephemeral=True, thinking=True)
+            await finished
 
     # ---- helpers ----------------------------------------------------------------------------------
 

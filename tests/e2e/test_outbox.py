@@ -110,7 +110,6 @@ async def play_to_the_end_by_buttons(emu: DiscordEmulator, scene: Scene, db: Pat
 # ---- a crash right after the first answer -----------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=REDESIGN)
 async def test_a_board_click_survives_a_crash_right_after_its_first_answer(
     emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
@@ -136,7 +135,6 @@ async def test_a_board_click_survives_a_crash_right_after_its_first_answer(
     await play_to_the_end_by_buttons(emu, scene, bot_db, game_id)
 
 
-@pytest.mark.xfail(strict=True, reason=REDESIGN)
 async def test_a_slash_move_survives_a_crash_right_after_its_first_answer(
     emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
@@ -173,7 +171,6 @@ def offers_pick(panel: MessageRecord, move: int) -> bool:
     return f"move {move}" in panel.content and any(c.endswith(":pick") for c in live_controls(panel))
 
 
-@pytest.mark.xfail(strict=True, reason=REDESIGN)
 async def test_a_revealing_pick_survives_a_crash_right_after_its_first_answer(
     emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
@@ -221,7 +218,6 @@ async def test_a_revealing_pick_survives_a_crash_right_after_its_first_answer(
 # ---- an interaction Discord forgot; a channel post that fails for a while ---------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=REDESIGN)
 async def test_a_board_click_whose_interaction_expired_still_gets_its_board(
     emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
@@ -244,7 +240,6 @@ async def test_a_board_click_whose_interaction_expired_still_gets_its_board(
     assert_only_the_newest_board_is_live(emu, scene.channel)
 
 
-@pytest.mark.xfail(strict=True, reason=REDESIGN)
 async def test_boards_stay_in_order_when_a_post_fails_while_the_next_move_is_made(
     emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
