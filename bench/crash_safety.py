@@ -66,7 +66,7 @@ TOKEN = "crash.bot.token"
 KINDS = ("procession", "dots", "updown", "numbers", "divisors")
 SECRET = frozenset({"updown", "numbers", "divisors"})  # moves answered privately
 GAME_NUMBER = re.compile(r"game #(\d+)")
-SEAT_NUMBER = re.compile(r"game #(\d+) as seat (\d+)")
+SEAT_NUMBER = re.compile(r"game #(\d+): (\d+) players are in")  # the joiner is the last of them
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -493,7 +493,7 @@ class CrashRun:
                 return False
             self.tally.lobby_acks.append(LobbyAck("join", game_id, user.id, int(found[2]) - 1))
             return True
-        if rec.callback.ephemeral or "The game begins" not in content:
+        if f"Game #{game_id} has started" not in content:
             self.refused("game start", rec)
             return False
         self.tally.lobby_acks.append(LobbyAck("start", game_id, user.id))
