@@ -561,3 +561,25 @@ async def test_an_expired_interaction_refuses_the_callback_and_its_webhook(
     rec = await emulator.slash(scene.alice, scene.channel, "sleepy", seconds=0)
     assert (await rec.response()).data["content"] == "ok: slept"
     await emulator.wait_idle()
+
+
+async def test_a_forged_slash_command_goes_unchecked(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    with pytest.raises(EmulatorError, match="required option 'text'"):
+        await emulator.slash(scene.alice, scene.channel, "echo", times=9)
+    emulator.interaction_deadline = 0.2
+    rec = await emulator.forged_slash(scene.alice, scene.channel, "echo", times=9)
+    assert rec.payload["data"]["options"] == [{"type": 4, "name": "times", "value": 9}]
+    with pytest.raises(InteractionFailed):  # discord.py refuses it before the bot's code runs
+        await rec.response()
+    rec = await emulator.forged_slash(scene.alice, scene.channel, "game config set", key="k" * 7000)
+    [group] = rec.payload["data"]["options"]
+    [sub] = group["options"]
+    assert (group["name"], sub["name"], sub["options"]) == (
+        "config",
+        "set",
+        [{"type": 3, "name": "key", "value": "k" * 7000}],
+    )
+    with pytest.raises(EmulatorError, match="no subcommand 'nope'"):
+        await emulator.forged_slash(scene.alice, scene.channel, "game nope")
