@@ -26,7 +26,6 @@ ID_MAX = 2**63 - 1
 
 ID_MAX_DIGITS = len(str(ID_MAX))  # 19
 
-_ASCII_DIGITS = frozenset("0123456789")
 _QUOTE_LIMIT = 40
 
 

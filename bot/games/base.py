@@ -31,7 +31,7 @@ move log stores (``{"type": "flip", "position": 3}``), and replaying the log fro
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
 
@@ -74,11 +74,15 @@ class Forfeit:
         return cls(reason)
 
 
-T = TypeVar("T")
+A = TypeVar("A")
+P = TypeVar("P")
 
 
-def typed_action(action: T) -> T:
-    """``action`` when it is a typed action (anything else given in its place is ``BadInput``)."""
+def read_action(action: A | ActionJSON, parse: Callable[[ActionJSON], P]) -> A | P:
+    """An action given to ``apply`` as its typed value: JSON is parsed with the module's ``parse``; a
+    typed action is taken as it is; anything else is ``BadInput``."""
+    if isinstance(action, Mapping):
+        return parse(action)
     if not isinstance(action, TypedAction):
         raise BadInput("That move could not be read.")
     return action

@@ -56,8 +56,8 @@ from bot.games.base import (
     action_type,
     check_seat,
     int_field,
+    read_action,
     require,
-    typed_action,
 )
 from bot.inputs import excerpt, whole_number
 
@@ -544,7 +544,7 @@ class PickIsFinal(NotYourTurn):
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     check_seat(state.n_players, seat)
-    move = parse_action(action) if isinstance(action, Mapping) else typed_action(action)
+    move = read_action(action, parse_action)
     if isinstance(move, Pick):
         return _pick(state, seat, move.card)
     if isinstance(move, Drop):

@@ -41,9 +41,9 @@ from bot.games.base import (
     action_type,
     check_seat,
     optional_str_field,
+    read_action,
     require,
     str_field,
-    typed_action,
 )
 from bot.inputs import excerpt
 
@@ -429,7 +429,7 @@ def parse_action(data: ActionJSON) -> Move | Forfeit:
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     check_seat(state.n_players, seat)
-    move = parse_action(action) if isinstance(action, Mapping) else typed_action(action)
+    move = read_action(action, parse_action)
     if not isinstance(move, Line):
         raise BadInput("In Lines By The Dots the only move is drawing a line.")
     size = state.size

@@ -36,8 +36,8 @@ from bot.games.base import (
     action_type,
     check_seat,
     int_field,
+    read_action,
     require,
-    typed_action,
 )
 from bot.inputs import binary_number, excerpt, whole_number
 
@@ -313,7 +313,7 @@ class PickIsFinal(IllegalMove):
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     check_seat(2, seat)
-    move = parse_action(action) if isinstance(action, Mapping) else typed_action(action)
+    move = read_action(action, parse_action)
     if not isinstance(move, Pick):
         raise BadInput("In Numbers To Number the only move is picking a number.")
     number = move.number

@@ -20,8 +20,8 @@ from bot.games.base import (
     action_type,
     check_seat,
     int_field,
+    read_action,
     require,
-    typed_action,
 )
 
 NAME = "procession"
@@ -180,7 +180,7 @@ def _settle(state: State) -> State:
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     check_seat(state.n_players, seat)
-    move = parse_action(action) if isinstance(action, Mapping) else typed_action(action)
+    move = read_action(action, parse_action)
     if not isinstance(move, Flip):
         raise BadInput("In Procession the only move is flipping a digit.")
     position = move.position

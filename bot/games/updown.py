@@ -44,9 +44,9 @@ from bot.games.base import (
     action_type,
     check_seat,
     int_field,
+    read_action,
     require,
     str_field,
-    typed_action,
 )
 from bot.inputs import excerpt, is_ascii_digits, not_allowed, whole_number
 
@@ -585,7 +585,7 @@ def _check_in_deal(state: State, seat: int) -> None:
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     check_seat(state.n_players, seat)
-    move = parse_action(action) if isinstance(action, Mapping) else typed_action(action)
+    move = read_action(action, parse_action)
     if isinstance(move, Predict):
         return _predict(state, seat, parse_letters(move.letters))
     if isinstance(move, Play):

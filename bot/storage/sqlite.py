@@ -55,7 +55,7 @@ class SqliteDriver(Driver):
         driver = cls(path)
         driver.thread.start()
         try:
-            await driver._call(driver._connect)
+            await driver._call(driver._open_connection)
             await driver._call(lambda: driver._migrate(migrations))
         except BaseException:
             await driver.close()
@@ -107,7 +107,7 @@ class SqliteDriver(Driver):
             else:
                 _hand_back(loop, future, result, None)
 
-    def _connect(self) -> None:
+    def _open_connection(self) -> None:
         # isolation_level=None: no implicit transactions; each one is opened by `_transaction`.
         try:
             db = sqlite3.connect(self.path, isolation_level=None)

@@ -106,6 +106,11 @@ class GameTree(app_commands.CommandTree[discord.Client]):
             original = GameError(
                 f"I could not read {excerpt(str(error.value))!r} for that option. Pick a value from the list."
             )
+        elif isinstance(error, app_commands.CommandSignatureMismatch):
+            original = GameError(
+                "That command arrived without an option it needs (your Discord may show an old "
+                "version of it). Type / and pick the command from the list again, with every option."
+            )
         elif isinstance(error, app_commands.CommandNotFound):
             original = GameError("That command is out of date. Type / and pick it from the list again.")
         elif isinstance(error, app_commands.CheckFailure):
