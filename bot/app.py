@@ -17,8 +17,9 @@ from bot.config import Settings
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import OutboxItem, Storage
-from bot.table.boards import Boards, Shown
+from bot.table.boards import Boards
 from bot.table.catalog import Catalog
+from bot.table.deps import Deps
 from bot.table.lobby import Lobbies
 from bot.table.notices import Reminders
 from bot.table.outbox import Done, Outbox
@@ -26,6 +27,7 @@ from bot.table.panels import Panels
 from bot.table.play import Plays
 from bot.table.replies import GameTree, Replies
 from bot.table.routing import ANY_GAME, Router
+from bot.table.shown import Shown
 from bot.table.tools import Tools
 from bot.table.typed import TypedAnswers
 
@@ -73,12 +75,13 @@ class QuetBot(commands.Bot):
         self.catalog = catalog = Catalog()
         router = Router(service, Replies())
         self.outbox = outbox = Outbox(storage)
-        boards = Boards(self, service, catalog, router, Shown())
-        panels = Panels(self, service, storage, catalog, router, boards)
-        plays = Plays(service, catalog, outbox, boards, panels)
-        lobbies = Lobbies(self, service, catalog, router, outbox, boards)
-        typed = TypedAnswers(service, storage, catalog, router, plays)
-        reminders = Reminders(self, service, storage, catalog, router, panels)
+        deps = Deps(self, service, storage, catalog, router, outbox, Shown())
+        boards = Boards(deps)
+        panels = Panels(deps, boards)
+        plays = Plays(deps, boards, panels)
+        lobbies = Lobbies(deps, boards)
+        typed = TypedAnswers(deps, plays)
+        reminders = Reminders(deps, panels)
         self.scheduler = Scheduler(storage, service, plays, outbox, ready=self.wait_until_ready)
         service.on_change = self.scheduler.changed
         router.on_click(ANY_GAME, "mine", panels.on_mine)
@@ -105,7 +108,7 @@ class QuetBot(commands.Bot):
 
         outbox.on_completed = recorded
 
-        self.tools = tools = Tools(service, storage, catalog, router, outbox, boards, panels, plays, lobbies)
+        self.tools = tools = Tools(deps, boards, panels, plays, lobbies)
         for name in PARTS:
             kind, cog = importlib.import_module(name).build(tools)
             if kind is not None:

@@ -23,12 +23,12 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
 
     @app_commands.command(name="join", description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
-        game = await self.tools.service.live_in_channel(channel_of(interaction))
+        game = await self.tools.deps.service.live_in_channel(channel_of(interaction))
         await self.tools.lobbies.act(interaction, game, "join")
 
     @app_commands.command(name="start", description="Start the game in this channel's lobby (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
-        game = await self.tools.service.live_in_channel(channel_of(interaction))
+        game = await self.tools.deps.service.live_in_channel(channel_of(interaction))
         await self.tools.lobbies.act(interaction, game, "start")
 
     @app_commands.command(
@@ -36,10 +36,10 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     )
     async def status(self, interaction: discord.Interaction) -> None:
         tools = self.tools
-        row = await tools.storage.latest_game_in_channel(channel_id=channel_of(interaction))
+        row = await tools.deps.storage.latest_game_in_channel(channel_id=channel_of(interaction))
         if row is None:
             raise GameError("No game has been played in this channel yet. Start one with /<game> new.")
-        game = tools.service.load(row)
+        game = tools.deps.service.load(row)
         if row.status == "lobby":
             content, _ = tools.lobbies.message(game)
             await reply_private(interaction, content)
@@ -48,7 +48,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
             raise GameError(f"The last game here (#{row.id}) was cancelled. Start one with /<game> new.")
         payload = await tools.boards.status_payload(game)
         if game.row.live:
-            waits = await tools.storage.waits_of_game(game_id=game.id)
+            waits = await tools.deps.storage.waits_of_game(game_id=game.id)
             lines = [
                 f"⏳ {mention(game.row.seats[w.seat])}: move due <t:{int(w.deadline)}:R> "
                 f"(<t:{int(w.deadline)}:f>)"
@@ -70,7 +70,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
 
     @app_commands.command(name="leave", description="Leave the lobby, or forfeit the game in this channel")
     async def leave(self, interaction: discord.Interaction) -> None:
-        game = await self.tools.service.live_in_channel(channel_of(interaction))
+        game = await self.tools.deps.service.live_in_channel(channel_of(interaction))
         if game.row.status == "lobby":
             await self.tools.lobbies.act(interaction, game, "leave")
             return
@@ -78,7 +78,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
 
     @app_commands.command(name="cancel", description="Cancel this channel's game (host or Manage Messages)")
     async def cancel(self, interaction: discord.Interaction) -> None:
-        game = await self.tools.service.live_in_channel(channel_of(interaction))
+        game = await self.tools.deps.service.live_in_channel(channel_of(interaction))
         await self.tools.lobbies.act(interaction, game, "cancel")
 
 

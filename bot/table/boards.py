@@ -13,19 +13,20 @@ import contextlib
 import io
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord.http import Route
 
-from bot.service import GameService, Loaded
+from bot.service import Loaded
 from bot.storage import OutboxItem
-from bot.table.catalog import Catalog, GameKind
+from bot.table.catalog import GameKind
 from bot.table.components import mine_button
+from bot.table.deps import Deps
 from bot.table.outbox import Context, Done
 from bot.table.present import News, TableInfo
 from bot.table.replies import NO_PINGS, PING_USERS, fit
-from bot.table.routing import Router
 
 log = logging.getLogger(__name__)
 
@@ -33,38 +34,9 @@ TOKEN_LIFETIME = 14 * 60  # an interaction token works for 15 minutes
 LATE_NOTE = "✅ Your move is saved. Its board is in the channel."
 
 
-class Shown:
-    """What this process knows Discord already shows: messages whose controls it took off.
-
-    Only a shortcut (a strip it would repeat otherwise); after a restart it is empty and the safe
-    side (stripping again) is taken. Bounded.
-    """
-
-    def __init__(self, size: int = 10_000) -> None:
-        self._bare: dict[int, None] = {}
-        self._size = size
-
-    def bare(self, message_id: int) -> None:
-        self._bare[message_id] = None
-        if len(self._bare) > self._size:
-            self._bare.pop(next(iter(self._bare)))
-
-    def has_controls(self, message_id: int) -> bool:
-        return message_id not in self._bare
-
-    def forget(self, message_id: int) -> None:
-        self._bare.pop(message_id, None)
-
-
+@dataclass(frozen=True)
 class Boards:
-    def __init__(
-        self, client: discord.Client, service: GameService, catalog: Catalog, router: Router, shown: Shown
-    ) -> None:
-        self.client = client
-        self.service = service
-        self.catalog = catalog
-        self.router = router
-        self.shown = shown
+    deps: Deps
 
     # ---- building -------------------------------------------------------------------------------
 
@@ -95,12 +67,12 @@ class Boards:
         if kind.private is not None and table.current and table.live:
             items.append(mine_button(kind.present.mine_label, table.game_id))
         if items:
-            payload["view"] = self.router.view(items)
+            payload["view"] = self.deps.router.view(items)
         return payload
 
     async def status_payload(self, game: Loaded) -> dict[str, Any]:
         """The latest board, for /game status (no controls, no pings)."""
-        kind = self.catalog.get(game.row.kind)
+        kind = self.deps.catalog.get(game.row.kind)
         table = kind.table(game)
         view = kind.rules.view_for(game.state, None)
         payload = await self.payload(kind, view, table, "")
@@ -112,16 +84,16 @@ class Boards:
 
     async def strip(self, channel_id: int, message_id: int) -> None:
         """Take the controls off a message (a 404 means it is gone: nothing to take off)."""
-        if not self.shown.has_controls(message_id):
+        if not self.deps.shown.has_controls(message_id):
             return
         path = "/channels/{channel_id}/messages/{message_id}"
         route = Route("PATCH", path, channel_id=channel_id, message_id=message_id)
         try:
             # The raw request: the edited message that comes back is not needed, so not parsed.
-            await self.client.http.request(route, json={"components": []})
+            await self.deps.client.http.request(route, json={"components": []})
         except discord.NotFound:
             pass
-        self.shown.bare(message_id)
+        self.deps.shown.bare(message_id)
 
     async def carry_strip(self, item: OutboxItem, context: Context) -> Done:
         await self.strip(int(item.args["channel_id"]), int(item.args["message_id"]))
@@ -129,12 +101,12 @@ class Boards:
 
     async def carry_announce(self, item: OutboxItem, context: Context) -> Done:
         """Tell the game's channel about one move: a new board, or a line of text for a quiet move."""
-        game = await self.service.get(item.game_id)
-        kind = self.catalog.get(game.row.kind)
+        game = await self.deps.service.get(item.game_id)
+        kind = self.deps.catalog.get(game.row.kind)
         version = int(item.args["version"])
         news_state = context.extra.get("news")
         if news_state is None:
-            news_state = await self.service.move_at(game.id, version)
+            news_state = await self.deps.service.move_at(game.id, version)
         before, after, seat, forfeit = news_state
         table = kind.table(game, after, version=version)
         news = News(
@@ -144,7 +116,7 @@ class Boards:
             forfeit=forfeit,
         )
         headline = kind.present.headline(news, table)
-        channel = self.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
         if kind.present.quiet(news):
             text = fit(
                 f"**{kind.title}** · game #{game.id}: {headline}\n{kind.present.status(news.after, table)}"
@@ -162,10 +134,10 @@ class Boards:
 
     async def carry_start(self, item: OutboxItem, context: Context) -> Done:
         """The first board of a game that has just started."""
-        game = await self.service.get(item.game_id)
-        kind = self.catalog.get(game.row.kind)
+        game = await self.deps.service.get(item.game_id)
+        kind = self.deps.catalog.get(game.row.kind)
         state = (
-            await self.service.state_at_start(game.id)
+            await self.deps.service.state_at_start(game.id)
             if game.row.version != int(item.args["version"])
             else game.state
         )
@@ -174,7 +146,7 @@ class Boards:
         players = ", ".join(f"{i + 1}. {table.who(i)}" for i in range(len(table.seats)))
         note = kind.present.start_note(view, table)
         headline = f"The game begins. Seats: {players}." + (f"\n{note}" if note else "")
-        channel = self.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
         payload = await self.payload(kind, view, table, headline)
         message_id = await self._send(item, context, channel, payload)
         return Done(board_message_id=message_id)
@@ -212,10 +184,10 @@ class Boards:
     async def _answer_of(self, token: str) -> int | None:
         """The message that answered the interaction with ``token`` with the board (after a restart),
         found as its "@original" message; None when it was not answered so."""
-        app_id = self.client.application_id
+        app_id = self.deps.client.application_id
         if app_id is None:
             return None
-        webhook = discord.Webhook.partial(app_id, token, client=self.client)
+        webhook = discord.Webhook.partial(app_id, token, client=self.deps.client)
         try:
             message = await webhook.fetch_message("@original")  # type: ignore[arg-type]
         except discord.NotFound:

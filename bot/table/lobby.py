@@ -9,21 +9,23 @@ with secrets, every player's DM panel as effects of the same transaction.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.deadlines import parse_timeout
 from bot.errors import GameError, LobbyError
-from bot.service import Changed, GameService, Loaded
+from bot.service import Changed, Loaded
 from bot.storage import Effect, OutboxItem
 from bot.table.boards import Boards
-from bot.table.catalog import Catalog, GameKind
+from bot.table.catalog import GameKind
 from bot.table.components import button
+from bot.table.deps import Deps
 from bot.table.ids import ComponentId, custom_id
-from bot.table.outbox import Context, Done, Outbox
+from bot.table.outbox import Context, Done
 from bot.table.replies import NO_PINGS, join_words, mention, reply_private
-from bot.table.routing import Router
+from bot.table.routing import ANY_GAME
 
 log = logging.getLogger(__name__)
 
@@ -37,29 +39,19 @@ def channel_of(interaction: discord.Interaction) -> int:
     return interaction.channel_id
 
 
+@dataclass(frozen=True)
 class Lobbies:
-    def __init__(
-        self,
-        client: discord.Client,
-        service: GameService,
-        catalog: Catalog,
-        router: Router,
-        outbox: Outbox,
-        boards: Boards,
-    ) -> None:
-        self.client = client
-        self.service = service
-        self.catalog = catalog
-        self.router = router
-        self.outbox = outbox
-        self.boards = boards
+    deps: Deps
+    boards: Boards
+
+    def __post_init__(self) -> None:
         for verb in VERBS:
-            router.on_click("*", verb, self.on_click, in_dms=False)
+            self.deps.router.on_click(ANY_GAME, verb, self.on_click, in_dms=False)
 
     # ---- the message --------------------------------------------------------------------------------
 
     def message(self, game: Loaded) -> tuple[str, discord.ui.View | None]:
-        kind = self.catalog.get(game.row.kind)
+        kind = self.deps.catalog.get(game.row.kind)
         row = game.row
         title = kind.table(game).heading
         if row.status == "cancelled":
@@ -79,7 +71,7 @@ class Lobbies:
             f"{title}\nLobby: {len(row.seats)} of at most {rules.MAX_PLAYERS} players ({need} can play).\n"
             f"{players}\nPress **Join** to play. The host presses **Start** when everyone is in."
         )
-        view = self.router.view(
+        view = self.deps.router.view(
             [
                 button("Join", custom_id(row.id, "join"), style=discord.ButtonStyle.success),
                 button("Leave", custom_id(row.id, "leave")),
@@ -105,7 +97,7 @@ class Lobbies:
     ) -> None:
         channel_id = channel_of(interaction)
         timeout_s = parse_timeout(timeout_text)
-        game = await self.service.open_lobby(
+        game = await self.deps.service.open_lobby(
             timeout_s=timeout_s,
             kind=kind.name,
             guild_id=interaction.guild_id,
@@ -118,7 +110,7 @@ class Lobbies:
         assert view is not None
         response = await interaction.response.send_message(content, view=view, allowed_mentions=NO_PINGS)
         if response.message_id is not None:
-            await self.service.set_messages(game.id, lobby_message_id=response.message_id)
+            await self.deps.service.set_messages(game.id, lobby_message_id=response.message_id)
 
     # ---- actions ------------------------------------------------------------------------------------
 
@@ -133,10 +125,10 @@ class Lobbies:
         on_lobby = interaction.type == discord.InteractionType.component and interaction.message is not None
         edit = [] if on_lobby else [Effect("lobby")]
         if verb == "join":
-            changed = await self.service.join(game.id, user.id, user.display_name, effects=edit)
+            changed = await self.deps.service.join(game.id, user.id, user.display_name, effects=edit)
             note = f"You joined game #{game.id}: {len(changed.game.row.seats)} players are in."
         elif verb == "leave":
-            changed = await self.service.leave_lobby(game.id, user.id, effects=edit)
+            changed = await self.deps.service.leave_lobby(game.id, user.id, effects=edit)
             note = f"You left the lobby of game #{game.id}."
         elif verb == "start":
             await self._start(interaction, game, on_lobby)
@@ -158,10 +150,10 @@ class Lobbies:
             else:
                 await reply_private(interaction, note)
         finally:
-            self.outbox.kick(changed.effects)
+            self.deps.outbox.kick(changed.effects)
 
     async def _start(self, interaction: discord.Interaction, game: Loaded, on_lobby: bool) -> None:
-        kind = self.catalog.get(game.row.kind)
+        kind = self.deps.catalog.get(game.row.kind)
 
         def effects(started: Loaded) -> list[Effect]:
             out = [Effect("start", {"version": started.row.version})]
@@ -171,17 +163,17 @@ class Lobbies:
                 out.extend(Effect("panel", {"seat": s}) for s in range(len(started.row.seats)))
             return out
 
-        changed = await self.service.start(game.id, interaction.user.id, effects=effects)
+        changed = await self.deps.service.start(game.id, interaction.user.id, effects=effects)
         await self._answer(interaction, changed, on_lobby, f"Game #{game.id} has started.")
 
     async def _cancel(self, interaction: discord.Interaction, game: Loaded, on_lobby: bool) -> None:
         can_manage = interaction.permissions.manage_messages
         effects = [Effect("closed")] if not on_lobby else [Effect("closed", {"keep_lobby": True})]
-        changed = await self.service.cancel(
+        changed = await self.deps.service.cancel(
             game.id, interaction.user.id, can_manage=can_manage, effects=effects
         )
         game = changed.game
-        kind = self.catalog.get(game.row.kind)
+        kind = self.deps.catalog.get(game.row.kind)
         text = f"Game #{game.id} ({kind.title}) was cancelled by {mention(interaction.user.id)}."
         if on_lobby:
             content, _ = self.message(game)
@@ -189,7 +181,7 @@ class Lobbies:
             await interaction.followup.send(text, allowed_mentions=NO_PINGS)
         else:
             await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
-        self.outbox.kick(changed.effects)
+        self.deps.outbox.kick(changed.effects)
 
     # ---- carrying out -------------------------------------------------------------------------------
 
@@ -197,7 +189,7 @@ class Lobbies:
         if game.row.lobby_message_id is None:
             return
         content, view = self.message(game)
-        message = self.client.get_partial_messageable(game.row.channel_id).get_partial_message(
+        message = self.deps.client.get_partial_messageable(game.row.channel_id).get_partial_message(
             game.row.lobby_message_id
         )
         try:
@@ -206,12 +198,12 @@ class Lobbies:
             pass  # the lobby post was deleted: the game goes on without it
 
     async def carry_lobby(self, item: OutboxItem, context: Context) -> Done:
-        await self.edit(await self.service.get(item.game_id))
+        await self.edit(await self.deps.service.get(item.game_id))
         return Done()
 
     async def carry_closed(self, item: OutboxItem, context: Context) -> Done:
         """A cancelled game: the lobby message says so, and the board loses its controls."""
-        game = await self.service.get(item.game_id)
+        game = await self.deps.service.get(item.game_id)
         if not item.args.get("keep_lobby"):
             await self.edit(game)
         if game.row.board_message_id is not None:
@@ -220,10 +212,10 @@ class Lobbies:
 
     async def carry_expired(self, item: OutboxItem, context: Context) -> Done:
         """A lobby that never started closes after a day."""
-        game = await self.service.get(item.game_id)
+        game = await self.deps.service.get(item.game_id)
         await self.edit(game)
-        kind = self.catalog.get(game.row.kind)
-        channel = self.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        kind = self.deps.catalog.get(game.row.kind)
+        channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
         await channel.send(
             f"The {kind.title} lobby #{game.id} closed: it did not start within a day. "
             f"Open a new one with /{kind.name} new.",

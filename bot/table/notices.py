@@ -5,75 +5,66 @@ sent once even across a restart."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 import discord
 
-from bot.service import GameService, Loaded
-from bot.storage import OutboxItem, Storage
-from bot.table.catalog import Catalog
+from bot.service import Loaded
+from bot.storage import OutboxItem
 from bot.table.components import mute_button
+from bot.table.deps import Deps
 from bot.table.ids import ComponentId
 from bot.table.outbox import Context, Done
 from bot.table.panels import Panels
 from bot.table.replies import NO_PINGS, PING_USERS, mention, reply_private
-from bot.table.routing import Router
+from bot.table.routing import ANY_GAME
 
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
 class Reminders:
-    def __init__(
-        self,
-        client: discord.Client,
-        service: GameService,
-        storage: Storage,
-        catalog: Catalog,
-        router: Router,
-        panels: Panels,
-    ) -> None:
-        self.client = client
-        self.service = service
-        self.storage = storage
-        self.catalog = catalog
-        self.router = router
-        self.panels = panels
-        router.on_click("*", "mute", self.on_mute)
+    deps: Deps
+    panels: Panels
+
+    def __post_init__(self) -> None:
+        self.deps.router.on_click(ANY_GAME, "mute", self.on_mute)
 
     async def carry_remind(self, item: OutboxItem, context: Context) -> Done:
         """The reminder in the game's channel."""
-        game = await self.service.get(item.game_id)
+        game = await self.deps.service.get(item.game_id)
         seat = int(item.args["seat"])
         if not game.row.live or seat >= len(game.row.seats):
             return Done()
-        kind = self.catalog.get(game.row.kind)
+        kind = self.deps.catalog.get(game.row.kind)
         due = f"<t:{int(item.args['deadline'])}:R>"
         text = (
             f"⏰ {mention(game.row.seats[seat])}, {kind.title} game #{game.id} is waiting for your move. "
             f"If you have not moved {due}, you forfeit."
         )
-        channel = self.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
-        view = self.router.view([mute_button(game.id)])
+        channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        view = self.deps.router.view([mute_button(game.id)])
         await channel.send(text, view=view, allowed_mentions=PING_USERS, nonce=f"q{item.id}")
         return Done()
 
     async def carry_remind_dm(self, item: OutboxItem, context: Context) -> Done:
         """The reminder by DM (unless the player's DMs are closed)."""
-        game = await self.service.get(item.game_id)
+        game = await self.deps.service.get(item.game_id)
         seat = int(item.args["seat"])
         if not game.row.live or seat >= len(game.row.seats):
             return Done()
         user_id = game.row.seats[seat]
-        link = await self.storage.get_dm_link(game_id=game.id, user_id=user_id)
+        link = await self.deps.storage.get_dm_link(game_id=game.id, user_id=user_id)
         if link.blocked:
             return Done()
-        kind = self.catalog.get(game.row.kind)
+        kind = self.deps.catalog.get(game.row.kind)
         due = f"<t:{int(item.args['deadline'])}:R>"
         try:
-            dm = await self.client.create_dm(discord.Object(user_id))
+            dm = await self.deps.client.create_dm(discord.Object(user_id))
             await dm.send(
                 f"⏰ {self.panels.header(kind, game)} is waiting for your move. If you have not moved {due}, "
                 "you forfeit.",
-                view=self.router.view([mute_button(game.id)]),
+                view=self.deps.router.view([mute_button(game.id)]),
                 allowed_mentions=NO_PINGS,
                 nonce=f"q{item.id}",
             )
@@ -85,7 +76,7 @@ class Reminders:
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
     ) -> None:
         self.panels.seat_of(game, interaction.user.id)
-        await self.storage.mute_reminders(game_id=game.id, user_id=interaction.user.id)
+        await self.deps.storage.mute_reminders(game_id=game.id, user_id=interaction.user.id)
         await reply_private(
             interaction,
             f"Reminders for game #{game.id} are off for you. "

@@ -10,50 +10,39 @@ own view only.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.errors import GameError, NotAPlayer
-from bot.service import GameService, Loaded
-from bot.storage import Effect, OutboxItem, Storage
+from bot.service import Loaded
+from bot.storage import Effect, OutboxItem
 from bot.table.boards import Boards
-from bot.table.catalog import Catalog, GameKind
+from bot.table.catalog import GameKind
+from bot.table.deps import Deps
 from bot.table.outbox import Context, Done
 from bot.table.replies import NO_PINGS, PING_USERS, fit, mention, reply_private
-from bot.table.routing import Router
 
 log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007
 
 
+@dataclass(frozen=True)
 class Panels:
-    def __init__(
-        self,
-        client: discord.Client,
-        service: GameService,
-        storage: Storage,
-        catalog: Catalog,
-        router: Router,
-        boards: Boards,
-    ) -> None:
-        self.client = client
-        self.service = service
-        self.storage = storage
-        self.catalog = catalog
-        self.router = router
-        self.boards = boards
+    deps: Deps
+    boards: Boards
 
     # ---- building -------------------------------------------------------------------------------
 
     def header(self, kind: GameKind, game: Loaded) -> str:
-        guild = self.client.get_guild(game.row.guild_id) if game.row.guild_id else None
+        guild = self.deps.client.get_guild(game.row.guild_id) if game.row.guild_id else None
         where = f"<#{game.row.channel_id}>" + (f" on {guild.name}" if guild is not None else "")
         return f"**{kind.title}** · game #{game.id} in {where}"
 
     def payload(self, game: Loaded, seat: int, note: str = "") -> dict[str, Any]:
-        kind = self.catalog.get(game.row.kind)
+        kind = self.deps.catalog.get(game.row.kind)
         assert kind.private is not None
         table = kind.table(game)
         panel = kind.private.panel(kind.rules.view_for(game.state, seat), seat, table)
@@ -62,7 +51,7 @@ class Panels:
             lines.append(note)
         lines.append(panel.content)
         payload: dict[str, Any] = {"content": fit("\n".join(lines)), "allowed_mentions": NO_PINGS}
-        payload["view"] = self.router.view(panel.items) if panel.items and game.row.live else None
+        payload["view"] = self.deps.router.view(panel.items) if panel.items and game.row.live else None
         return payload
 
     @staticmethod
@@ -77,7 +66,7 @@ class Panels:
 
     async def show(self, interaction: discord.Interaction, game: Loaded, note: str = "") -> None:
         """The player's panel, privately (the My hand / My move button, the games' own commands)."""
-        kind = self.catalog.get(game.row.kind)
+        kind = self.deps.catalog.get(game.row.kind)
         if kind.private is None:
             raise GameError(f"{kind.title} hides nothing: everything is on the board (/game status).")
         seat = self.seat_of(game, interaction.user.id)
@@ -98,10 +87,10 @@ class Panels:
     async def carry_panel(self, item: OutboxItem, context: Context) -> Done:
         """DM a player a new panel (with an optional note above it); the previous one loses its
         controls."""
-        game = await self.service.get(item.game_id)
+        game = await self.deps.service.get(item.game_id)
         seat = int(item.args["seat"])
         user_id = game.row.seats[seat]
-        link = await self.storage.get_dm_link(game_id=game.id, user_id=user_id)
+        link = await self.deps.storage.get_dm_link(game_id=game.id, user_id=user_id)
         if link.blocked or game.state is None:
             return Done()
         if link.panel_message_id is not None and link.dm_channel_id is not None:
@@ -110,7 +99,7 @@ class Panels:
         if payload.get("view") is None:
             payload.pop("view")
         try:
-            dm = await self.client.create_dm(discord.Object(user_id))
+            dm = await self.deps.client.create_dm(discord.Object(user_id))
             message = await dm.send(nonce=f"q{item.id}", **payload)
         except discord.Forbidden as exc:
             if exc.code != CANNOT_DM:
@@ -120,18 +109,18 @@ class Panels:
                 then=[Effect("dm_closed", {"user_id": user_id})],
             )
         if "view" not in payload:
-            self.boards.shown.bare(message.id)
+            self.deps.shown.bare(message.id)
         return Done(dm_panel=(game.id, user_id, dm.id, message.id))
 
     async def carry_refresh(self, item: OutboxItem, context: Context) -> Done:
         """Bring a player's newest DM panel up to date (it never offers a choice already made)."""
-        game = await self.service.get(item.game_id)
+        game = await self.deps.service.get(item.game_id)
         seat = int(item.args["seat"])
-        link = await self.storage.get_dm_link(game_id=game.id, user_id=game.row.seats[seat])
+        link = await self.deps.storage.get_dm_link(game_id=game.id, user_id=game.row.seats[seat])
         if link.blocked or link.panel_message_id is None or link.dm_channel_id is None or game.state is None:
             return Done()
         payload = self.payload(game, seat)
-        message = self.client.get_partial_messageable(link.dm_channel_id).get_partial_message(
+        message = self.deps.client.get_partial_messageable(link.dm_channel_id).get_partial_message(
             link.panel_message_id
         )
         try:
@@ -139,15 +128,15 @@ class Panels:
         except discord.NotFound:
             return Done()
         if payload.get("view") is None:
-            self.boards.shown.bare(link.panel_message_id)
+            self.deps.shown.bare(link.panel_message_id)
         else:
-            self.boards.shown.forget(link.panel_message_id)
+            self.deps.shown.forget(link.panel_message_id)
         return Done()
 
     async def carry_dm_closed(self, item: OutboxItem, context: Context) -> Done:
         """One notice in the channel for a player whose DMs are closed."""
-        game = await self.service.get(item.game_id)
-        kind = self.catalog.get(game.row.kind)
+        game = await self.deps.service.get(item.game_id)
+        kind = self.deps.catalog.get(game.row.kind)
         user_id = int(item.args["user_id"])
         label = kind.present.mine_label
         text = (
@@ -155,6 +144,6 @@ class Panels:
             f"game #{game.id} use the **{label}** button under the board, or the "
             f"/{kind.name} commands: I answer them privately."
         )
-        channel = self.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
         await channel.send(text, allowed_mentions=PING_USERS, nonce=f"q{item.id}")
         return Done()

@@ -18,17 +18,19 @@ import contextlib
 import enum
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.errors import MoveSaved
 from bot.games.base import Action
-from bot.service import GameService, Loaded, MoveResult
+from bot.service import Loaded, MoveResult
 from bot.storage import Effect, OutboxItem
 from bot.table.boards import Boards
-from bot.table.catalog import Catalog, GameKind
-from bot.table.outbox import Context, Mover, Outbox
+from bot.table.catalog import GameKind
+from bot.table.deps import Deps
+from bot.table.outbox import Context, Mover
 from bot.table.panels import Panels
 from bot.table.present import News
 from bot.table.replies import reply_private
@@ -94,15 +96,11 @@ def owed(
     return effects
 
 
+@dataclass(frozen=True)
 class Plays:
-    def __init__(
-        self, service: GameService, catalog: Catalog, outbox: Outbox, boards: Boards, panels: Panels
-    ) -> None:
-        self.service = service
-        self.catalog = catalog
-        self.outbox = outbox
-        self.boards = boards
-        self.panels = panels
+    deps: Deps
+    boards: Boards
+    panels: Panels
 
     async def act(
         self,
@@ -113,7 +111,7 @@ class Plays:
         expected_version: int | None = None,
     ) -> None:
         """Apply a move by ``interaction.user`` (committed with its effects before any answer)."""
-        kind = self.catalog.get(game.row.kind)
+        kind = self.deps.catalog.get(game.row.kind)
         source = source_of(interaction, game)
         by_board = kind.private is None and source is not Source.BOARD
         token = interaction.token if by_board else None
@@ -121,7 +119,7 @@ class Plays:
         def effects(result: MoveResult) -> list[Effect]:
             return owed(kind, result, source, token=token)
 
-        result = await self.service.act(
+        result = await self.deps.service.act(
             game.id, interaction.user.id, action, expected_version=expected_version, effects=effects
         )
         contexts = self._contexts(kind, result, Mover(interaction))
@@ -132,21 +130,21 @@ class Plays:
             elif source is Source.BOARD:
                 await interaction.response.edit_message(view=None)
                 if interaction.message is not None:
-                    self.boards.shown.bare(interaction.message.id)
+                    self.deps.shown.bare(interaction.message.id)
             else:
                 contexts[announce.id].interaction = interaction
         except discord.NotFound:
             log.info("The first answer to a move in game %s came too late (interaction expired)", game.id)
         except Exception as exc:
-            self.outbox.kick(result.effects, contexts)
+            self.deps.outbox.kick(result.effects, contexts)
             raise MoveSaved(game.id) from exc
-        self.outbox.kick(result.effects, contexts)
+        self.deps.outbox.kick(result.effects, contexts)
         if contexts[announce.id].interaction is not None:
             await self._answer_with_board(interaction, contexts[announce.id], announce.id)
 
     async def act_typed(self, message: discord.Message, game: Loaded, action: Action | Any) -> None:
         """Apply a typed DM answer; the answer is the player's updated panel, sent to that DM."""
-        kind = self.catalog.get(game.row.kind)
+        kind = self.deps.catalog.get(game.row.kind)
         assert kind.private is not None
         private = kind.private
 
@@ -154,19 +152,19 @@ class Plays:
             note = private.confirm(self._news(kind, result, result.seat), kind.table(result.after))
             return owed(kind, result, Source.TYPED, note=note)
 
-        result = await self.service.act(game.id, message.author.id, action, effects=effects)
-        self.outbox.kick(result.effects, self._contexts(kind, result))
+        result = await self.deps.service.act(game.id, message.author.id, action, effects=effects)
+        self.deps.outbox.kick(result.effects, self._contexts(kind, result))
 
     async def time_out(self, game_id: int, seat: int, *, now: float) -> bool:
         """The seat missed its deadline: it forfeits (unless it moved meanwhile). True if it did."""
-        game = await self.service.get(game_id)
-        kind = self.catalog.get(game.row.kind)
-        result = await self.service.time_out(
+        game = await self.deps.service.get(game_id)
+        kind = self.deps.catalog.get(game.row.kind)
+        result = await self.deps.service.time_out(
             game_id, seat, now=now, effects=lambda r: owed(kind, r, Source.CLOCK)
         )
         if result is None:
             return False
-        self.outbox.kick(result.effects, self._contexts(kind, result))
+        self.deps.outbox.kick(result.effects, self._contexts(kind, result))
         return True
 
     async def _answer_with_board(
@@ -176,7 +174,7 @@ class Plays:
         a first answer: when the board is late (the game's earlier effects are still being retried),
         the interaction is deferred privately ("thinking"), the board is posted to the channel in its
         turn, and the private answer then says so."""
-        finished = asyncio.ensure_future(self.outbox.wait_for(item_id))
+        finished = asyncio.ensure_future(self.deps.outbox.wait_for(item_id))
         try:
             await asyncio.wait_for(asyncio.shield(finished), timeout=ANSWER_WITHIN)
         except TimeoutError:

@@ -10,26 +10,19 @@ from discord import app_commands
 
 from bot.deadlines import timeout_choices
 from bot.errors import BadInput, GameOver, NoGameHere
-from bot.service import GameService, Loaded
-from bot.storage import Storage
+from bot.service import Loaded
 from bot.table.boards import Boards
-from bot.table.catalog import Catalog
+from bot.table.deps import Deps
 from bot.table.lobby import Lobbies, channel_of
-from bot.table.outbox import Outbox
 from bot.table.panels import Panels
 from bot.table.play import Plays
-from bot.table.routing import Router
 
 TIMEOUT_HELP = "How long each player has for a move: 10m to 7d (default 24h)"
 
 
 @dataclass(frozen=True)
 class Tools:
-    service: GameService
-    storage: Storage
-    catalog: Catalog
-    router: Router
-    outbox: Outbox
+    deps: Deps
     boards: Boards
     panels: Panels
     plays: Plays
@@ -40,9 +33,9 @@ class Tools:
         (including "that game is over" right after it ended)."""
         channel_id = channel_of(interaction)
         try:
-            game = await self.service.live_in_channel(channel_id, kind)
+            game = await self.deps.service.live_in_channel(channel_id, kind)
         except NoGameHere:
-            last = await self.storage.latest_game_in_channel(channel_id=channel_id)
+            last = await self.deps.storage.latest_game_in_channel(channel_id=channel_id)
             if last is not None and last.kind == kind and last.status == "finished":
                 raise GameOver(
                     f"Game #{last.id} is over (the result is in the channel). "
@@ -57,7 +50,7 @@ class Tools:
         if interaction.channel_id is None:
             return None
         try:
-            game = await self.service.live_in_channel(interaction.channel_id)
+            game = await self.deps.service.live_in_channel(interaction.channel_id)
         except NoGameHere:
             return None
         return game if game.row.kind == kind and game.state is not None else None

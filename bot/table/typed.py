@@ -8,34 +8,33 @@ none waiting, the reply says why (for example "you already picked 5").
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.errors import GameError, MoveSaved, StaleButton
-from bot.service import GameService, Loaded
-from bot.storage import Storage
-from bot.table.catalog import Catalog, GameKind
+from bot.service import Loaded
+from bot.table.catalog import GameKind
 from bot.table.components import button
+from bot.table.deps import Deps
 from bot.table.ids import ComponentId, custom_id
 from bot.table.play import Plays
 from bot.table.replies import APOLOGY, NO_PINGS, error_text, fit
-from bot.table.routing import Router
+from bot.table.routing import ANY_GAME
 
 log = logging.getLogger(__name__)
 
 TYPED_LIMIT = 100  # characters of a typed answer that are read; longer answers are refused
 
 
+@dataclass(frozen=True)
 class TypedAnswers:
-    def __init__(
-        self, service: GameService, storage: Storage, catalog: Catalog, router: Router, plays: Plays
-    ) -> None:
-        self.service = service
-        self.storage = storage
-        self.catalog = catalog
-        self.plays = plays
-        router.on_click("*", "typed", self.on_choose)
+    deps: Deps
+    plays: Plays
+
+    def __post_init__(self) -> None:
+        self.deps.router.on_click(ANY_GAME, "typed", self.on_choose)
 
     async def on_message(self, message: discord.Message) -> None:
         """The client's listener for messages: only DMs from people are read."""
@@ -71,14 +70,14 @@ class TypedAnswers:
         user_id = message.author.id
         waiting: list[tuple[GameKind, Loaded, int]] = []
         reasons: list[str] = []
-        for row in await self.storage.live_games_of_user(user_id=user_id):
-            if row.status != "active" or row.kind not in self.catalog:
+        for row in await self.deps.storage.live_games_of_user(user_id=user_id):
+            if row.status != "active" or row.kind not in self.deps.catalog:
                 continue
-            kind = self.catalog.get(row.kind)
+            kind = self.deps.catalog.get(row.kind)
             seat = row.seat_of(user_id)
             if seat is None or kind.private is None:
                 continue
-            game = self.service.load(row)
+            game = self.deps.service.load(row)
             if self._waiting(game, kind, seat):
                 waiting.append((kind, game, seat))
             else:
@@ -105,7 +104,7 @@ class TypedAnswers:
             action = kind.private.typed_action(kind.rules.view_for(game.state, seat), seat, text)
             await self.plays.act_typed(message, game, action)
             return
-        reply_id = await self.storage.add_typed_reply(user_id=user_id, text=text)
+        reply_id = await self.deps.storage.add_typed_reply(user_id=user_id, text=text)
         buttons = [
             button(
                 f"#{game.id} {kind.title}",
@@ -117,7 +116,7 @@ class TypedAnswers:
         await self._reply(
             message,
             f"{len(waiting)} of your games are waiting for a typed answer. Which game is that answer for?",
-            view=self.plays.panels.router.view(buttons),
+            view=self.deps.router.view(buttons),
         )
 
     async def on_choose(
@@ -129,11 +128,11 @@ class TypedAnswers:
         text = (
             None
             if reply_id is None
-            else await self.storage.take_typed_reply(reply_id=reply_id, user_id=user_id)
+            else await self.deps.storage.take_typed_reply(reply_id=reply_id, user_id=user_id)
         )
         if text is None:
             raise StaleButton("That answer was already used or replaced. Type your answer again.")
-        kind = self.catalog.get(game.row.kind)
+        kind = self.deps.catalog.get(game.row.kind)
         seat = self.plays.panels.seat_of(game, user_id)
         if kind.private is None or not self._waiting(game, kind, seat):
             raise GameError(f"Game #{game.id} is not waiting for a typed answer from you any more.")

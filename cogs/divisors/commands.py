@@ -27,7 +27,7 @@ class DivisorsCommands(
     def __init__(self, tools: Tools) -> None:
         self.tools = tools
         super().__init__()
-        tools.router.on_click(divisors.NAME, "pick", self.on_pick_menu)
+        tools.deps.router.on_click(divisors.NAME, "pick", self.on_pick_menu)
 
     async def on_pick_menu(
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
@@ -46,7 +46,9 @@ class DivisorsCommands(
         m: MRange = M.default,
         timeout: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
-        await self.tools.lobbies.open(interaction, self.tools.catalog.get(divisors.NAME), timeout, {"m": m})
+        await self.tools.lobbies.open(
+            interaction, self.tools.deps.catalog.get(divisors.NAME), timeout, {"m": m}
+        )
 
     @app_commands.command(name="pick", description="Secretly choose the card for your pairing")
     @app_commands.describe(card="A card from your fresh pile (only you see your choice)")

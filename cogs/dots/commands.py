@@ -30,8 +30,8 @@ class DotsCommands(
     def __init__(self, tools: Tools) -> None:
         self.tools = tools
         super().__init__()
-        tools.router.on_click(dots.NAME, "from", self.on_from, in_dms=False)
-        tools.router.on_click(dots.NAME, "to", self.on_to, in_dms=False)
+        tools.deps.router.on_click(dots.NAME, "from", self.on_from, in_dms=False)
+        tools.deps.router.on_click(dots.NAME, "to", self.on_to, in_dms=False)
 
     async def on_to(
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
@@ -48,7 +48,7 @@ class DotsCommands(
         """A start dot: nothing is drawn yet; its endpoints are offered privately."""
         if len(values) != 1:
             raise BadInput("Pick one dot from the menu.")
-        seat = self.tools.service.check_turn(game, interaction.user.id, cid.require_version())
+        seat = self.tools.deps.service.check_turn(game, interaction.user.id, cid.require_version())
         view = dots.view_for(game.state, seat)
         if view.turn != seat:
             raise (
@@ -59,13 +59,13 @@ class DotsCommands(
         start = dots.parse_dot(values[0], view.size)
         if start not in view.starts:
             raise IllegalMove(f"Your line cannot start at {dots.dot_name(start)}. Pick a dot from the menu.")
-        table = self.tools.catalog.get(dots.NAME).table(game)
+        table = self.tools.deps.catalog.get(dots.NAME).table(game)
         menu = ends_menu(view, table, start, arg=dots.dot_name(start))
         assert view.owed is not None
         await reply_private(
             interaction,
             f"Your {view.owed.direction} line starts at {dots.dot_name(start)}. Where does it end?",
-            view=self.tools.router.view([menu]),
+            view=self.tools.deps.router.view([menu]),
         )
 
     @app_commands.command(name="new", description="Open a Lines By The Dots lobby in this channel")
@@ -77,7 +77,9 @@ class DotsCommands(
         size: SizeRange = SIZE.default,
         timeout: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
-        await self.tools.lobbies.open(interaction, self.tools.catalog.get(dots.NAME), timeout, {"size": size})
+        await self.tools.lobbies.open(
+            interaction, self.tools.deps.catalog.get(dots.NAME), timeout, {"size": size}
+        )
 
     @app_commands.command(name="line", description="Draw the line you owe now")
     @app_commands.rename(from_="from")

@@ -29,12 +29,12 @@ class NumbersCommands(
     def __init__(self, tools: Tools) -> None:
         self.tools = tools
         super().__init__()
-        tools.router.on_click(numbers.NAME, "pick", self.on_pick_button)
-        tools.router.on_form(numbers.NAME, "pick", self.on_pick_form)
+        tools.deps.router.on_click(numbers.NAME, "pick", self.on_pick_button)
+        tools.deps.router.on_form(numbers.NAME, "pick", self.on_pick_form)
 
     def _check(self, interaction: discord.Interaction, game: Loaded) -> int:
         seat = self.tools.panels.seat_of(game, interaction.user.id)
-        kind = self.tools.catalog.get(numbers.NAME)
+        kind = self.tools.deps.catalog.get(numbers.NAME)
         error = refusal(numbers.view_for(game.state, seat), seat, kind.table(game)) if game.state else None
         if error is not None:
             raise error
@@ -72,7 +72,9 @@ class NumbersCommands(
         m: MRange = M.default,
         timeout: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
-        await self.tools.lobbies.open(interaction, self.tools.catalog.get(numbers.NAME), timeout, {"m": m})
+        await self.tools.lobbies.open(
+            interaction, self.tools.deps.catalog.get(numbers.NAME), timeout, {"m": m}
+        )
 
     @app_commands.command(name="pick", description="Pick your secret number for this move (final)")
     @app_commands.describe(number="A number from 1 to 2^m - 1 you have not played yet; only you see it")

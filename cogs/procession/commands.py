@@ -24,7 +24,7 @@ class ProcessionCommands(
     def __init__(self, tools: Tools) -> None:
         self.tools = tools
         super().__init__()
-        tools.router.on_click(procession.NAME, "flip", self.on_flip, in_dms=False)
+        tools.deps.router.on_click(procession.NAME, "flip", self.on_flip, in_dms=False)
 
     async def on_flip(
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
@@ -42,7 +42,9 @@ class ProcessionCommands(
         n: NRange = N.default,
         timeout: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
-        await self.tools.lobbies.open(interaction, self.tools.catalog.get(procession.NAME), timeout, {"n": n})
+        await self.tools.lobbies.open(
+            interaction, self.tools.deps.catalog.get(procession.NAME), timeout, {"n": n}
+        )
 
     @app_commands.command(name="flip", description="Flip one digit of the row")
     @app_commands.describe(position="Which digit to flip, counted from the left (1 = leftmost)")

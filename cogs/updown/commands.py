@@ -25,9 +25,9 @@ class UpDownCommands(
     def __init__(self, tools: Tools) -> None:
         self.tools = tools
         super().__init__()
-        tools.router.on_click(updown.NAME, "predict", self.on_predict_button)
-        tools.router.on_click(updown.NAME, "play", self.on_play_menu)
-        tools.router.on_form(updown.NAME, "predict", self.on_predict_form)
+        tools.deps.router.on_click(updown.NAME, "predict", self.on_predict_button)
+        tools.deps.router.on_click(updown.NAME, "play", self.on_play_menu)
+        tools.deps.router.on_form(updown.NAME, "predict", self.on_predict_form)
 
     async def on_predict_button(
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
@@ -65,7 +65,7 @@ class UpDownCommands(
     async def new(
         self, interaction: discord.Interaction, timeout: app_commands.Range[str, 1, 40] | None = None
     ) -> None:
-        await self.tools.lobbies.open(interaction, self.tools.catalog.get(updown.NAME), timeout, {})
+        await self.tools.lobbies.open(interaction, self.tools.deps.catalog.get(updown.NAME), timeout, {})
 
     @app_commands.command(name="predict", description="Submit (or change) your secret U/D/S prediction")
     @app_commands.describe(letters="U (up), D (down), S (same), e.g. UUDSU; only you see it")

@@ -1,0 +1,25 @@
+"""What every piece of the table machinery works with: one bundle, built once by bot/app.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import discord
+
+from bot.service import GameService
+from bot.storage import Storage
+from bot.table.catalog import Catalog
+from bot.table.outbox import Outbox
+from bot.table.routing import Router
+from bot.table.shown import Shown
+
+
+@dataclass(frozen=True)
+class Deps:
+    client: discord.Client  # for REST calls (any process may call REST for any channel)
+    service: GameService
+    storage: Storage
+    catalog: Catalog
+    router: Router
+    outbox: Outbox
+    shown: Shown
