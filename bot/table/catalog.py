@@ -14,8 +14,8 @@ from bot.table.present import Presenter, PrivatePresenter, TableInfo
 @dataclass(frozen=True)
 class GameKind:
     rules: Any  # the game's rules module (bot/games/<name>.py), checked by the registry there
-    present: Presenter[Any]
-    private: PrivatePresenter[Any] | None = None  # games with secrets only
+    present: Presenter
+    private: PrivatePresenter | None = None  # games with secrets only
 
     @property
     def name(self) -> str:

@@ -1,6 +1,6 @@
 """What a game's presentation provides, and the texts every game shares.
 
-Each game has a presenter (``cogs/<game>/present.py``): a small object of functions from a *view*
+Each game has a presenter (``cogs/<game>/present.py``): a record of functions from a *view*
 (``view_for(state, seat)``: the public view, or the acting player's own) to text, components and an
 image. It never receives a state, so nothing it builds can carry a secret the view does not show.
 The table machinery (boards, panels, the outbox) calls presenters; presenters call nothing back.
@@ -8,8 +8,9 @@ The table machinery (boards, panels, the outbox) calls presenters; presenters ca
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 import discord
 
@@ -18,7 +19,6 @@ from bot.games.base import Outcome
 from bot.table.replies import join_words, mention
 
 V = TypeVar("V")
-V_co = TypeVar("V_co", covariant=True)
 
 
 @dataclass(frozen=True)
@@ -76,62 +76,76 @@ class Panel:
     items: list[discord.ui.Item[Any]] = field(default_factory=list)
 
 
-class Presenter(Protocol[V]):
-    """A game's public presentation (every game)."""
-
-    secret: bool  # hidden information: moves answered privately, panels by DM
-    mine_label: str  # the board button that shows a player's panel privately (secret games)
-
-    def render(self, view: V, table: TableInfo) -> bytes: ...
-
-    def headline(self, news: News[V], table: TableInfo) -> str:
-        """What the move did (public views), a line or a few."""
-        ...
-
-    def status(self, view: V, table: TableInfo) -> str:
-        """Whose move it is (with a mention), or the result; `whose_move` is the usual answer."""
-        ...
-
-    def board_items(self, view: V, table: TableInfo) -> list[discord.ui.Item[Any]]:
-        """The controls under a live board (they carry the version)."""
-        ...
-
-    def quiet(self, news: News[V]) -> bool:
-        """True when the move is told by a line of text instead of a new board."""
-        ...
-
-    def start_note(self, view: V, table: TableInfo) -> str: ...
-
-    def board_image(self, view: V) -> bool:
-        """Whether the board post carries the image (Dots leaves it out between a turn's two lines)."""
-        ...
+def _no_controls(view: Any, table: TableInfo) -> list[discord.ui.Item[Any]]:
+    return []
 
 
-class PrivatePresenter(Protocol[V]):
-    """What a game with secrets also shows one player (built from that player's own view)."""
+def _no_note(view: Any, table: TableInfo) -> str:
+    return ""
 
-    def panel(self, view: V, seat: int, table: TableInfo) -> Panel: ...
 
-    def confirm(self, news: News[V], table: TableInfo) -> str:
-        """The private answer to the player who moved (their own views)."""
-        ...
+def _always(view: Any) -> bool:
+    return True
 
-    def awaits_typed(self, view: V, seat: int) -> bool:
-        """Whether ``seat`` may answer now by typing in a DM."""
-        ...
 
-    def typed_action(self, view: V, seat: int, text: str) -> Any:
-        """The action a typed DM answer stands for (a `GameError` if unreadable)."""
-        ...
+def _never(news: News[Any]) -> bool:
+    return False
 
-    def not_waiting_reason(self, view: V, seat: int, table: TableInfo) -> str | None:
-        """Why a typed DM answer from ``seat`` is not taken now ("you already picked ..."), or None."""
-        ...
 
-    def asked(self, news: News[V], table: TableInfo) -> list[int]:
-        """The seats (other than the mover) that get a fresh DM panel after this move (public views):
-        usually those newly asked to act (`newly_waiting`)."""
-        ...
+def _usual_status(view: Any, table: TableInfo) -> str:
+    return whose_move(table)
+
+
+@dataclass(frozen=True)
+class Presenter:
+    """A game's public presentation: the functions its present.py offers (defaults where most games
+    agree). Each is a function of the public view; none sees a state."""
+
+    render: Callable[[Any, TableInfo], bytes]  # the board image
+    headline: Callable[[News[Any], TableInfo], str]  # what the move did, a line or a few
+    # Whose move it is (with a mention), or the result.
+    status: Callable[[Any, TableInfo], str] = _usual_status
+    # The controls under a live board (they carry the version).
+    board_items: Callable[[Any, TableInfo], list[discord.ui.Item[Any]]] = _no_controls
+    # True when the move is told by a line of text instead of a new board.
+    quiet: Callable[[News[Any]], bool] = _never
+    start_note: Callable[[Any, TableInfo], str] = _no_note  # under the first board
+    # Whether the board post carries the image (Dots leaves it out between a turn's two lines).
+    board_image: Callable[[Any], bool] = _always
+    mine_label: str = ""  # the board button that shows a player's panel privately (secret games)
+
+
+def _no_reason(view: Any, seat: int, table: TableInfo) -> str | None:
+    return None
+
+
+def _newly_asked(news: News[Any], table: TableInfo) -> list[int]:
+    return newly_waiting(news.before.to_act, news.after.to_act, news.seat)
+
+
+@dataclass(frozen=True)
+class PrivatePresenter:
+    """What a game with secrets also shows one player, from that player's own view."""
+
+    panel: Callable[[Any, int, TableInfo], Panel]
+    confirm: Callable[[News[Any], TableInfo], str]  # the private answer to the mover (their views)
+    awaits_typed: Callable[[Any, int], bool]  # whether the seat may answer now by typing in a DM
+    typed_action: Callable[[Any, int, str], Any]  # the action a typed answer stands for
+    # Why a typed DM answer from the seat is not taken now ("you already picked ..."), or None.
+    not_waiting_reason: Callable[[Any, int, TableInfo], str | None] = _no_reason
+    # The seats (other than the mover) that get a fresh DM panel after a move (public views).
+    asked: Callable[[News[Any], TableInfo], list[int]] = _newly_asked
+
+
+def quiet_when(*kinds: str) -> Callable[[News[Any]], bool]:
+    """A move is quiet when every event it made is one of ``kinds`` (a secret choice that changes
+    nothing anyone can see yet)."""
+
+    def quiet(news: News[Any]) -> bool:
+        events = news.after.events
+        return bool(events) and all(e["type"] in kinds for e in events)
+
+    return quiet
 
 
 # ---- texts every game shares --------------------------------------------------------------------

@@ -6,10 +6,11 @@ from __future__ import annotations
 from bot.games import divisors
 from bot.table.catalog import GameKind
 from bot.table.tools import Tools
+from cogs.divisors import present
 from cogs.divisors.commands import DivisorsCommands
-from cogs.divisors.present import DivisorsPresenter
 
 
 def build(tools: Tools) -> tuple[GameKind, DivisorsCommands]:
-    presenter = DivisorsPresenter()
-    return GameKind(rules=divisors, present=presenter, private=presenter), DivisorsCommands(tools)
+    return GameKind(rules=divisors, present=present.PRESENTER, private=present.PRIVATE), DivisorsCommands(
+        tools
+    )

@@ -18,7 +18,15 @@ from bot.games.divisors import Result
 from bot.render.divisors import render_board
 from bot.table.components import select
 from bot.table.ids import custom_id
-from bot.table.present import News, Panel, TableInfo, forfeit_line, whose_move
+from bot.table.present import (
+    News,
+    Panel,
+    Presenter,
+    PrivatePresenter,
+    TableInfo,
+    forfeit_line,
+    quiet_when,
+)
 from bot.table.replies import join_words
 
 View = divisors.View
@@ -80,188 +88,199 @@ def round_text(view: View, event: dict[str, Any], table: TableInfo) -> str:
     return f"Cycle {event['cycle']}, round {event['round']}: {join_words(pairs)}{tail}."
 
 
-class DivisorsPresenter:
-    secret = True
-    mine_label = MINE_LABEL
+def render(view: View, table: TableInfo) -> bytes:
+    return render_board(view, table.names)
 
-    def render(self, view: View, table: TableInfo) -> bytes:
-        return render_board(view, table.names)
 
-    def start_note(self, view: View, table: TableInfo) -> str:
-        rounds = [e for e in view.events if e["type"] == "round"]
-        first = round_text(view, rounds[0], table) if rounds else ""
-        return (
-            f"Everyone's fresh pile (cards 1-{view.m}) is in their DMs, seen only by them (or press "
-            f"**{MINE_LABEL}**). {first}\nChoose your card from the DM menu, by replying to my DM "
-            "with its value, or with `/divisors pick`. Picks stay secret until both cards of a pairing "
-            "are in; `/divisors drop` leaves the game (your score still counts)."
-        )
+def start_note(view: View, table: TableInfo) -> str:
+    rounds = [e for e in view.events if e["type"] == "round"]
+    first = round_text(view, rounds[0], table) if rounds else ""
+    return (
+        f"Everyone's fresh pile (cards 1-{view.m}) is in their DMs, seen only by them (or press "
+        f"**{MINE_LABEL}**). {first}\nChoose your card from the DM menu, by replying to my DM "
+        "with its value, or with `/divisors pick`. Picks stay secret until both cards of a pairing "
+        "are in; `/divisors drop` leaves the game (your score still counts)."
+    )
 
-    def quiet(self, news: News[View]) -> bool:
-        events = news.after.events
-        return bool(events) and all(e["type"] == "picked" for e in events)
 
-    def status(self, view: View, table: TableInfo) -> str:
-        return whose_move(table)
-
-    def board_items(self, view: View, table: TableInfo) -> list[Any]:
-        return []
-
-    def board_image(self, view: View) -> bool:
-        return True
-
-    def headline(self, news: News[View], table: TableInfo) -> str:
-        view, before, who = news.after, news.before, table.who
-        revealed = {s for e in view.events if e["type"] == "resolved" for s in e["seats"]}
-        lines: list[str] = []
-        for event in view.events:
-            kind = event["type"]
-            if kind == "picked" and event["seat"] not in revealed:
-                lines.append(f"{who(event['seat'])} has chosen a card.")
-            elif kind == "resolved":
-                lines.append(
-                    "Revealed: " + result_text(Result.from_dict(event), lambda s: f"{who(s)}'s", who) + "."
-                )
-            elif kind == "void":
-                a, b = event["seats"]
-                lines.append(
-                    f"The pairing of {who(a)} and {who(b)} is called off: nothing is revealed, and a card "
-                    "already chosen stays in its owner's fresh pile."
-                )
-            elif kind == "out":
-                seat, reason = event["seat"], event["reason"]
-                score = view.scores[seat]
-                lost = before.fresh_counts[seat]
-                if reason == divisors.EMPTY:
-                    lines.append(f"{who(seat)}'s fresh pile is empty: out of play, keeping {score} points.")
-                elif reason == divisors.DROPPED:
-                    lines.append(
-                        f"{who(seat)} dropped out, keeping {score} points (and a chance to win); "
-                        f"their {lost} fresh cards leave play."
-                    )
-                else:
-                    tail = f" Their {lost} fresh cards leave play." if lost else ""
-                    lines.append(
-                        f"{forfeit_line(news, table)}{tail} Their score stays on the board but cannot win."
-                    )
-            elif kind == "round":
-                lines.append(round_text(view, event, table))
-            elif kind == "end" and event["reason"] in END_RULE:
-                # The outcome line under it says why the rule fired.
-                lines.append(f"The termination rule **{END_RULE[event['reason']]}** ends the game.")
-        return "\n".join(lines) or f"{who(news.seat)} moved."
-
-    # ---- what one player sees ------------------------------------------------------------------------
-
-    def panel(self, view: View, seat: int, table: TableInfo) -> Panel:
-        def poss(s: int) -> str:
-            return "your" if s == seat else f"{table.who(s)}'s"
-
-        def obj(s: int) -> str:
-            return "you" if s == seat else table.who(s)
-
-        status = view.status[seat]
-        score = view.scores[seat]
-        last = [r for r in (*reversed(view.results), *reversed(view.last_results)) if seat in r.seats]
-        last_line = f"Your last pairing: {result_text(last[0], poss, obj)}." if last else ""
-        if view.outcome is not None:
-            lines = [f"The game is over: see the channel for the result. Your final score: {score}."]
-            return Panel("\n".join([*lines, last_line] if last_line else lines))
-        if status == divisors.DROPPED:
-            return Panel(
-                f"You dropped out of this game: you play no more cards, and your score ({score}) counts."
-            )
-        if status == divisors.FORFEITED:
-            return Panel("You left this game.")
-        if status == divisors.EMPTY:
-            return Panel(f"Your fresh pile is empty, so you are out of play. Your score, {score}, counts.")
-        pile = " · ".join(card_label(v, c) for v, c in view.hand)
-        lines = [
-            f"Your fresh pile ({cards(view.fresh_counts[seat])}): {pile}",
-            f"Score: {score} · moldy pile: {cards(view.moldy_counts[seat])}",
-        ]
-        if last_line:
-            lines.append(last_line)
-        items: list[discord.ui.Item[Any]] = []
-        pairing = open_pairing(view, seat)
-        if pairing is None:
-            waiting = [table.who(s) for s in sorted(view.to_act)]
+def headline(news: News[View], table: TableInfo) -> str:
+    view, before, who = news.after, news.before, table.who
+    revealed = {s for e in view.events if e["type"] == "resolved" for s in e["seats"]}
+    lines: list[str] = []
+    for event in view.events:
+        kind = event["type"]
+        if kind == "picked" and event["seat"] not in revealed:
+            lines.append(f"{who(event['seat'])} has chosen a card.")
+        elif kind == "resolved":
             lines.append(
-                f"You sit out the rest of this round (cycle {view.cycle}, round {view.round}); "
-                f"waiting for {join_words(waiting)}."
+                "Revealed: " + result_text(Result.from_dict(event), lambda s: f"{who(s)}'s", who) + "."
             )
-        else:
-            other = pairing[1] if pairing[0] == seat else pairing[0]
-            if view.pending is None:
+        elif kind == "void":
+            a, b = event["seats"]
+            lines.append(
+                f"The pairing of {who(a)} and {who(b)} is called off: nothing is revealed, and a card "
+                "already chosen stays in its owner's fresh pile."
+            )
+        elif kind == "out":
+            seat, reason = event["seat"], event["reason"]
+            score = view.scores[seat]
+            lost = before.fresh_counts[seat]
+            if reason == divisors.EMPTY:
+                lines.append(f"{who(seat)}'s fresh pile is empty: out of play, keeping {score} points.")
+            elif reason == divisors.DROPPED:
                 lines.append(
-                    f"**Your pairing: you against {table.who(other)}.** Choose your card from the menu, "
-                    "or reply here with its value (or use `/divisors pick`). It stays secret until both "
-                    "cards are in."
+                    f"{who(seat)} dropped out, keeping {score} points (and a chance to win); "
+                    f"their {lost} fresh cards leave play."
                 )
-                options = [
-                    discord.SelectOption(
-                        label=card_label(v, c),
-                        value=str(v),
-                        description=f"{c} cards of {v} in your pile" if c > 1 else None,
-                    )
-                    for v, c in view.hand
-                ]
-                items.append(select(custom_id(table.game_id, "pick"), options, placeholder="Your card"))
             else:
+                tail = f" Their {lost} fresh cards leave play." if lost else ""
                 lines.append(
-                    f"You picked **{view.pending}** against {table.who(other)} (only you know it); "
-                    f"waiting for {table.who(other)}'s card."
+                    f"{forfeit_line(news, table)}{tail} Their score stays on the board but cannot win."
                 )
-        return Panel("\n".join(lines), items)
+        elif kind == "round":
+            lines.append(round_text(view, event, table))
+        elif kind == "end" and event["reason"] in END_RULE:
+            # The outcome line under it says why the rule fired.
+            lines.append(f"The termination rule **{END_RULE[event['reason']]}** ends the game.")
+    return "\n".join(lines) or f"{who(news.seat)} moved."
 
-    def confirm(self, news: News[View], table: TableInfo) -> str:
-        if news.forfeit is not None:
-            return f"You left game #{table.game_id}."
-        view, seat = news.after, news.seat
-        events = view.events
-        if any(e["type"] == "out" and e["seat"] == seat and e["reason"] == divisors.DROPPED for e in events):
-            return (
-                f"You dropped out of game #{table.game_id}. Your score, {view.scores[seat]}, still "
-                "counts (and can win); your fresh cards leave play."
+
+# ---- what one player sees ------------------------------------------------------------------------
+
+
+def panel(view: View, seat: int, table: TableInfo) -> Panel:
+    def poss(s: int) -> str:
+        return "your" if s == seat else f"{table.who(s)}'s"
+
+    def obj(s: int) -> str:
+        return "you" if s == seat else table.who(s)
+
+    status = view.status[seat]
+    score = view.scores[seat]
+    last = [r for r in (*reversed(view.results), *reversed(view.last_results)) if seat in r.seats]
+    last_line = f"Your last pairing: {result_text(last[0], poss, obj)}." if last else ""
+    if view.outcome is not None:
+        lines = [f"The game is over: see the channel for the result. Your final score: {score}."]
+        return Panel("\n".join([*lines, last_line] if last_line else lines))
+    if status == divisors.DROPPED:
+        return Panel(
+            f"You dropped out of this game: you play no more cards, and your score ({score}) counts."
+        )
+    if status == divisors.FORFEITED:
+        return Panel("You left this game.")
+    if status == divisors.EMPTY:
+        return Panel(f"Your fresh pile is empty, so you are out of play. Your score, {score}, counts.")
+    pile = " · ".join(card_label(v, c) for v, c in view.hand)
+    lines = [
+        f"Your fresh pile ({cards(view.fresh_counts[seat])}): {pile}",
+        f"Score: {score} · moldy pile: {cards(view.moldy_counts[seat])}",
+    ]
+    if last_line:
+        lines.append(last_line)
+    items: list[discord.ui.Item[Any]] = []
+    pairing = open_pairing(view, seat)
+    if pairing is None:
+        waiting = [table.who(s) for s in sorted(view.to_act)]
+        lines.append(
+            f"You sit out the rest of this round (cycle {view.cycle}, round {view.round}); "
+            f"waiting for {join_words(waiting)}."
+        )
+    else:
+        other = pairing[1] if pairing[0] == seat else pairing[0]
+        if view.pending is None:
+            lines.append(
+                f"**Your pairing: you against {table.who(other)}.** Choose your card from the menu, "
+                "or reply here with its value (or use `/divisors pick`). It stays secret until both "
+                "cards are in."
             )
-        if any(e["type"] == "resolved" and seat in e["seats"] for e in events):
-            return "✅ Both cards are in."
-        if view.pending is not None:
-            return f"✅ Your card **{view.pending}** is in (only you know it)."
-        return "Done."
-
-    def awaits_typed(self, view: View, seat: int) -> bool:
-        return seat in view.to_act
-
-    def typed_action(self, view: View, seat: int, text: str) -> Any:
-        return divisors.Pick(divisors.parse_card(text, view.m))
-
-    def not_waiting_reason(self, view: View, seat: int, table: TableInfo) -> str | None:
-        if view.outcome is not None:
-            return "the game is over."
-        if view.pending is not None:
-            pairing = open_pairing(view, seat)
-            other = (
-                ""
-                if pairing is None
-                else f" Waiting for {table.who(pairing[0] if pairing[1] == seat else pairing[1])}'s card."
+            options = [
+                discord.SelectOption(
+                    label=card_label(v, c),
+                    value=str(v),
+                    description=f"{c} cards of {v} in your pile" if c > 1 else None,
+                )
+                for v, c in view.hand
+            ]
+            items.append(select(custom_id(table.game_id, "pick"), options, placeholder="Your card"))
+        else:
+            lines.append(
+                f"You picked **{view.pending}** against {table.who(other)} (only you know it); "
+                f"waiting for {table.who(other)}'s card."
             )
-            return f"you already chose your card ({view.pending}), and a pick is final.{other}"
-        return None
+    return Panel("\n".join(lines), items)
 
-    def asked(self, news: News[View], table: TableInfo) -> list[int]:
-        """Every other player whose situation changed: newly asked for a card, asked for a card in a
-        new pairing (a new round), or no longer asked (their pairing was called off). Only the players
-        newly asked would leave a panel showing a stale pairing."""
-        before, after = news.before, news.after
 
-        def stance(view: View, seat: int) -> tuple[Any, ...]:
-            return (seat in view.to_act, open_pairing(view, seat), view.cycle, view.round)
+def confirm(news: News[View], table: TableInfo) -> str:
+    if news.forfeit is not None:
+        return f"You left game #{table.game_id}."
+    view, seat = news.after, news.seat
+    events = view.events
+    if any(e["type"] == "out" and e["seat"] == seat and e["reason"] == divisors.DROPPED for e in events):
+        return (
+            f"You dropped out of game #{table.game_id}. Your score, {view.scores[seat]}, still "
+            "counts (and can win); your fresh cards leave play."
+        )
+    if any(e["type"] == "resolved" and seat in e["seats"] for e in events):
+        return "✅ Both cards are in."
+    if view.pending is not None:
+        return f"✅ Your card **{view.pending}** is in (only you know it)."
+    return "Done."
 
-        return [
-            s
-            for s in range(after.n_players)
-            if s != news.seat
-            and (s in before.to_act or s in after.to_act)
-            and stance(before, s) != stance(after, s)
-        ]
+
+def awaits_typed(view: View, seat: int) -> bool:
+    return seat in view.to_act
+
+
+def typed_action(view: View, seat: int, text: str) -> Any:
+    return divisors.Pick(divisors.parse_card(text, view.m))
+
+
+def not_waiting_reason(view: View, seat: int, table: TableInfo) -> str | None:
+    if view.outcome is not None:
+        return "the game is over."
+    if view.pending is not None:
+        pairing = open_pairing(view, seat)
+        other = (
+            ""
+            if pairing is None
+            else f" Waiting for {table.who(pairing[0] if pairing[1] == seat else pairing[1])}'s card."
+        )
+        return f"you already chose your card ({view.pending}), and a pick is final.{other}"
+    return None
+
+
+def asked(news: News[View], table: TableInfo) -> list[int]:
+    """Every other player whose situation changed: newly asked for a card, asked for a card in a
+    new pairing (a new round), or no longer asked (their pairing was called off). Only the players
+    newly asked would leave a panel showing a stale pairing."""
+    before, after = news.before, news.after
+
+    def stance(view: View, seat: int) -> tuple[Any, ...]:
+        return (seat in view.to_act, open_pairing(view, seat), view.cycle, view.round)
+
+    return [
+        s
+        for s in range(after.n_players)
+        if s != news.seat
+        and (s in before.to_act or s in after.to_act)
+        and stance(before, s) != stance(after, s)
+    ]
+
+
+PRESENTER = Presenter(
+    render=render,
+    headline=headline,
+    quiet=quiet_when("picked"),
+    start_note=start_note,
+    mine_label=MINE_LABEL,
+)
+
+
+PRIVATE = PrivatePresenter(
+    panel=panel,
+    confirm=confirm,
+    awaits_typed=awaits_typed,
+    typed_action=typed_action,
+    not_waiting_reason=not_waiting_reason,
+    asked=asked,
+)

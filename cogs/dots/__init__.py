@@ -6,9 +6,9 @@ from __future__ import annotations
 from bot.games import dots
 from bot.table.catalog import GameKind
 from bot.table.tools import Tools
+from cogs.dots import present
 from cogs.dots.commands import DotsCommands
-from cogs.dots.present import DotsPresenter
 
 
 def build(tools: Tools) -> tuple[GameKind, DotsCommands]:
-    return GameKind(rules=dots, present=DotsPresenter()), DotsCommands(tools)
+    return GameKind(rules=dots, present=present.PRESENTER), DotsCommands(tools)

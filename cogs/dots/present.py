@@ -17,7 +17,7 @@ from bot.games import dots
 from bot.render.dots import render_board
 from bot.table.components import select
 from bot.table.ids import custom_id
-from bot.table.present import News, TableInfo, points, whose_move
+from bot.table.present import News, Presenter, TableInfo, points, whose_move
 
 View = dots.View
 SELECT_MAX = 25  # Discord's limit on the options of one select menu
@@ -86,102 +86,101 @@ def ends_menu(view: View, table: TableInfo, start: dots.Dot, *, arg: str) -> dis
     )
 
 
-class DotsPresenter:
-    secret = False
-    mine_label = ""
+def render(view: View, table: TableInfo) -> bytes:
+    return render_board(view, table.names)
 
-    def render(self, view: View, table: TableInfo) -> bytes:
-        return render_board(view, table.names)
 
-    def start_note(self, view: View, table: TableInfo) -> str:
-        return ""
+def board_image(view: View) -> bool:
+    # Between the two lines of a turn: the score and the menu, no image.
+    return not mid_turn(view)
 
-    def quiet(self, news: News[View]) -> bool:
-        return False
 
-    def board_image(self, view: View) -> bool:
-        # Between the two lines of a turn: the score and the menu, no image.
-        return not mid_turn(view)
-
-    def headline(self, news: News[View], table: TableInfo) -> str:
-        out: list[str] = []
-        for event in news.after.events:
-            who = table.who(event["seat"]) if "seat" in event else ""
-            if event["type"] == "out":
-                if event["seat"] == news.seat:
-                    out.append(
-                        f"{who} ran out of time and forfeits."
-                        if news.forfeit == "timeout"
-                        else f"{who} left the game (forfeit)."
-                    )
-                else:
-                    out.append(f"{who} left the game.")
-            elif event["type"] == "line":
-                out.append(self._line_text(news.before, event, who))
-        # Skipped lines are told with the change that caused them (a line, a forfeit).
-        for event in news.after.events:
-            if event["type"] == "skip":
-                axis = "column" if event["direction"] == dots.VERTICAL else "row"
+def headline(news: News[View], table: TableInfo) -> str:
+    out: list[str] = []
+    for event in news.after.events:
+        who = table.who(event["seat"]) if "seat" in event else ""
+        if event["type"] == "out":
+            if event["seat"] == news.seat:
                 out.append(
-                    f"{table.who(event['seat'])}'s {event['direction']} line is skipped: no {axis} holds "
-                    f"both a virgin and a non-virgin dot; play goes on from {event['at']}."
+                    f"{who} ran out of time and forfeits."
+                    if news.forfeit == "timeout"
+                    else f"{who} left the game (forfeit)."
                 )
-        return " ".join(out)
-
-    @staticmethod
-    def _line_text(before: View, event: dict[str, Any], who: str) -> str:
-        d, score = event["direction"], event["score"]
-        text = f"{who} drew the {d} line {arrow(event['from'], event['to'])}"
-        if not before.lines:
-            return f"{text}: 0 points (the first line of the game)."
-        col, row = dots.parse_dot(event["from"], before.size)
-        axis = f"column {dots.COLUMNS[col]}" if d == dots.VERTICAL else f"row {row + 1}"
-        dot_word = "dot" if score == 1 else "dots"
-        text += f": {points(score)} ({score} non-virgin {dot_word} in {axis})"
-        if event["fallback"] and before.current is not None:
-            text += f", a fallback line as none could start at {dots.dot_name(before.current)}"
-        return text + "."
-
-    def status(self, view: View, table: TableInfo) -> str:
-        text = whose_move(table)
-        if table.status == "cancelled":
-            return text
-        if view.outcome is not None or view.turn is None:
-            scores = " · ".join(
-                f"{table.who(s)} {view.scores[s]}{' (left)' if s in view.forfeited else ''}"
-                for s in range(len(table.seats))
+            else:
+                out.append(f"{who} left the game.")
+        elif event["type"] == "line":
+            out.append(_line_text(news.before, event, who))
+    # Skipped lines are told with the change that caused them (a line, a forfeit).
+    for event in news.after.events:
+        if event["type"] == "skip":
+            axis = "column" if event["direction"] == dots.VERTICAL else "row"
+            out.append(
+                f"{table.who(event['seat'])}'s {event['direction']} line is skipped: no {axis} holds "
+                f"both a virgin and a non-virgin dot; play goes on from {event['at']}."
             )
-            return f"{text}\nFinal scores: {scores}."
-        return f"{table.who(view.turn)}, your move: {owed_text(view)}."
+    return " ".join(out)
 
-    def board_items(self, view: View, table: TableInfo) -> list[Any]:
-        o = view.owed
-        if o is None:
-            return []
-        if not o.needs_from:
-            assert view.current is not None
-            return [ends_menu(view, table, view.current, arg="")]
-        groups = column_groups(view.starts)
-        items: list[Any] = []
-        for group in groups:
-            first, last = dots.dot_name(group[0])[0], dots.dot_name(group[-1])[0]
-            span = first if first == last else f"{first}-{last}"
-            where = "" if len(groups) == 1 else f" (column{'s' if first != last else ''} {span})"
-            options = [self._start_option(view, start) for start in group]
-            items.append(
-                select(
-                    custom_id(table.game_id, "from", span, version=table.version),
-                    options,
-                    placeholder=f"Where does your {o.direction} line start?{where}",
-                )
-            )
-        return items
 
-    @staticmethod
-    def _start_option(view: View, start: dots.Dot) -> discord.SelectOption:
-        ends = ", ".join(dots.dot_name(d) for d in view.ends[start])
-        return discord.SelectOption(
-            label=dots.dot_name(start),
-            value=dots.dot_name(start),
-            description=f"to {ends} · {points(view.line_scores[start])}"[:100],
+def _line_text(before: View, event: dict[str, Any], who: str) -> str:
+    d, score = event["direction"], event["score"]
+    text = f"{who} drew the {d} line {arrow(event['from'], event['to'])}"
+    if not before.lines:
+        return f"{text}: 0 points (the first line of the game)."
+    col, row = dots.parse_dot(event["from"], before.size)
+    axis = f"column {dots.COLUMNS[col]}" if d == dots.VERTICAL else f"row {row + 1}"
+    dot_word = "dot" if score == 1 else "dots"
+    text += f": {points(score)} ({score} non-virgin {dot_word} in {axis})"
+    if event["fallback"] and before.current is not None:
+        text += f", a fallback line as none could start at {dots.dot_name(before.current)}"
+    return text + "."
+
+
+def status(view: View, table: TableInfo) -> str:
+    text = whose_move(table)
+    if table.status == "cancelled":
+        return text
+    if view.outcome is not None or view.turn is None:
+        scores = " · ".join(
+            f"{table.who(s)} {view.scores[s]}{' (left)' if s in view.forfeited else ''}"
+            for s in range(len(table.seats))
         )
+        return f"{text}\nFinal scores: {scores}."
+    return f"{table.who(view.turn)}, your move: {owed_text(view)}."
+
+
+def board_items(view: View, table: TableInfo) -> list[Any]:
+    o = view.owed
+    if o is None:
+        return []
+    if not o.needs_from:
+        assert view.current is not None
+        return [ends_menu(view, table, view.current, arg="")]
+    groups = column_groups(view.starts)
+    items: list[Any] = []
+    for group in groups:
+        first, last = dots.dot_name(group[0])[0], dots.dot_name(group[-1])[0]
+        span = first if first == last else f"{first}-{last}"
+        where = "" if len(groups) == 1 else f" (column{'s' if first != last else ''} {span})"
+        options = [_start_option(view, start) for start in group]
+        items.append(
+            select(
+                custom_id(table.game_id, "from", span, version=table.version),
+                options,
+                placeholder=f"Where does your {o.direction} line start?{where}",
+            )
+        )
+    return items
+
+
+def _start_option(view: View, start: dots.Dot) -> discord.SelectOption:
+    ends = ", ".join(dots.dot_name(d) for d in view.ends[start])
+    return discord.SelectOption(
+        label=dots.dot_name(start),
+        value=dots.dot_name(start),
+        description=f"to {ends} · {points(view.line_scores[start])}"[:100],
+    )
+
+
+PRESENTER = Presenter(
+    render=render, headline=headline, status=status, board_items=board_items, board_image=board_image
+)

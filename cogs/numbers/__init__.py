@@ -6,10 +6,10 @@ from __future__ import annotations
 from bot.games import numbers
 from bot.table.catalog import GameKind
 from bot.table.tools import Tools
+from cogs.numbers import present
 from cogs.numbers.commands import NumbersCommands
-from cogs.numbers.present import NumbersPresenter
 
 
 def build(tools: Tools) -> tuple[GameKind, NumbersCommands]:
-    presenter = NumbersPresenter()
-    return GameKind(rules=numbers, present=presenter, private=presenter), NumbersCommands(tools)
+    kind = GameKind(rules=numbers, present=present.PRESENTER, private=present.PRIVATE)
+    return kind, NumbersCommands(tools)

@@ -17,7 +17,15 @@ from bot.games import numbers
 from bot.render.numbers import render_board
 from bot.table.components import button
 from bot.table.ids import custom_id
-from bot.table.present import News, Panel, TableInfo, forfeit_line, newly_waiting, whose_move
+from bot.table.present import (
+    News,
+    Panel,
+    Presenter,
+    PrivatePresenter,
+    TableInfo,
+    forfeit_line,
+    quiet_when,
+)
 
 View = numbers.View
 D_BINARY_MAX = 16  # list D's members in binary too when it has at most this many
@@ -68,152 +76,156 @@ def refusal(view: View, seat: int, table: TableInfo) -> GameError | None:
     return None
 
 
-class NumbersPresenter:
-    secret = True
-    mine_label = MINE_LABEL
+def render(view: View, table: TableInfo) -> bytes:
+    return render_board(view, table.names)
 
-    def render(self, view: View, table: TableInfo) -> bytes:
-        return render_board(view, table.names)
 
-    def start_note(self, view: View, table: TableInfo) -> str:
-        m = view.m
-        return (
-            f"{view.n_rounds} rounds of {m} moves. Each move, both of you secretly pick a number "
-            f"from 1 to {numbers.largest(m)} you have not played yet, with the DM I sent you, a DM reply, "
-            f"`/numbers pick` or the **{MINE_LABEL}** button. The channel only learns who has "
-            "picked; both numbers are revealed together."
-        )
+def start_note(view: View, table: TableInfo) -> str:
+    m = view.m
+    return (
+        f"{view.n_rounds} rounds of {m} moves. Each move, both of you secretly pick a number "
+        f"from 1 to {numbers.largest(m)} you have not played yet, with the DM I sent you, a DM reply, "
+        f"`/numbers pick` or the **{MINE_LABEL}** button. The channel only learns who has "
+        "picked; both numbers are revealed together."
+    )
 
-    def quiet(self, news: News[View]) -> bool:
-        events = news.after.events
-        return bool(events) and all(e["type"] == "picked" for e in events)
 
-    def status(self, view: View, table: TableInfo) -> str:
-        return whose_move(table)
+def headline(news: News[View], table: TableInfo) -> str:
+    view = news.after
+    m = view.m
+    lines: list[str] = []
+    revealed = any(e["type"] == "reveal" for e in view.events)
+    for event in view.events:
+        kind = event["type"]
+        if kind == "picked" and not revealed:
+            # Only who, never what: this line is posted while the pick is still secret.
+            lines.append(f"{table.who(event['seat'])} has picked.")
+        elif kind == "reveal":
+            a, b = event["numbers"]
+            lines.append(
+                f"Move {event['move'] + 1} of round {event['round'] + 1}: "
+                f"{table.who(0)} {number_text(a, m)} · {table.who(1)} {number_text(b, m)} "
+                f"→ `{event['symbol']}`. The list: `{event['list']}`"
+            )
+        elif kind == "round_end":
+            lines.extend(_round_end_lines(event, view, table))
+        elif kind == "forfeit":
+            lines.append(forfeit_line(news, table))
+    return "\n".join(lines) or f"{table.who(news.seat)} moved."
 
-    def board_items(self, view: View, table: TableInfo) -> list[Any]:
-        return []
 
-    def board_image(self, view: View) -> bool:
-        return True
+def _round_end_lines(event: dict[str, Any], view: View, table: TableInfo) -> list[str]:
+    m, number = view.m, event["round"] + 1
+    lines = [f"**Round {number} of {view.n_rounds} is over.** The list `{event['list']}`: "]
+    lines[0] += d_text(event["list"], event["d"], m) + "."
+    scores = []
+    for seat in (0, 1):
+        got = event["scoring"][seat]
+        pts = f"{len(got)} point" + ("" if len(got) == 1 else "s")
+        scores.append(f"{table.who(seat)} {pts}" + (f" ({', '.join(map(str, got))})" if got else ""))
+    totals = event["totals"]
+    lines.append(
+        f"This round: {scores[0]}; {scores[1]}. "
+        f"Totals: {table.who(0)} {totals[0]}, {table.who(1)} {totals[1]}."
+    )
+    if number < view.n_rounds and view.outcome is None:
+        lines.append(f"Round {number + 1} begins with an empty list.")
+    return lines
 
-    def headline(self, news: News[View], table: TableInfo) -> str:
-        view = news.after
-        m = view.m
-        lines: list[str] = []
-        revealed = any(e["type"] == "reveal" for e in view.events)
-        for event in view.events:
-            kind = event["type"]
-            if kind == "picked" and not revealed:
-                # Only who, never what: this line is posted while the pick is still secret.
-                lines.append(f"{table.who(event['seat'])} has picked.")
-            elif kind == "reveal":
-                a, b = event["numbers"]
-                lines.append(
-                    f"Move {event['move'] + 1} of round {event['round'] + 1}: "
-                    f"{table.who(0)} {number_text(a, m)} · {table.who(1)} {number_text(b, m)} "
-                    f"→ `{event['symbol']}`. The list: `{event['list']}`"
-                )
-            elif kind == "round_end":
-                lines.extend(self._round_end_lines(event, view, table))
-            elif kind == "forfeit":
-                lines.append(forfeit_line(news, table))
-        return "\n".join(lines) or f"{table.who(news.seat)} moved."
 
-    @staticmethod
-    def _round_end_lines(event: dict[str, Any], view: View, table: TableInfo) -> list[str]:
-        m, number = view.m, event["round"] + 1
-        lines = [f"**Round {number} of {view.n_rounds} is over.** The list `{event['list']}`: "]
-        lines[0] += d_text(event["list"], event["d"], m) + "."
-        scores = []
-        for seat in (0, 1):
-            got = event["scoring"][seat]
-            pts = f"{len(got)} point" + ("" if len(got) == 1 else "s")
-            scores.append(f"{table.who(seat)} {pts}" + (f" ({', '.join(map(str, got))})" if got else ""))
-        totals = event["totals"]
+# ---- what one player sees ------------------------------------------------------------------------
+
+
+def panel(view: View, seat: int, table: TableInfo) -> Panel:
+    other = 1 - seat
+    you_them = f"you {view.totals[seat]} · {table.who(other)} {view.totals[other]}"
+    if view.outcome is not None:
+        return Panel(f"The game is over. Totals: {you_them}. The result is in the channel.")
+    if seat in view.forfeited:
+        return Panel("You left this game.")
+    m, move = view.m, len(view.moves) + 1
+    lines = [
+        f"Round {view.round + 1} of {view.n_rounds} · move {move} of {m} · numbers 1 to "
+        f"{numbers.largest(m)} · you are player {seat + 1}"
+    ]
+    last = view.last_round
+    if not view.moves and last is not None:
         lines.append(
-            f"This round: {scores[0]}; {scores[1]}. "
-            f"Totals: {table.who(0)} {totals[0]}, {table.who(1)} {totals[1]}."
+            f"Round {view.round} ended: the list `{last.symbols}`, "
+            f"{d_text(last.symbols, last.d, m)}. You scored {last.points[seat]}, "
+            f"{table.who(other)} {last.points[other]}."
         )
-        if number < view.n_rounds and view.outcome is None:
-            lines.append(f"Round {number + 1} begins with an empty list.")
-        return lines
+    if view.moves:
+        pairs = " · ".join(
+            f"{i + 1}: you {mv[seat]}, them {mv[other]} → `{numbers.symbol(*mv)}`"
+            for i, mv in enumerate(view.moves)
+        )
+        lines.append(
+            f"The list so far: `{view.symbols}` (1: player 1's number larger, 0: smaller, _: equal). "
+            f"Moves {pairs}"
+        )
+    lines.append(f"Totals: {you_them}.")
+    items: list[discord.ui.Item[Any]] = []
+    if view.my_pick is not None:
+        lines.append(
+            f"Your pick for move {move}: {number_text(view.my_pick, m)} (final). "
+            f"Waiting for {table.who(other)} to pick."
+        )
+    else:
+        lines.append(
+            f"**Your pick for move {move}, please:** a number from 1 to {numbers.largest(m)} you have "
+            "not played yet. Press **Pick** or simply reply here with the number."
+        )
+        who = table.who(other)
+        lines.append(
+            f"{who} has picked (hidden until you pick too)." if view.picked[other] else f"{who} is picking."
+        )
+        items.append(button("Pick", custom_id(table.game_id, "pick"), style=discord.ButtonStyle.primary))
+    if view.available is not None:
+        lines.append(f"Yours still to play ({len(view.available)}): {ranges_text(view.available)}")
+    return Panel("\n".join(lines), items)
 
-    # ---- what one player sees ------------------------------------------------------------------------
 
-    def panel(self, view: View, seat: int, table: TableInfo) -> Panel:
-        other = 1 - seat
-        you_them = f"you {view.totals[seat]} · {table.who(other)} {view.totals[other]}"
-        if view.outcome is not None:
-            return Panel(f"The game is over. Totals: {you_them}. The result is in the channel.")
-        if seat in view.forfeited:
-            return Panel("You left this game.")
-        m, move = view.m, len(view.moves) + 1
-        lines = [
-            f"Round {view.round + 1} of {view.n_rounds} · move {move} of {m} · numbers 1 to "
-            f"{numbers.largest(m)} · you are player {seat + 1}"
-        ]
-        last = view.last_round
-        if not view.moves and last is not None:
-            lines.append(
-                f"Round {view.round} ended: the list `{last.symbols}`, "
-                f"{d_text(last.symbols, last.d, m)}. You scored {last.points[seat]}, "
-                f"{table.who(other)} {last.points[other]}."
-            )
-        if view.moves:
-            pairs = " · ".join(
-                f"{i + 1}: you {mv[seat]}, them {mv[other]} → `{numbers.symbol(*mv)}`"
-                for i, mv in enumerate(view.moves)
-            )
-            lines.append(
-                f"The list so far: `{view.symbols}` (1: player 1's number larger, 0: smaller, _: equal). "
-                f"Moves {pairs}"
-            )
-        lines.append(f"Totals: {you_them}.")
-        items: list[discord.ui.Item[Any]] = []
-        if view.my_pick is not None:
-            lines.append(
-                f"Your pick for move {move}: {number_text(view.my_pick, m)} (final). "
-                f"Waiting for {table.who(other)} to pick."
-            )
-        else:
-            lines.append(
-                f"**Your pick for move {move}, please:** a number from 1 to {numbers.largest(m)} you have "
-                "not played yet. Press **Pick** or simply reply here with the number."
-            )
-            who = table.who(other)
-            lines.append(
-                f"{who} has picked (hidden until you pick too)."
-                if view.picked[other]
-                else f"{who} is picking."
-            )
-            items.append(button("Pick", custom_id(table.game_id, "pick"), style=discord.ButtonStyle.primary))
-        if view.available is not None:
-            lines.append(f"Yours still to play ({len(view.available)}): {ranges_text(view.available)}")
-        return Panel("\n".join(lines), items)
+def confirm(news: News[View], table: TableInfo) -> str:
+    if news.forfeit is not None:
+        return f"You left game #{table.game_id}."
+    view, seat = news.after, news.seat
+    reveal = next((e for e in view.events if e["type"] == "reveal"), None)
+    if reveal is None:
+        assert view.my_pick is not None
+        mine = number_text(view.my_pick, view.m)
+        return f"✅ Your pick {mine} is in (final; nobody else sees it until both picks are in)."
+    mine = number_text(reveal["numbers"][seat], view.m)
+    theirs = number_text(reveal["numbers"][1 - seat], view.m)
+    return f"✅ You picked {mine}, {table.who(1 - seat)} picked {theirs} → `{reveal['symbol']}`."
 
-    def confirm(self, news: News[View], table: TableInfo) -> str:
-        if news.forfeit is not None:
-            return f"You left game #{table.game_id}."
-        view, seat = news.after, news.seat
-        reveal = next((e for e in view.events if e["type"] == "reveal"), None)
-        if reveal is None:
-            assert view.my_pick is not None
-            mine = number_text(view.my_pick, view.m)
-            return f"✅ Your pick {mine} is in (final; nobody else sees it until both picks are in)."
-        mine = number_text(reveal["numbers"][seat], view.m)
-        theirs = number_text(reveal["numbers"][1 - seat], view.m)
-        return f"✅ You picked {mine}, {table.who(1 - seat)} picked {theirs} → `{reveal['symbol']}`."
 
-    def awaits_typed(self, view: View, seat: int) -> bool:
-        return seat in view.to_act
+def awaits_typed(view: View, seat: int) -> bool:
+    return seat in view.to_act
 
-    def typed_action(self, view: View, seat: int, text: str) -> Any:
-        return numbers.Pick(numbers.parse_number(text, view.m))
 
-    def not_waiting_reason(self, view: View, seat: int, table: TableInfo) -> str | None:
-        error = refusal(view, seat, table)
-        return None if error is None else error.message
+def typed_action(view: View, seat: int, text: str) -> Any:
+    return numbers.Pick(numbers.parse_number(text, view.m))
 
-    def asked(self, news: News[View], table: TableInfo) -> list[int]:
-        return newly_waiting(news.before.to_act, news.after.to_act, news.seat)
+
+def not_waiting_reason(view: View, seat: int, table: TableInfo) -> str | None:
+    error = refusal(view, seat, table)
+    return None if error is None else error.message
+
+
+PRESENTER = Presenter(
+    render=render,
+    headline=headline,
+    quiet=quiet_when("picked"),
+    start_note=start_note,
+    mine_label=MINE_LABEL,
+)
+
+
+PRIVATE = PrivatePresenter(
+    panel=panel,
+    confirm=confirm,
+    awaits_typed=awaits_typed,
+    typed_action=typed_action,
+    not_waiting_reason=not_waiting_reason,
+)

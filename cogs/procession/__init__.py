@@ -6,9 +6,9 @@ from __future__ import annotations
 from bot.games import procession
 from bot.table.catalog import GameKind
 from bot.table.tools import Tools
+from cogs.procession import present
 from cogs.procession.commands import ProcessionCommands
-from cogs.procession.present import ProcessionPresenter
 
 
 def build(tools: Tools) -> tuple[GameKind, ProcessionCommands]:
-    return GameKind(rules=procession, present=ProcessionPresenter()), ProcessionCommands(tools)
+    return GameKind(rules=procession, present=present.PRESENTER), ProcessionCommands(tools)

@@ -9,7 +9,7 @@ from bot.games import procession
 from bot.render.procession import render_board
 from bot.table.components import button
 from bot.table.ids import custom_id
-from bot.table.present import News, TableInfo, forfeit_line, whose_move
+from bot.table.present import News, Presenter, TableInfo, forfeit_line
 
 View = procession.View
 
@@ -20,43 +20,32 @@ def flipped(before: View, after: View) -> int:
     return next(i + 1 for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b)
 
 
-class ProcessionPresenter:
-    secret = False
-    mine_label = ""
+def render(view: View, table: TableInfo) -> bytes:
+    return render_board(view, table.names)
 
-    def render(self, view: View, table: TableInfo) -> bytes:
-        return render_board(view, table.names)
 
-    def headline(self, news: News[View], table: TableInfo) -> str:
-        if news.forfeit is not None:
-            return forfeit_line(news, table)
-        row = news.after.rows[-1]
-        position = flipped(news.before, news.after)
-        return (
-            f"{table.who(news.seat)} flipped position {position}: `{row}` "
-            f"{procession.format_multiset(news.after.multisets[-1])}"
+def headline(news: News[View], table: TableInfo) -> str:
+    if news.forfeit is not None:
+        return forfeit_line(news, table)
+    row = news.after.rows[-1]
+    position = flipped(news.before, news.after)
+    return (
+        f"{table.who(news.seat)} flipped position {position}: `{row}` "
+        f"{procession.format_multiset(news.after.multisets[-1])}"
+    )
+
+
+def board_items(view: View, table: TableInfo) -> list[Any]:
+    legal = set(view.legal)
+    return [
+        button(
+            str(p),
+            custom_id(table.game_id, "flip", p, version=table.version),
+            disabled=p not in legal,
+            row=(p - 1) // 5,
         )
+        for p in range(1, view.n + 1)
+    ]
 
-    def status(self, view: View, table: TableInfo) -> str:
-        return whose_move(table)
 
-    def board_items(self, view: View, table: TableInfo) -> list[Any]:
-        legal = set(view.legal)
-        return [
-            button(
-                str(p),
-                custom_id(table.game_id, "flip", p, version=table.version),
-                disabled=p not in legal,
-                row=(p - 1) // 5,
-            )
-            for p in range(1, view.n + 1)
-        ]
-
-    def quiet(self, news: News[View]) -> bool:
-        return False
-
-    def start_note(self, view: View, table: TableInfo) -> str:
-        return ""
-
-    def board_image(self, view: View) -> bool:
-        return True
+PRESENTER = Presenter(render=render, headline=headline, board_items=board_items)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from bot.games import updown
 from bot.table.catalog import GameKind
 from bot.table.tools import Tools
+from cogs.updown import present
 from cogs.updown.commands import UpDownCommands
-from cogs.updown.present import UpDownPresenter
 
 
 def build(tools: Tools) -> tuple[GameKind, UpDownCommands]:
-    presenter = UpDownPresenter()
-    return GameKind(rules=updown, present=presenter, private=presenter), UpDownCommands(tools)
+    kind = GameKind(rules=updown, present=present.PRESENTER, private=present.PRIVATE)
+    return kind, UpDownCommands(tools)

@@ -12,10 +12,18 @@ import discord
 
 from bot.errors import BadInput
 from bot.games import updown
-from bot.render.updown import render
+from bot.render.updown import render as render_board
 from bot.table.components import button, select
 from bot.table.ids import custom_id
-from bot.table.present import News, Panel, TableInfo, forfeit_line, newly_waiting, whose_move
+from bot.table.present import (
+    News,
+    Panel,
+    Presenter,
+    PrivatePresenter,
+    TableInfo,
+    forfeit_line,
+    quiet_when,
+)
 from bot.table.replies import join_words
 
 View = updown.View
@@ -44,173 +52,167 @@ def rank_counts(hand: tuple[str, ...]) -> list[tuple[int, list[str]]]:
     return sorted(by_rank.items())
 
 
-class UpDownPresenter:
-    secret = True
-    mine_label = MINE_LABEL
+def render(view: View, table: TableInfo) -> bytes:
+    return render_board(view, table.names)
 
-    def render(self, view: View, table: TableInfo) -> bytes:
-        return render(view, table.names)
 
-    def start_note(self, view: View, table: TableInfo) -> str:
-        return (
-            f"Everyone has their hand by DM (or press **{MINE_LABEL}**). The row will have {view.row_size} "
-            f"cards: predict 1 to {view.max_letters} letters of U (up), D (down), S (same) with the "
-            "DM buttons, a DM reply, or `/updown predict`. Predictions stay secret until the reveal."
-        )
+def start_note(view: View, table: TableInfo) -> str:
+    return (
+        f"Everyone has their hand by DM (or press **{MINE_LABEL}**). The row will have {view.row_size} "
+        f"cards: predict 1 to {view.max_letters} letters of U (up), D (down), S (same) with the "
+        "DM buttons, a DM reply, or `/updown predict`. Predictions stay secret until the reveal."
+    )
 
-    def quiet(self, news: News[View]) -> bool:
-        events = news.after.events
-        return bool(events) and all(e["type"] == "predicted" for e in events)
 
-    def status(self, view: View, table: TableInfo) -> str:
-        return whose_move(table)
-
-    def board_items(self, view: View, table: TableInfo) -> list[Any]:
-        return []
-
-    def board_image(self, view: View) -> bool:
-        return True
-
-    def headline(self, news: News[View], table: TableInfo) -> str:
-        lines = []
-        for event in news.after.events:
-            kind = event["type"]
-            if kind == "predicted":
-                verb = "changed their prediction" if event["replaced"] else "has predicted"
-                lines.append(f"{table.who(event['seat'])} {verb}.")
-            elif kind == "forfeit":
-                lost = event.get("cards_removed", 0)
-                tail = f" Their {lost} cards leave play." if lost else ""
-                lines.append(forfeit_line(news, table) + tail)
-            elif kind == "placing_starts":
-                lines.append(
-                    f"Every prediction is in. The row will have {event['row_size']} cards; "
-                    f"{table.who(event['first'])} places first."
-                )
-            elif kind == "placed":
-                change = event.get("change")
-                how = f" ({CHANGE_WORDS[change]}: {change})" if change else ""
-                lines.append(f"{table.who(event['seat'])} placed {card_text(event['card'])}{how}.")
-            elif kind == "reveal":
-                lines.extend(self._reveal_lines(updown.DealRecord.from_dict(event), table))
-            elif kind == "playoff":
-                who = join_words([table.who(s) for s in event["players"]])
-                lines.append(
-                    f"Tied at {event['tied_score']}: {who} play it off in playoff {event['deal']} "
-                    "(a new shuffle, new hands by DM, new predictions)."
-                )
-        return "\n".join(lines) or f"{table.who(news.seat)} moved."
-
-    @staticmethod
-    def _reveal_lines(record: updown.DealRecord, table: TableInfo) -> list[str]:
-        what = "The reveal" if record.deal == 0 else f"The reveal of playoff {record.deal}"
-        lines = [f"**{what}.** The changes: `{record.changes}`"]
-        for p in record.players:
-            who = table.who(p.seat)
-            if p.forfeited:
-                lines.append(f"• {who} left the game: 0")
-            elif p.prediction is None:
-                lines.append(f"• {who} made no prediction: 0")
-            elif p.window is None:
-                lines.append(f"• {who} `{p.prediction}` does not occur: 0")
-            else:
-                first, last = p.window, p.window + len(p.prediction)
-                lines.append(
-                    f"• {who} `{p.prediction}` occurs from card {first + 1} "
-                    f"({card_text(record.row[first])}) to card {last + 1} ({card_text(record.row[last])}): "
-                    f"{p.score}"
-                )
-        if record.leftover:
-            lines.append(f"Set aside, unseen: {cards_text(record.leftover)}")
-        return lines
-
-    # ---- what one player sees ------------------------------------------------------------------------
-
-    def panel(self, view: View, seat: int, table: TableInfo) -> Panel:
-        stage = "" if view.deal == 0 else f" (playoff {view.deal})"
-        if view.outcome is not None:
-            return Panel(f"The game is over{stage}. See the channel for the reveal.")
-        if seat in view.forfeited:
-            return Panel("You left this game.")
-        if view.hand is None:
-            return Panel(f"You are not in this playoff{stage}: the tied players play it among themselves.")
-        lines = [f"Your hand{stage}, {count_text(len(view.hand), 'card')}: {cards_text(view.hand)}"]
-        if view.opponent_hand is not None:
-            other = next(s for s in view.players if s != seat)
-            lines.append(f"{table.who(other)}'s hand (the cards you lack): {cards_text(view.opponent_hand)}")
-        items: list[discord.ui.Item[Any]] = []
-        if view.can_predict:
-            limit = f"1 to {view.max_letters} letters of U (up), D (down), S (same)"
-            if view.prediction is None:
-                lines.append(
-                    f"**Your prediction, please:** {limit}, for the {view.row_size}-card row. Press "
-                    "**Predict**, or simply reply here with the letters."
-                )
-            else:
-                lines.append(
-                    f"Your prediction: `{view.prediction}`. You may change it ({limit}) until the first "
-                    "card is placed: press **Change prediction** or reply here."
-                )
-            label = "Predict" if view.prediction is None else "Change prediction"
-            items.append(
-                button(label, custom_id(table.game_id, "predict"), style=discord.ButtonStyle.primary)
-            )
-        elif view.prediction is not None:
-            lines.append(f"Your prediction: `{view.prediction}` (locked).")
-        if view.row:
+def headline(news: News[View], table: TableInfo) -> str:
+    lines = []
+    for event in news.after.events:
+        kind = event["type"]
+        if kind == "predicted":
+            verb = "changed their prediction" if event["replaced"] else "has predicted"
+            lines.append(f"{table.who(event['seat'])} {verb}.")
+        elif kind == "forfeit":
+            lost = event.get("cards_removed", 0)
+            tail = f" Their {lost} cards leave play." if lost else ""
+            lines.append(forfeit_line(news, table) + tail)
+        elif kind == "placing_starts":
             lines.append(
-                f"The row so far: {cards_text(view.row)}" + (f" · `{view.changes}`" if view.changes else "")
+                f"Every prediction is in. The row will have {event['row_size']} cards; "
+                f"{table.who(event['first'])} places first."
             )
-        if view.phase == "place":
-            if view.turn == seat:
-                lines.append("**Your turn:** choose the card to place (or reply here with its value).")
-                options = [
-                    discord.SelectOption(
-                        label=f"{updown.rank_label(rank)} ×{len(cards)}",
-                        value=str(rank),
-                        description=cards_text(tuple(cards)),
-                    )
-                    for rank, cards in rank_counts(view.hand)
-                ]
-                items.append(select(custom_id(table.game_id, "play"), options, placeholder="Card to place"))
-            elif view.turn is not None:
-                lines.append(f"{table.who(view.turn)} places next.")
-        elif view.prediction is not None and view.can_predict:
-            waiting = [table.who(s) for s in sorted(view.to_act)]
-            if waiting:
-                lines.append(f"Waiting for {join_words(waiting)} to predict.")
-        return Panel("\n".join(lines), items)
+        elif kind == "placed":
+            change = event.get("change")
+            how = f" ({CHANGE_WORDS[change]}: {change})" if change else ""
+            lines.append(f"{table.who(event['seat'])} placed {card_text(event['card'])}{how}.")
+        elif kind == "reveal":
+            lines.extend(_reveal_lines(updown.DealRecord.from_dict(event), table))
+        elif kind == "playoff":
+            who = join_words([table.who(s) for s in event["players"]])
+            lines.append(
+                f"Tied at {event['tied_score']}: {who} play it off in playoff {event['deal']} "
+                "(a new shuffle, new hands by DM, new predictions)."
+            )
+    return "\n".join(lines) or f"{table.who(news.seat)} moved."
 
-    def confirm(self, news: News[View], table: TableInfo) -> str:
-        if news.forfeit is not None:
-            return f"You left game #{table.game_id}."
-        events = news.after.events
-        if any(e["type"] == "predicted" for e in events) and news.after.prediction is not None:
-            return f"✅ Your prediction `{news.after.prediction}` is in (only you can see it)."
-        placed = [e for e in events if e["type"] == "placed"]
-        if placed:
-            return f"✅ You placed {card_text(placed[0]['card'])}."
-        if any(e["type"] == "predicted" for e in events):
-            return "✅ Your prediction is in (only you can see it)."
-        return "Done."
 
-    def awaits_typed(self, view: View, seat: int) -> bool:
-        return view.can_predict or (view.phase == "place" and view.turn == seat)
+def _reveal_lines(record: updown.DealRecord, table: TableInfo) -> list[str]:
+    what = "The reveal" if record.deal == 0 else f"The reveal of playoff {record.deal}"
+    lines = [f"**{what}.** The changes: `{record.changes}`"]
+    for p in record.players:
+        who = table.who(p.seat)
+        if p.forfeited:
+            lines.append(f"• {who} left the game: 0")
+        elif p.prediction is None:
+            lines.append(f"• {who} made no prediction: 0")
+        elif p.window is None:
+            lines.append(f"• {who} `{p.prediction}` does not occur: 0")
+        else:
+            first, last = p.window, p.window + len(p.prediction)
+            lines.append(
+                f"• {who} `{p.prediction}` occurs from card {first + 1} "
+                f"({card_text(record.row[first])}) to card {last + 1} ({card_text(record.row[last])}): "
+                f"{p.score}"
+            )
+    if record.leftover:
+        lines.append(f"Set aside, unseen: {cards_text(record.leftover)}")
+    return lines
 
-    def typed_action(self, view: View, seat: int, text: str) -> Any:
-        """Letters are a prediction, a card value is a card: they never look alike (U, D and S are no
-        card values), which matters before the first card, when both are allowed."""
-        my_turn = view.phase == "place" and view.turn == seat
-        if view.can_predict:
-            try:
-                return updown.Predict(updown.parse_letters(text))
-            except BadInput:
-                if not my_turn:
-                    raise
-        return updown.Play(updown.parse_rank(text))
 
-    def not_waiting_reason(self, view: View, seat: int, table: TableInfo) -> str | None:
-        return None
+# ---- what one player sees ------------------------------------------------------------------------
 
-    def asked(self, news: News[View], table: TableInfo) -> list[int]:
-        return newly_waiting(news.before.to_act, news.after.to_act, news.seat)
+
+def panel(view: View, seat: int, table: TableInfo) -> Panel:
+    stage = "" if view.deal == 0 else f" (playoff {view.deal})"
+    if view.outcome is not None:
+        return Panel(f"The game is over{stage}. See the channel for the reveal.")
+    if seat in view.forfeited:
+        return Panel("You left this game.")
+    if view.hand is None:
+        return Panel(f"You are not in this playoff{stage}: the tied players play it among themselves.")
+    lines = [f"Your hand{stage}, {count_text(len(view.hand), 'card')}: {cards_text(view.hand)}"]
+    if view.opponent_hand is not None:
+        other = next(s for s in view.players if s != seat)
+        lines.append(f"{table.who(other)}'s hand (the cards you lack): {cards_text(view.opponent_hand)}")
+    items: list[discord.ui.Item[Any]] = []
+    if view.can_predict:
+        limit = f"1 to {view.max_letters} letters of U (up), D (down), S (same)"
+        if view.prediction is None:
+            lines.append(
+                f"**Your prediction, please:** {limit}, for the {view.row_size}-card row. Press "
+                "**Predict**, or simply reply here with the letters."
+            )
+        else:
+            lines.append(
+                f"Your prediction: `{view.prediction}`. You may change it ({limit}) until the first "
+                "card is placed: press **Change prediction** or reply here."
+            )
+        label = "Predict" if view.prediction is None else "Change prediction"
+        items.append(button(label, custom_id(table.game_id, "predict"), style=discord.ButtonStyle.primary))
+    elif view.prediction is not None:
+        lines.append(f"Your prediction: `{view.prediction}` (locked).")
+    if view.row:
+        lines.append(
+            f"The row so far: {cards_text(view.row)}" + (f" · `{view.changes}`" if view.changes else "")
+        )
+    if view.phase == "place":
+        if view.turn == seat:
+            lines.append("**Your turn:** choose the card to place (or reply here with its value).")
+            options = [
+                discord.SelectOption(
+                    label=f"{updown.rank_label(rank)} ×{len(cards)}",
+                    value=str(rank),
+                    description=cards_text(tuple(cards)),
+                )
+                for rank, cards in rank_counts(view.hand)
+            ]
+            items.append(select(custom_id(table.game_id, "play"), options, placeholder="Card to place"))
+        elif view.turn is not None:
+            lines.append(f"{table.who(view.turn)} places next.")
+    elif view.prediction is not None and view.can_predict:
+        waiting = [table.who(s) for s in sorted(view.to_act)]
+        if waiting:
+            lines.append(f"Waiting for {join_words(waiting)} to predict.")
+    return Panel("\n".join(lines), items)
+
+
+def confirm(news: News[View], table: TableInfo) -> str:
+    if news.forfeit is not None:
+        return f"You left game #{table.game_id}."
+    events = news.after.events
+    if any(e["type"] == "predicted" for e in events) and news.after.prediction is not None:
+        return f"✅ Your prediction `{news.after.prediction}` is in (only you can see it)."
+    placed = [e for e in events if e["type"] == "placed"]
+    if placed:
+        return f"✅ You placed {card_text(placed[0]['card'])}."
+    if any(e["type"] == "predicted" for e in events):
+        return "✅ Your prediction is in (only you can see it)."
+    return "Done."
+
+
+def awaits_typed(view: View, seat: int) -> bool:
+    return view.can_predict or (view.phase == "place" and view.turn == seat)
+
+
+def typed_action(view: View, seat: int, text: str) -> Any:
+    """Letters are a prediction, a card value is a card: they never look alike (U, D and S are no
+    card values), which matters before the first card, when both are allowed."""
+    my_turn = view.phase == "place" and view.turn == seat
+    if view.can_predict:
+        try:
+            return updown.Predict(updown.parse_letters(text))
+        except BadInput:
+            if not my_turn:
+                raise
+    return updown.Play(updown.parse_rank(text))
+
+
+PRESENTER = Presenter(
+    render=render,
+    headline=headline,
+    quiet=quiet_when("predicted"),
+    start_note=start_note,
+    mine_label=MINE_LABEL,
+)
+
+
+PRIVATE = PrivatePresenter(panel=panel, confirm=confirm, awaits_typed=awaits_typed, typed_action=typed_action)
