@@ -535,6 +535,14 @@ async def test_a_hook_on_the_first_request_of_a_kind_after_an_interaction(
     assert trap.request.path == f"/channels/{scene.channel.id}/messages"
     assert rec.ephemeral_texts() == ["ok: posted"]  # the bot went on once the hook had run
 
+    trap = emulator.crash_after_next_request(bare, "POST /channels/*/messages", after=rec)
+    again = await emulator.slash(scene.bob, scene.channel, "post", text="the last post")
+    await trap.wait()
+    assert bare.bot is None and trap.request is not None and trap.request.trapped
+    assert emulator.last_message(scene.channel).content == "the last post"  # created, never followed up
+    await asyncio.sleep(0.1)
+    assert "ok: posted" not in again.ephemeral_texts()
+
 
 async def test_an_expired_interaction_refuses_the_callback_and_its_webhook(
     emulator: DiscordEmulator, scene: Scene, bare: BotHarness

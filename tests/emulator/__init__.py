@@ -21,7 +21,8 @@ The tour (`DiscordEmulator`, built up in world.py, actions.py and server.py):
 - Moments: `after_answer(match, hook)` runs `await hook()` once the bot's callback to a matching
   interaction is applied and recorded, before the bot gets the response; `after_request(pattern,
   hook, after=match)` does so for the first request of a kind (after a matching interaction);
-  `crash_after_next_answer(harness, match or user=/command=/custom_id=)` arms `harness.crash`.
+  `crash_after_next_answer(harness, match or user=/command=/custom_id=)` and
+  `crash_after_next_request(harness, pattern, after=match)` arm `harness.crash`.
   Each returns a `Trap` (`await trap.wait()`, `trap.fired_on`, `trap.request`).
 - Messages created with `nonce` and `enforce_nonce: true` dedupe within `nonce_window` (5 minutes):
   the same author's message with that nonce in that channel is returned, nothing is created.

@@ -363,6 +363,11 @@ class World:
         matching `match` or the keywords (see `interaction_filter`)."""
         return self.after_answer(self._interaction_match(match, user, command, custom_id), harness.crash)
 
+    def crash_after_next_request(self, harness: Any, pattern: str, *, after: InteractionMatch = None) -> Trap:
+        """`after_request` with `harness.crash` as the hook: e.g. the bot dies right after Discord
+        created the first channel message since interaction X, without learning it did."""
+        return self.after_request(pattern, harness.crash, after=after)
+
     def expire_next_interaction(
         self,
         match: InteractionMatch = None,
