@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from bot.errors import NoGameHere
 from bot.service import Loaded
-from bot.table.present import Presenter, PrivatePresenter, TableInfo
+from bot.table.present import Presenter, PrivatePresenter, TableInfo, presenter_of, private_of
 
 
 @dataclass(frozen=True)
@@ -16,6 +17,11 @@ class GameKind:
     rules: Any  # the game's rules module (bot/games/<name>.py), checked by the registry there
     present: Presenter
     private: PrivatePresenter | None = None  # games with secrets only
+
+    @classmethod
+    def of(cls, rules: Any, present: ModuleType) -> GameKind:
+        """A game from its rules module and its present module (see `presenter_of`)."""
+        return cls(rules=rules, present=presenter_of(present), private=private_of(present))
 
     @property
     def name(self) -> str:

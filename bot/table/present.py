@@ -9,7 +9,8 @@ The table machinery (boards, panels, the outbox) calls presenters; presenters ca
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 import discord
@@ -135,6 +136,22 @@ class PrivatePresenter:
     not_waiting_reason: Callable[[Any, int, TableInfo], str | None] = _no_reason
     # The seats (other than the mover) that get a fresh DM panel after a move (public views).
     asked: Callable[[News[Any], TableInfo], list[int]] = _newly_asked
+
+
+def presenter_of(module: ModuleType) -> Presenter:
+    """A game's present module as its presenter: the functions it defines under the field names
+    (``render``, ``headline``, ...; ``MINE_LABEL`` for the label), defaults for the others."""
+    names = {f.name: f.name for f in fields(Presenter)} | {"mine_label": "MINE_LABEL"}
+    return Presenter(**{f: getattr(module, name) for f, name in names.items() if hasattr(module, name)})
+
+
+def private_of(module: ModuleType) -> PrivatePresenter | None:
+    """A game's present module as its private presenter, when it defines ``panel`` (games with
+    secrets)."""
+    if not hasattr(module, "panel"):
+        return None
+    names = [f.name for f in fields(PrivatePresenter)]
+    return PrivatePresenter(**{name: getattr(module, name) for name in names if hasattr(module, name)})
 
 
 def quiet_when(*kinds: str) -> Callable[[News[Any]], bool]:

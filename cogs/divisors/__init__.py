@@ -11,6 +11,4 @@ from cogs.divisors.commands import DivisorsCommands
 
 
 def build(tools: Tools) -> tuple[GameKind, DivisorsCommands]:
-    return GameKind(rules=divisors, present=present.PRESENTER, private=present.PRIVATE), DivisorsCommands(
-        tools
-    )
+    return GameKind.of(divisors, present), DivisorsCommands(tools)

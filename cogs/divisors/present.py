@@ -21,8 +21,6 @@ from bot.table.ids import custom_id
 from bot.table.present import (
     News,
     Panel,
-    Presenter,
-    PrivatePresenter,
     TableInfo,
     forfeit_line,
     quiet_when,
@@ -267,20 +265,4 @@ def asked(news: News[View], table: TableInfo) -> list[int]:
     ]
 
 
-PRESENTER = Presenter(
-    render=render,
-    headline=headline,
-    quiet=quiet_when("picked"),
-    start_note=start_note,
-    mine_label=MINE_LABEL,
-)
-
-
-PRIVATE = PrivatePresenter(
-    panel=panel,
-    confirm=confirm,
-    awaits_typed=awaits_typed,
-    typed_action=typed_action,
-    not_waiting_reason=not_waiting_reason,
-    asked=asked,
-)
+quiet = quiet_when("picked")

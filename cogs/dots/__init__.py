@@ -11,4 +11,4 @@ from cogs.dots.commands import DotsCommands
 
 
 def build(tools: Tools) -> tuple[GameKind, DotsCommands]:
-    return GameKind(rules=dots, present=present.PRESENTER), DotsCommands(tools)
+    return GameKind.of(dots, present), DotsCommands(tools)

@@ -17,7 +17,7 @@ from bot.games import dots
 from bot.render.dots import render_board
 from bot.table.components import select
 from bot.table.ids import custom_id
-from bot.table.present import News, Presenter, TableInfo, points, whose_move
+from bot.table.present import News, TableInfo, points, whose_move
 
 View = dots.View
 SELECT_MAX = 25  # Discord's limit on the options of one select menu
@@ -179,8 +179,3 @@ def _start_option(view: View, start: dots.Dot) -> discord.SelectOption:
         value=dots.dot_name(start),
         description=f"to {ends} · {points(view.line_scores[start])}"[:100],
     )
-
-
-PRESENTER = Presenter(
-    render=render, headline=headline, status=status, board_items=board_items, board_image=board_image
-)

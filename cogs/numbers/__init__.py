@@ -11,5 +11,4 @@ from cogs.numbers.commands import NumbersCommands
 
 
 def build(tools: Tools) -> tuple[GameKind, NumbersCommands]:
-    kind = GameKind(rules=numbers, present=present.PRESENTER, private=present.PRIVATE)
-    return kind, NumbersCommands(tools)
+    return GameKind.of(numbers, present), NumbersCommands(tools)

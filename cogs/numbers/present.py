@@ -20,8 +20,6 @@ from bot.table.ids import custom_id
 from bot.table.present import (
     News,
     Panel,
-    Presenter,
-    PrivatePresenter,
     TableInfo,
     forfeit_line,
     quiet_when,
@@ -213,19 +211,4 @@ def not_waiting_reason(view: View, seat: int, table: TableInfo) -> str | None:
     return None if error is None else error.message
 
 
-PRESENTER = Presenter(
-    render=render,
-    headline=headline,
-    quiet=quiet_when("picked"),
-    start_note=start_note,
-    mine_label=MINE_LABEL,
-)
-
-
-PRIVATE = PrivatePresenter(
-    panel=panel,
-    confirm=confirm,
-    awaits_typed=awaits_typed,
-    typed_action=typed_action,
-    not_waiting_reason=not_waiting_reason,
-)
+quiet = quiet_when("picked")

@@ -11,4 +11,4 @@ from cogs.procession.commands import ProcessionCommands
 
 
 def build(tools: Tools) -> tuple[GameKind, ProcessionCommands]:
-    return GameKind(rules=procession, present=present.PRESENTER), ProcessionCommands(tools)
+    return GameKind.of(procession, present), ProcessionCommands(tools)

@@ -9,7 +9,7 @@ from bot.games import procession
 from bot.render.procession import render_board
 from bot.table.components import button
 from bot.table.ids import custom_id
-from bot.table.present import News, Presenter, TableInfo, forfeit_line
+from bot.table.present import News, TableInfo, forfeit_line
 
 View = procession.View
 
@@ -46,6 +46,3 @@ def board_items(view: View, table: TableInfo) -> list[Any]:
         )
         for p in range(1, view.n + 1)
     ]
-
-
-PRESENTER = Presenter(render=render, headline=headline, board_items=board_items)

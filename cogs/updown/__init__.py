@@ -11,5 +11,4 @@ from cogs.updown.commands import UpDownCommands
 
 
 def build(tools: Tools) -> tuple[GameKind, UpDownCommands]:
-    kind = GameKind(rules=updown, present=present.PRESENTER, private=present.PRIVATE)
-    return kind, UpDownCommands(tools)
+    return GameKind.of(updown, present), UpDownCommands(tools)

@@ -18,8 +18,6 @@ from bot.table.ids import custom_id
 from bot.table.present import (
     News,
     Panel,
-    Presenter,
-    PrivatePresenter,
     TableInfo,
     forfeit_line,
     quiet_when,
@@ -206,13 +204,4 @@ def typed_action(view: View, seat: int, text: str) -> Any:
     return updown.Play(updown.parse_rank(text))
 
 
-PRESENTER = Presenter(
-    render=render,
-    headline=headline,
-    quiet=quiet_when("predicted"),
-    start_note=start_note,
-    mine_label=MINE_LABEL,
-)
-
-
-PRIVATE = PrivatePresenter(panel=panel, confirm=confirm, awaits_typed=awaits_typed, typed_action=typed_action)
+quiet = quiet_when("predicted")

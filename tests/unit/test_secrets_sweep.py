@@ -131,7 +131,7 @@ def _choose(kind: str, state: Any, seat: int, rng: random.Random) -> dict[str, A
 )
 def test_nothing_public_depends_on_an_unrevealed_secret(kind: str, present: Any) -> None:
     rules = {"updown": updown, "numbers": numbers, "divisors": divisors}[kind]
-    cog = GameKind(rules=rules, present=present.PRESENTER, private=present.PRIVATE)
+    cog = GameKind.of(rules, present)
     rng = random.Random(f"sweep-{kind}")
     started = time.perf_counter()
     for game in range(GAMES):
