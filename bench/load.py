@@ -1100,7 +1100,8 @@ def fresh_copy(template: Path, name: str) -> Path:
 def available_kinds() -> tuple[list[str], list[str]]:
     present, skipped = [], []
     for kind in ALL_KINDS:
-        (present if (REPO / "cogs" / f"{kind}.py").exists() and kind in RULES else skipped).append(kind)
+        hosted = (REPO / "cogs" / kind / "__init__.py").exists() or (REPO / "cogs" / f"{kind}.py").exists()
+        (present if hosted and kind in RULES else skipped).append(kind)
     return present, skipped
 
 
