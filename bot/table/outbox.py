@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -34,7 +35,8 @@ log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 8  # then the effect is dropped (logged): a lost post must not block a game forever
 BACKOFF_MAX = 60.0
-POLL = 30.0  # how often the worker looks for due effects nobody kicked (retries, restarts)
+POLL = 30.0
+DONE_KEPT = 10_000  # how often the worker looks for due effects nobody kicked (retries, restarts)
 
 
 @dataclass
@@ -96,6 +98,9 @@ class Outbox:
         self._contexts: dict[int, Context] = {}  # item id -> context
         self._drains: dict[int, asyncio.Task[None]] = {}
         self._finished: dict[int, asyncio.Event] = {}  # item id -> set when done (or given up)
+        # Items this process finished lately: a pass over the database that read one just before it
+        # was completed must not carry it out again. Bounded; ids only grow.
+        self._done: OrderedDict[int, None] = OrderedDict()
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self.on_completed: Callable[[OutboxItem, Done], None] | None = None
@@ -107,6 +112,7 @@ class Outbox:
 
     def kick(self, items: Sequence[OutboxItem], contexts: dict[int, Context] | None = None) -> None:
         """Carry out ``items`` (just written) now, in order per game."""
+        items = [item for item in items if item.id not in self._done]
         for item in items:
             self._queues.setdefault(item.game_id, {})[item.id] = item
             self._finished.setdefault(item.id, asyncio.Event())
@@ -181,6 +187,9 @@ class Outbox:
                 event = self._finished.pop(item.id, None)
                 if event is not None:
                     event.set()
+                self._done[item.id] = None
+                if len(self._done) > DONE_KEPT:
+                    self._done.popitem(last=False)
             else:
                 queue[item.id] = replace(item, attempts=item.attempts + 1, not_before=self._backoff(item))
         self._queues.pop(game_id, None)
