@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.errors import ChannelBusy, NoGameHere
-from bot.storage.driver import Driver, Many, Q, Txn, fetch
+from bot.storage.driver import Many, Q, Repository, Txn, fetch
 from bot.storage.errors import Conflict, StaleVersion
 from bot.storage.moves import append as append_move
 from bot.storage.outbox import insert_effects
@@ -108,10 +108,7 @@ def written(game_id: int, effects: Sequence[Effect]) -> Txn[Written]:
     return Written(row=row, effects=items)
 
 
-class Games:
-    def __init__(self, db: Driver) -> None:
-        self._db = db
-
+class Games(Repository):
     # ---- reading --------------------------------------------------------------------------------
 
     async def get_game(self, *, game_id: int) -> GameRow:
@@ -168,6 +165,7 @@ class Games:
         seed: int,
         timeout_s: int = 86400,
     ) -> GameRow:
+        """A new lobby with its host seated; `ChannelBusy` if the channel has a live game."""
         now = time.time()
 
         def work() -> Txn[GameRow]:
@@ -238,7 +236,8 @@ class Games:
         """One transaction: append the move to the log, swap in the new state, queue its effects.
 
         With ``result`` (the outcome), the game is finished in the same transaction. ``waiting``: the
-        seats the game now waits for (see `bot.storage.waits.sync`).
+        seats the game now waits for (see `bot.storage.waits.sync`). `StaleVersion` if the game moved
+        meanwhile.
         """
         sets: dict[str, Any] = {"state": dumps(state)}
         if result is not None:

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from bot.storage.driver import Driver, fetch
+from bot.storage.driver import Repository, fetch
 
 
-class Meta:
-    def __init__(self, db: Driver) -> None:
-        self._db = db
-
+class Meta(Repository):
     async def get_meta(self, *, key: str) -> str | None:
         rows = await self._db.read(fetch("SELECT value FROM meta WHERE key = ?", (key,)))
         return str(rows[0][0]) if rows else None

@@ -8,7 +8,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from bot.storage.driver import Driver, Q, Txn, fetch
+from bot.storage.driver import Q, Repository, Txn, fetch
 from bot.storage.rows import MoveRow, dumps
 
 
@@ -21,10 +21,7 @@ def append(game_id: int, seat: int, action: Mapping[str, Any]) -> Txn[None]:
     )
 
 
-class Moves:
-    def __init__(self, db: Driver) -> None:
-        self._db = db
-
+class Moves(Repository):
     async def moves(self, *, game_id: int) -> list[MoveRow]:
         rows = await self._db.read(
             fetch(

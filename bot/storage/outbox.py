@@ -14,7 +14,7 @@ import json
 import time
 from collections.abc import Sequence
 
-from bot.storage.driver import Driver, Q, Row, Txn, fetch
+from bot.storage.driver import Q, Repository, Row, Txn, fetch
 from bot.storage.messages import mark_blocked, set_message_ids, set_panel
 from bot.storage.rows import CompleteResult, Effect, OutboxItem, dumps
 
@@ -50,10 +50,7 @@ def insert_effects(game_id: int, effects: Sequence[Effect]) -> Txn[tuple[OutboxI
     return tuple(items)
 
 
-class Outbox:
-    def __init__(self, db: Driver) -> None:
-        self._db = db
-
+class Outbox(Repository):
     async def add_effects(self, *, game_id: int, effects: Sequence[Effect]) -> list[OutboxItem]:
         return list(await self._db.write(insert_effects(game_id, effects)))
 

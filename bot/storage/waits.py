@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from bot.storage.driver import Driver, Many, Q, Row, Txn, fetch
+from bot.storage.driver import Many, Q, Repository, Row, Txn, fetch
 from bot.storage.outbox import insert_effects
 from bot.storage.rows import Effect, OutboxItem, Wait
 
@@ -39,10 +39,7 @@ def sync(game_id: int, waiting: Sequence[int]) -> Txn[None]:
         )
 
 
-class Waits:
-    def __init__(self, db: Driver) -> None:
-        self._db = db
-
+class Waits(Repository):
     async def waits_of_game(self, *, game_id: int) -> list[Wait]:
         rows = await self._db.read(
             fetch(f"SELECT {_COLUMNS} FROM waits WHERE game_id = ? ORDER BY seat", (game_id,))
