@@ -101,8 +101,19 @@ def write_seats(game_id: int, seats: Sequence[tuple[int, str]]) -> Txn[None]:
     )
 
 
-def written(game_id: int, effects: Sequence[Effect]) -> Txn[Written]:
-    """The end of every change: queue its effects, read the committed row back."""
+def change(
+    game_id: int,
+    expected_version: int,
+    sets: Mapping[str, Any],
+    *writes: Txn[None],
+    effects: Sequence[Effect],
+) -> Txn[Written]:
+    """Every change to a game: compare-and-swap the row (`cas`), then ``writes`` in order (what goes
+    with the change; a generator does nothing until run, so they start after the swap), then queue
+    ``effects`` and read the committed row back."""
+    yield from cas(game_id, expected_version, sets)
+    for write in writes:
+        yield from write
     items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects)
     row = yield from select_game(game_id)
     return Written(row=row, effects=items)
@@ -194,13 +205,10 @@ class Games(Repository):
         effects: Sequence[Effect] = (),
     ) -> Written:
         """Replace the lobby's seats, as (user id, display name) in turn order, and its host."""
-
-        def work() -> Txn[Written]:
-            yield from cas(game_id, expected_version, {"host_id": host_id})
-            yield from write_seats(game_id, seats)
-            return (yield from written(game_id, effects))
-
-        return await self._db.write(work())
+        sets = {"host_id": host_id}
+        return await self._db.write(
+            change(game_id, expected_version, sets, write_seats(game_id, seats), effects=effects)
+        )
 
     async def start_game(
         self,
@@ -213,13 +221,9 @@ class Games(Repository):
     ) -> Written:
         """Start the game; ``waiting``: the seats that must act first (their deadlines start now)."""
         sets = {"status": "active", "state": dumps(state)}
-
-        def work() -> Txn[Written]:
-            yield from cas(game_id, expected_version, sets)
-            yield from sync_waits(game_id, waiting)
-            return (yield from written(game_id, effects))
-
-        return await self._db.write(work())
+        return await self._db.write(
+            change(game_id, expected_version, sets, sync_waits(game_id, waiting), effects=effects)
+        )
 
     async def record_move(
         self,
@@ -243,24 +247,25 @@ class Games(Repository):
         if result is not None:
             sets["status"] = "finished"
             sets["result"] = dumps(result)
-
-        def work() -> Txn[Written]:
-            yield from cas(game_id, expected_version, sets)
-            yield from sync_waits(game_id, () if result is not None else waiting)
-            yield from append_move(game_id, seat, action)
-            return (yield from written(game_id, effects))
-
-        return await self._db.write(work())
+            waiting = ()  # a finished game waits for no one
+        return await self._db.write(
+            change(
+                game_id,
+                expected_version,
+                sets,
+                sync_waits(game_id, waiting),
+                append_move(game_id, seat, action),
+                effects=effects,
+            )
+        )
 
     async def cancel_game(
         self, *, game_id: int, expected_version: int, effects: Sequence[Effect] = ()
     ) -> Written:
-        def work() -> Txn[Written]:
-            yield from cas(game_id, expected_version, {"status": "cancelled"})
-            yield from sync_waits(game_id, ())
-            return (yield from written(game_id, effects))
-
-        return await self._db.write(work())
+        sets = {"status": "cancelled"}
+        return await self._db.write(
+            change(game_id, expected_version, sets, sync_waits(game_id, ()), effects=effects)
+        )
 
 
 def _busy_message(existing: GameRow | None) -> str:
