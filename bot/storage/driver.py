@@ -91,3 +91,11 @@ class Repository:
 
     def __init__(self, db: Driver) -> None:
         self._db = db
+
+    async def _read(self, sql: str, args: Sequence[Any] = ()) -> Rows:
+        """One statement as a read-only transaction: its rows."""
+        return await self._db.read(fetch(sql, args))
+
+    async def _write(self, sql: str, args: Sequence[Any] = ()) -> Rows:
+        """One statement as a transaction of its own: the rows it returns."""
+        return await self._db.write(fetch(sql, args))

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.errors import ChannelBusy, NoGameHere
-from bot.storage.driver import Many, Q, Repository, Txn, fetch
+from bot.storage.driver import Many, Q, Repository, Txn
 from bot.storage.errors import Conflict, StaleVersion
 from bot.storage.moves import append as append_move
 from bot.storage.outbox import insert_effects
@@ -148,17 +148,15 @@ class Games(Repository):
 
     async def count_games(self, *, status: str | None = None) -> int:
         if status is None:
-            rows = await self._db.read(fetch("SELECT COUNT(*) FROM games"))
+            rows = await self._read("SELECT COUNT(*) FROM games")
         else:
-            rows = await self._db.read(fetch("SELECT COUNT(*) FROM games WHERE status = ?", (status,)))
+            rows = await self._read("SELECT COUNT(*) FROM games WHERE status = ?", (status,))
         return int(rows[0][0])
 
     async def expired_lobbies(self, *, created_before: float, limit: int = 50) -> list[int]:
-        rows = await self._db.read(
-            fetch(
-                "SELECT id FROM games WHERE status = 'lobby' AND created_at <= ? ORDER BY created_at LIMIT ?",
-                (created_before, limit),
-            )
+        rows = await self._read(
+            "SELECT id FROM games WHERE status = 'lobby' AND created_at <= ? ORDER BY created_at LIMIT ?",
+            (created_before, limit),
         )
         return [int(r[0]) for r in rows]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage.driver import Repository, fetch
+from bot.storage.driver import Repository
 
 GUILD_SETTINGS = ("threads", "language")
 USER_SETTINGS = ("notify", "locale")
@@ -31,9 +31,7 @@ class Settings(Repository):
     async def _get_settings(
         self, table: str, id_column: str, keys: tuple[str, ...], owner: int
     ) -> dict[str, Any]:
-        rows = await self._db.read(
-            fetch(f"SELECT {', '.join(keys)} FROM {table} WHERE {id_column} = ?", (owner,))
-        )
+        rows = await self._read(f"SELECT {', '.join(keys)} FROM {table} WHERE {id_column} = ?", (owner,))
         if not rows:
             return {}
         return {key: value for key, value in zip(keys, rows[0], strict=True) if value is not None}
@@ -43,10 +41,8 @@ class Settings(Repository):
     ) -> None:
         if key not in keys:  # the key becomes a column name in the statement: only known ones
             raise ValueError(f"Unknown setting {key!r}; known: {', '.join(keys)}.")
-        await self._db.write(
-            fetch(
-                f"INSERT INTO {table} ({id_column}, {key}) VALUES (?, ?) "
-                f"ON CONFLICT ({id_column}) DO UPDATE SET {key} = excluded.{key}",
-                (owner, value),
-            )
+        await self._write(
+            f"INSERT INTO {table} ({id_column}, {key}) VALUES (?, ?) "
+            f"ON CONFLICT ({id_column}) DO UPDATE SET {key} = excluded.{key}",
+            (owner, value),
         )
