@@ -10,7 +10,8 @@ their rows::
         yield Q("DELETE FROM typed_replies WHERE id = ?", (reply_id,))
         return str(rows[0][0])
 
-and hands it to a `Driver` (``await driver.write(take(7))``). The driver owns the connection and
+and hands it to a `Driver` (``await driver.write(take(7))``); a `Repository` holds the ones of its
+tables, as async methods that do exactly that. The driver owns the connection and
 the transaction around the generator: the SQLite driver runs it to the end synchronously in its
 database thread, so a whole transaction is one trip there whatever its number of statements; a
 PostgreSQL driver can run the same generator with an ``await`` per statement. Repositories therefore
@@ -81,3 +82,20 @@ class Driver(ABC):
 
     @abstractmethod
     async def close(self) -> None: ...
+
+
+class Repository:
+    """The queries of some tables, run on one driver. `bot.storage.Storage` inherits every
+    repository's methods, so a repository's method names are the storage's public API: keep them
+    distinct across repositories (a test checks)."""
+
+    def __init__(self, db: Driver) -> None:
+        self._db = db
+
+    async def _read(self, sql: str, args: Sequence[Any] = ()) -> Rows:
+        """One statement as a read-only transaction: its rows."""
+        return await self._db.read(fetch(sql, args))
+
+    async def _write(self, sql: str, args: Sequence[Any] = ()) -> Rows:
+        """One statement as a transaction of its own: the rows it returns."""
+        return await self._db.write(fetch(sql, args))

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.errors import ChannelBusy, NoGameHere
-from bot.storage.driver import Driver, Many, Q, Txn, fetch
+from bot.storage.driver import Many, Q, Repository, Txn
 from bot.storage.errors import Conflict, StaleVersion
 from bot.storage.moves import append as append_move
 from bot.storage.outbox import insert_effects
@@ -101,17 +101,25 @@ def write_seats(game_id: int, seats: Sequence[tuple[int, str]]) -> Txn[None]:
     )
 
 
-def written(game_id: int, effects: Sequence[Effect]) -> Txn[Written]:
-    """The end of every change: queue its effects, read the committed row back."""
+def change(
+    game_id: int,
+    expected_version: int,
+    sets: Mapping[str, Any],
+    *writes: Txn[None],
+    effects: Sequence[Effect],
+) -> Txn[Written]:
+    """Every change to a game: compare-and-swap the row (`cas`), then ``writes`` in order (what goes
+    with the change; a generator does nothing until run, so they start after the swap), then queue
+    ``effects`` and read the committed row back."""
+    yield from cas(game_id, expected_version, sets)
+    for write in writes:
+        yield from write
     items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects)
     row = yield from select_game(game_id)
     return Written(row=row, effects=items)
 
 
-class Games:
-    def __init__(self, db: Driver) -> None:
-        self._db = db
-
+class Games(Repository):
     # ---- reading --------------------------------------------------------------------------------
 
     async def get_game(self, *, game_id: int) -> GameRow:
@@ -140,17 +148,15 @@ class Games:
 
     async def count_games(self, *, status: str | None = None) -> int:
         if status is None:
-            rows = await self._db.read(fetch("SELECT COUNT(*) FROM games"))
+            rows = await self._read("SELECT COUNT(*) FROM games")
         else:
-            rows = await self._db.read(fetch("SELECT COUNT(*) FROM games WHERE status = ?", (status,)))
+            rows = await self._read("SELECT COUNT(*) FROM games WHERE status = ?", (status,))
         return int(rows[0][0])
 
     async def expired_lobbies(self, *, created_before: float, limit: int = 50) -> list[int]:
-        rows = await self._db.read(
-            fetch(
-                "SELECT id FROM games WHERE status = 'lobby' AND created_at <= ? ORDER BY created_at LIMIT ?",
-                (created_before, limit),
-            )
+        rows = await self._read(
+            "SELECT id FROM games WHERE status = 'lobby' AND created_at <= ? ORDER BY created_at LIMIT ?",
+            (created_before, limit),
         )
         return [int(r[0]) for r in rows]
 
@@ -168,6 +174,7 @@ class Games:
         seed: int,
         timeout_s: int = 86400,
     ) -> GameRow:
+        """A new lobby with its host seated; `ChannelBusy` if the channel has a live game."""
         now = time.time()
 
         def work() -> Txn[GameRow]:
@@ -196,13 +203,10 @@ class Games:
         effects: Sequence[Effect] = (),
     ) -> Written:
         """Replace the lobby's seats, as (user id, display name) in turn order, and its host."""
-
-        def work() -> Txn[Written]:
-            yield from cas(game_id, expected_version, {"host_id": host_id})
-            yield from write_seats(game_id, seats)
-            return (yield from written(game_id, effects))
-
-        return await self._db.write(work())
+        sets = {"host_id": host_id}
+        return await self._db.write(
+            change(game_id, expected_version, sets, write_seats(game_id, seats), effects=effects)
+        )
 
     async def start_game(
         self,
@@ -215,13 +219,9 @@ class Games:
     ) -> Written:
         """Start the game; ``waiting``: the seats that must act first (their deadlines start now)."""
         sets = {"status": "active", "state": dumps(state)}
-
-        def work() -> Txn[Written]:
-            yield from cas(game_id, expected_version, sets)
-            yield from sync_waits(game_id, waiting)
-            return (yield from written(game_id, effects))
-
-        return await self._db.write(work())
+        return await self._db.write(
+            change(game_id, expected_version, sets, sync_waits(game_id, waiting), effects=effects)
+        )
 
     async def record_move(
         self,
@@ -238,30 +238,32 @@ class Games:
         """One transaction: append the move to the log, swap in the new state, queue its effects.
 
         With ``result`` (the outcome), the game is finished in the same transaction. ``waiting``: the
-        seats the game now waits for (see `bot.storage.waits.sync`).
+        seats the game now waits for (see `bot.storage.waits.sync`). `StaleVersion` if the game moved
+        meanwhile.
         """
         sets: dict[str, Any] = {"state": dumps(state)}
         if result is not None:
             sets["status"] = "finished"
             sets["result"] = dumps(result)
-
-        def work() -> Txn[Written]:
-            yield from cas(game_id, expected_version, sets)
-            yield from sync_waits(game_id, () if result is not None else waiting)
-            yield from append_move(game_id, seat, action)
-            return (yield from written(game_id, effects))
-
-        return await self._db.write(work())
+            waiting = ()  # a finished game waits for no one
+        return await self._db.write(
+            change(
+                game_id,
+                expected_version,
+                sets,
+                sync_waits(game_id, waiting),
+                append_move(game_id, seat, action),
+                effects=effects,
+            )
+        )
 
     async def cancel_game(
         self, *, game_id: int, expected_version: int, effects: Sequence[Effect] = ()
     ) -> Written:
-        def work() -> Txn[Written]:
-            yield from cas(game_id, expected_version, {"status": "cancelled"})
-            yield from sync_waits(game_id, ())
-            return (yield from written(game_id, effects))
-
-        return await self._db.write(work())
+        sets = {"status": "cancelled"}
+        return await self._db.write(
+            change(game_id, expected_version, sets, sync_waits(game_id, ()), effects=effects)
+        )
 
 
 def _busy_message(existing: GameRow | None) -> str:

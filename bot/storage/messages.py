@@ -6,7 +6,7 @@ None of these is a game change: no version bump, so writing them never makes a b
 
 from __future__ import annotations
 
-from bot.storage.driver import Driver, Q, Txn
+from bot.storage.driver import Q, Repository, Txn
 from bot.storage.rows import DmLink
 
 
@@ -64,14 +64,11 @@ def set_panel(game_id: int, user_id: int, dm_channel_id: int, panel_message_id: 
     )
 
 
-class Messages:
-    def __init__(self, db: Driver) -> None:
-        self._db = db
-
+class Messages(Repository):
     async def set_messages(
         self, *, game_id: int, lobby_message_id: int | None = None, board_message_id: int | None = None
     ) -> None:
-        """Remember where the lobby and the latest board are."""
+        """Remember where the lobby and the latest board are (not a game change: no version bump)."""
         if lobby_message_id is None and board_message_id is None:
             return
         await self._db.write(

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-from bot.storage.driver import Driver, fetch
+from bot.storage.driver import Repository
 
 
-class Meta:
-    def __init__(self, db: Driver) -> None:
-        self._db = db
-
+class Meta(Repository):
     async def get_meta(self, *, key: str) -> str | None:
-        rows = await self._db.read(fetch("SELECT value FROM meta WHERE key = ?", (key,)))
+        rows = await self._read("SELECT value FROM meta WHERE key = ?", (key,))
         return str(rows[0][0]) if rows else None
 
     async def set_meta(self, *, key: str, value: str) -> None:
-        await self._db.write(
-            fetch(
-                "INSERT INTO meta (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
+        await self._write(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
         )

@@ -8,7 +8,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from bot.storage.driver import Driver, Q, Txn, fetch
+from bot.storage.driver import Q, Repository, Txn
 from bot.storage.rows import MoveRow, dumps
 
 
@@ -21,16 +21,11 @@ def append(game_id: int, seat: int, action: Mapping[str, Any]) -> Txn[None]:
     )
 
 
-class Moves:
-    def __init__(self, db: Driver) -> None:
-        self._db = db
-
+class Moves(Repository):
     async def moves(self, *, game_id: int) -> list[MoveRow]:
-        rows = await self._db.read(
-            fetch(
-                "SELECT game_id, seq, seat, action, created_at FROM moves WHERE game_id = ? ORDER BY seq",
-                (game_id,),
-            )
+        rows = await self._read(
+            "SELECT game_id, seq, seat, action, created_at FROM moves WHERE game_id = ? ORDER BY seq",
+            (game_id,),
         )
         return [
             MoveRow(game_id=r[0], seq=r[1], seat=r[2], action=json.loads(r[3]), created_at=r[4]) for r in rows

@@ -14,7 +14,7 @@ import json
 import time
 from collections.abc import Sequence
 
-from bot.storage.driver import Driver, Q, Row, Txn, fetch
+from bot.storage.driver import Q, Repository, Row, Txn
 from bot.storage.messages import mark_blocked, set_message_ids, set_panel
 from bot.storage.rows import CompleteResult, Effect, OutboxItem, dumps
 
@@ -50,10 +50,7 @@ def insert_effects(game_id: int, effects: Sequence[Effect]) -> Txn[tuple[OutboxI
     return tuple(items)
 
 
-class Outbox:
-    def __init__(self, db: Driver) -> None:
-        self._db = db
-
+class Outbox(Repository):
     async def add_effects(self, *, game_id: int, effects: Sequence[Effect]) -> list[OutboxItem]:
         return list(await self._db.write(insert_effects(game_id, effects)))
 
@@ -94,30 +91,26 @@ class Outbox:
 
     async def retry_effect(self, *, item_id: int, not_before: float) -> None:
         """Carrying the item out failed: count the attempt and try again at ``not_before``."""
-        await self._db.write(
-            fetch(
-                "UPDATE outbox SET attempts = attempts + 1, not_before = ? WHERE id = ?",
-                (not_before, item_id),
-            )
+        await self._write(
+            "UPDATE outbox SET attempts = attempts + 1, not_before = ? WHERE id = ?",
+            (not_before, item_id),
         )
 
     async def pending_effects(self, *, now: float, limit: int = 200) -> list[OutboxItem]:
         """The items due at ``now``, in their global order."""
-        rows = await self._db.read(
-            fetch(f"SELECT {_COLUMNS} FROM outbox WHERE not_before <= ? ORDER BY id LIMIT ?", (now, limit))
+        rows = await self._read(
+            f"SELECT {_COLUMNS} FROM outbox WHERE not_before <= ? ORDER BY id LIMIT ?", (now, limit)
         )
         return [_item(r) for r in rows]
 
     async def effects_of_game(self, *, game_id: int) -> list[OutboxItem]:
-        rows = await self._db.read(
-            fetch(f"SELECT {_COLUMNS} FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
-        )
+        rows = await self._read(f"SELECT {_COLUMNS} FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
         return [_item(r) for r in rows]
 
     async def next_effect_due(self) -> float | None:
-        rows = await self._db.read(fetch("SELECT MIN(not_before) FROM outbox"))
+        rows = await self._read("SELECT MIN(not_before) FROM outbox")
         return None if not rows or rows[0][0] is None else float(rows[0][0])
 
     async def clear_token(self, *, item_id: int) -> None:
         """Forget the item's interaction token (expired, or no longer needed)."""
-        await self._db.write(fetch("UPDATE outbox SET token = NULL WHERE id = ?", (item_id,)))
+        await self._write("UPDATE outbox SET token = NULL WHERE id = ?", (item_id,))

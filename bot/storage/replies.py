@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import time
 
-from bot.storage.driver import Driver, Q, Txn
+from bot.storage.driver import Q, Repository, Txn
 
 
-class Replies:
-    def __init__(self, db: Driver) -> None:
-        self._db = db
-
+class Replies(Repository):
     async def add_typed_reply(self, *, user_id: int, text: str) -> int:
         def work() -> Txn[int]:
             # Only the newest unsettled answer per player is kept: an older one was superseded.

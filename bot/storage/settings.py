@@ -8,46 +8,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage.driver import Driver, fetch
+from bot.storage.driver import Repository
 
 GUILD_SETTINGS = ("threads", "language")
 USER_SETTINGS = ("notify", "locale")
 SettingValue = int | str | None
 
 
-class Settings:
-    def __init__(self, db: Driver) -> None:
-        self._db = db
-
+class Settings(Repository):
     async def get_guild_settings(self, *, guild_id: int) -> dict[str, Any]:
-        return await self._get("guild_settings", "guild_id", GUILD_SETTINGS, guild_id)
+        return await self._get_settings("guild_settings", "guild_id", GUILD_SETTINGS, guild_id)
 
     async def set_guild_setting(self, *, guild_id: int, key: str, value: SettingValue) -> None:
-        await self._set("guild_settings", "guild_id", GUILD_SETTINGS, guild_id, key, value)
+        await self._set_setting("guild_settings", "guild_id", GUILD_SETTINGS, guild_id, key, value)
 
     async def get_user_settings(self, *, user_id: int) -> dict[str, Any]:
-        return await self._get("user_settings", "user_id", USER_SETTINGS, user_id)
+        return await self._get_settings("user_settings", "user_id", USER_SETTINGS, user_id)
 
     async def set_user_setting(self, *, user_id: int, key: str, value: SettingValue) -> None:
-        await self._set("user_settings", "user_id", USER_SETTINGS, user_id, key, value)
+        await self._set_setting("user_settings", "user_id", USER_SETTINGS, user_id, key, value)
 
-    async def _get(self, table: str, id_column: str, keys: tuple[str, ...], owner: int) -> dict[str, Any]:
-        rows = await self._db.read(
-            fetch(f"SELECT {', '.join(keys)} FROM {table} WHERE {id_column} = ?", (owner,))
-        )
+    async def _get_settings(
+        self, table: str, id_column: str, keys: tuple[str, ...], owner: int
+    ) -> dict[str, Any]:
+        rows = await self._read(f"SELECT {', '.join(keys)} FROM {table} WHERE {id_column} = ?", (owner,))
         if not rows:
             return {}
         return {key: value for key, value in zip(keys, rows[0], strict=True) if value is not None}
 
-    async def _set(
+    async def _set_setting(
         self, table: str, id_column: str, keys: tuple[str, ...], owner: int, key: str, value: SettingValue
     ) -> None:
         if key not in keys:  # the key becomes a column name in the statement: only known ones
             raise ValueError(f"Unknown setting {key!r}; known: {', '.join(keys)}.")
-        await self._db.write(
-            fetch(
-                f"INSERT INTO {table} ({id_column}, {key}) VALUES (?, ?) "
-                f"ON CONFLICT ({id_column}) DO UPDATE SET {key} = excluded.{key}",
-                (owner, value),
-            )
+        await self._write(
+            f"INSERT INTO {table} ({id_column}, {key}) VALUES (?, ?) "
+            f"ON CONFLICT ({id_column}) DO UPDATE SET {key} = excluded.{key}",
+            (owner, value),
         )

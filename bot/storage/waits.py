@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from bot.storage.driver import Driver, Many, Q, Row, Txn, fetch
+from bot.storage.driver import Many, Q, Repository, Row, Txn
 from bot.storage.outbox import insert_effects
 from bot.storage.rows import Effect, OutboxItem, Wait
 
@@ -39,31 +39,24 @@ def sync(game_id: int, waiting: Sequence[int]) -> Txn[None]:
         )
 
 
-class Waits:
-    def __init__(self, db: Driver) -> None:
-        self._db = db
-
+class Waits(Repository):
     async def waits_of_game(self, *, game_id: int) -> list[Wait]:
-        rows = await self._db.read(
-            fetch(f"SELECT {_COLUMNS} FROM waits WHERE game_id = ? ORDER BY seat", (game_id,))
-        )
+        rows = await self._read(f"SELECT {_COLUMNS} FROM waits WHERE game_id = ? ORDER BY seat", (game_id,))
         return [_wait(r) for r in rows]
 
     async def due_waits(self, *, now: float, limit: int = 50) -> list[Wait]:
         """Waits past their deadline, oldest first."""
-        rows = await self._db.read(
-            fetch(f"SELECT {_COLUMNS} FROM waits WHERE deadline <= ? ORDER BY deadline LIMIT ?", (now, limit))
+        rows = await self._read(
+            f"SELECT {_COLUMNS} FROM waits WHERE deadline <= ? ORDER BY deadline LIMIT ?", (now, limit)
         )
         return [_wait(r) for r in rows]
 
     async def due_reminders(self, *, now: float, limit: int = 50) -> list[Wait]:
         """Waits past their halfway point that have not been reminded yet."""
-        rows = await self._db.read(
-            fetch(
-                f"SELECT {_COLUMNS} FROM waits WHERE reminded = 0 AND (since + deadline) / 2 <= ? "
-                "ORDER BY (since + deadline) / 2 LIMIT ?",
-                (now, limit),
-            )
+        rows = await self._read(
+            f"SELECT {_COLUMNS} FROM waits WHERE reminded = 0 AND (since + deadline) / 2 <= ? "
+            "ORDER BY (since + deadline) / 2 LIMIT ?",
+            (now, limit),
         )
         return [_wait(r) for r in rows]
 
@@ -79,16 +72,14 @@ class Waits:
         return list(await self._db.write(work()))
 
     async def drop_wait(self, *, game_id: int, seat: int) -> None:
-        await self._db.write(fetch("DELETE FROM waits WHERE game_id = ? AND seat = ?", (game_id, seat)))
+        await self._write("DELETE FROM waits WHERE game_id = ? AND seat = ?", (game_id, seat))
 
     async def next_due(self, *, lobby_lifetime: float) -> float | None:
         """When the scheduler next has something to do (a reminder, a deadline, a lobby expiry)."""
-        rows = await self._db.read(
-            fetch(
-                "SELECT (SELECT MIN(deadline) FROM waits), "
-                "(SELECT MIN((since + deadline) / 2) FROM waits WHERE reminded = 0), "
-                "(SELECT MIN(created_at) FROM games WHERE status = 'lobby')"
-            )
+        rows = await self._read(
+            "SELECT (SELECT MIN(deadline) FROM waits), "
+            "(SELECT MIN((since + deadline) / 2) FROM waits WHERE reminded = 0), "
+            "(SELECT MIN(created_at) FROM games WHERE status = 'lobby')"
         )
         if not rows:
             return None
@@ -99,16 +90,14 @@ class Waits:
         return min(times) if times else None
 
     async def mute_reminders(self, *, game_id: int, user_id: int) -> None:
-        await self._db.write(
-            fetch(
-                "INSERT INTO reminder_mutes (game_id, user_id) VALUES (?, ?) "
-                "ON CONFLICT (game_id, user_id) DO NOTHING",
-                (game_id, user_id),
-            )
+        await self._write(
+            "INSERT INTO reminder_mutes (game_id, user_id) VALUES (?, ?) "
+            "ON CONFLICT (game_id, user_id) DO NOTHING",
+            (game_id, user_id),
         )
 
     async def reminders_muted(self, *, game_id: int, user_id: int) -> bool:
-        rows = await self._db.read(
-            fetch("SELECT 1 FROM reminder_mutes WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+        rows = await self._read(
+            "SELECT 1 FROM reminder_mutes WHERE game_id = ? AND user_id = ?", (game_id, user_id)
         )
         return bool(rows)

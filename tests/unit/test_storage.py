@@ -23,7 +23,7 @@ from bot.storage import (
     Storage,
     StorageError,
 )
-from bot.storage.driver import Q, Txn
+from bot.storage.driver import Q, Repository, Txn
 from bot.storage.sqlite import SqliteDriver
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -406,6 +406,25 @@ async def test_meta(storage: Storage) -> None:
     await storage.set_meta(key="k", value="1")
     await storage.set_meta(key="k", value="2")
     assert await storage.get_meta(key="k") == "2"
+
+
+# ---- the facade -----------------------------------------------------------------------------------------
+
+
+def test_storage_is_every_repository_and_no_method_hides_another() -> None:
+    """`Storage` inherits the repositories' methods: a name two of them defined would silently be
+    the first one's, and a repository left out of its bases would not be reachable at all."""
+    repositories = Repository.__subclasses__()
+    assert {repo.__name__ for repo in repositories} >= {"Games", "Outbox", "Waits"}
+    assert all(issubclass(Storage, repo) for repo in repositories)
+    owners: dict[str, str] = {}
+    for cls in [Storage, *repositories]:
+        for name in vars(cls):
+            if name.startswith("__"):
+                continue
+            assert name not in owners, f"{name}: defined by both {owners[name]} and {cls.__name__}"
+            owners[name] = cls.__name__
+    assert owners["complete_effect"] == "Outbox" and owners["record_move"] == "Games"
 
 
 # ---- the driver -----------------------------------------------------------------------------------------
