@@ -87,5 +87,10 @@ class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta):
     async def close(self) -> None:
         await self.driver.close()
 
+    async def hard_close(self) -> None:
+        """Stop at once, as a killed process would (tests crash the bot with it): work not yet
+        begun is dropped."""
+        await self.driver.hard_close()
+
     async def schema_version(self) -> int:
         return await self.driver.schema_version()

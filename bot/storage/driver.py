@@ -83,6 +83,11 @@ class Driver(ABC):
     @abstractmethod
     async def close(self) -> None: ...
 
+    async def hard_close(self) -> None:
+        """Stop at once, as a killed process would: work not yet begun is dropped. (A driver
+        without a better way closes.)"""
+        await self.close()
+
 
 class Repository:
     """The queries of some tables, run on one driver. `bot.storage.Storage` inherits every

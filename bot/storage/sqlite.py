@@ -84,6 +84,26 @@ class SqliteDriver(Driver):
             self._closed = True
             self._jobs.put(None)  # the thread ends after the jobs before it
 
+    async def hard_close(self) -> None:
+        """Stop as a killed process would: the jobs still queued are dropped (their callers never
+        hear back), the one running finishes, then the connection closes. Nothing queued before
+        this call is written."""
+        if self._closed:
+            return
+        self._closed = True
+        while True:
+            try:
+                job = self._jobs.get_nowait()
+            except queue.Empty:
+                break
+            if job is not None:
+                job[1].call_soon_threadsafe(job[2].cancel)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._jobs.put((self._disconnect, loop, done))
+        self._jobs.put(None)
+        await done
+
     # ---- the event loop side --------------------------------------------------------------------
 
     async def _call(self, work: Callable[[], T]) -> T:

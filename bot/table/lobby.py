@@ -121,8 +121,10 @@ class Lobbies:
 
     async def act(self, interaction: discord.Interaction, game: Loaded, verb: str) -> None:
         user = interaction.user
-        # The lobby's buttons exist only on the lobby message: a click is answered by editing it.
-        on_lobby = interaction.type == discord.InteractionType.component and interaction.message is not None
+        # A click on the lobby message is answered by editing it. (Its id is recorded just after the
+        # lobby is posted: a click that comes first is on it all the same.)
+        message = interaction.message if interaction.type == discord.InteractionType.component else None
+        on_lobby = message is not None and game.row.lobby_message_id in (None, message.id)
         edit = [] if on_lobby else [Effect("lobby")]
         if verb == "join":
             changed = await self.deps.service.join(game.id, user.id, user.display_name, effects=edit)

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-import aiosqlite
 import pytest
 
+from bot.storage import Storage, StorageError
+from bot.storage.driver import Txn
 from tests.emulator import DiscordEmulator, EmulatorError, InteractionFailed
 from tests.emulator.bare_bot import BareBot
 from tests.emulator.harness import TOKEN, BotHarness, handler_running
@@ -429,35 +430,30 @@ async def test_a_crashed_bot_leaves_nothing_unclosed(
     assert [str(w.message) for w in caught] == []
 
 
-class _Storage:
-    """A stand-in for a bot's storage: an aiosqlite connection, as the project's has."""
-
-    def __init__(self, conn: Any) -> None:
-        self._conn = conn
-
-
 async def test_crash_writes_nothing_more_to_the_database(
     emulator: DiscordEmulator, scene: Scene, bare: BotHarness, tmp_path: Path
 ) -> None:
+    """The crash stops the bot's storage (the project's own, through its `hard_close`): what it had
+    queued and not begun is never written."""
     db = tmp_path / "crash.sqlite3"
-    conn = await aiosqlite.connect(db)
-    await conn.execute("CREATE TABLE t (x INTEGER)")
-    await conn.commit()
-    bare.bot.storage = _Storage(conn)
-    await conn.execute("INSERT INTO t VALUES (1)")
-    await conn.commit()
-    await conn.execute("BEGIN")
-    await conn.execute("INSERT INTO t VALUES (2)")  # in an open transaction
-    busy = asyncio.create_task(conn._execute(time.sleep, 0.2))  # the thread is busy...
-    queued = asyncio.create_task(conn.commit())  # ...and the commit waits behind it
+    storage = await Storage.open(str(db))
+    bare.bot.storage = storage
+    await storage.set_meta(key="x", value="1")
+
+    def busy() -> Txn[None]:
+        time.sleep(0.2)  # the database thread is busy with this transaction...
+        yield from ()
+
+    running = asyncio.create_task(storage.driver.write(busy()))
+    queued = asyncio.create_task(storage.set_meta(key="x", value="2"))  # ...and this waits behind it
     await asyncio.sleep(0.05)
     await bare.crash()
-    await asyncio.gather(busy, queued, return_exceptions=True)
+    await asyncio.gather(running, queued, return_exceptions=True)
     assert queued.cancelled()
     with sqlite3.connect(db) as check:
-        assert check.execute("SELECT x FROM t").fetchall() == [(1,)]
-    with pytest.raises(ValueError):  # the connection is closed
-        await conn.execute("SELECT 1")
+        assert check.execute("SELECT value FROM meta WHERE key = 'x'").fetchall() == [("1",)]
+    with pytest.raises(StorageError):  # the database is closed
+        await storage.get_meta(key="x")
 
 
 async def test_crash_uses_the_storage_hard_close(

@@ -287,6 +287,8 @@ def test_no_input_breaks_the_bot(world: World, data: st.DataObject) -> None:
             payload = ("game status", {})  # leaving and cancelling are legal: not fuzz targets
     elif kind == "component":
         payload = (data.draw(forged_id(world)), data.draw(st.booleans()))
+        if payload[0].split(":")[3:4] == ["cancel"]:
+            payload = ("q:0:-:x", payload[1])  # cancelling is legal (the host's Cancel): not a target
     elif kind == "modal":
         payload = (data.draw(forged_id(world)), data.draw(TEXT.filter(lambda s: 1 <= len(s) <= 100)))
     else:
