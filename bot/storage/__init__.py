@@ -32,7 +32,7 @@ from bot.storage.games import Games
 from bot.storage.messages import Messages
 from bot.storage.meta import Meta
 from bot.storage.moves import Moves
-from bot.storage.outbox import Outbox
+from bot.storage.outbox import Completion, Outbox
 from bot.storage.replies import Replies
 from bot.storage.rows import (
     LIVE,
@@ -56,6 +56,7 @@ __all__ = [
     "MIGRATIONS",
     "STATUSES",
     "CompleteResult",
+    "Completion",
     "Conflict",
     "DmLink",
     "Driver",

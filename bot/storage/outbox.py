@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bot.storage.driver import Q, Repository, Row, Txn
 from bot.storage.messages import mark_blocked, set_message_ids, set_panel
@@ -50,6 +51,35 @@ def insert_effects(game_id: int, effects: Sequence[Effect]) -> Txn[tuple[OutboxI
     return tuple(items)
 
 
+@dataclass(frozen=True)
+class Completion:
+    """What carrying out one outbox item produced (see `Outbox.complete_effect`)."""
+
+    item_id: int
+    board_message_id: int | None = None
+    lobby_message_id: int | None = None
+    dm_panel: tuple[int, int, int, int] | None = None  # (game_id, user_id, dm_channel_id, panel_id)
+    dm_blocked: tuple[int, int] | None = None  # (game_id, user_id)
+    then: tuple[Effect, ...] = ()
+
+
+def _complete(c: Completion) -> Txn[CompleteResult]:
+    rows = yield Q("DELETE FROM outbox WHERE id = ? RETURNING game_id", (c.item_id,))
+    if not rows:
+        return CompleteResult(completed=False)
+    game_id = int(rows[0][0])
+    yield from set_message_ids(
+        game_id, lobby_message_id=c.lobby_message_id, board_message_id=c.board_message_id
+    )
+    if c.dm_panel is not None:
+        yield from set_panel(*c.dm_panel)
+    newly_blocked = False
+    if c.dm_blocked is not None:
+        newly_blocked = yield from mark_blocked(*c.dm_blocked)
+    items = yield from insert_effects(game_id, c.then)
+    return CompleteResult(completed=True, newly_blocked=newly_blocked, effects=items)
+
+
 class Outbox(Repository):
     async def add_effects(self, *, game_id: int, effects: Sequence[Effect]) -> list[OutboxItem]:
         return list(await self._db.write(insert_effects(game_id, effects)))
@@ -70,22 +100,19 @@ class Outbox(Repository):
         item's game gets the board / lobby message id given (no version bump), the DM link is set or
         marked closed, and ``then`` is queued for the same game after everything already queued.
         """
+        completion = Completion(
+            item_id, board_message_id, lobby_message_id, dm_panel, dm_blocked, tuple(then)
+        )
+        return (await self.complete_effects(completions=(completion,)))[0]
 
-        def work() -> Txn[CompleteResult]:
-            rows = yield Q("DELETE FROM outbox WHERE id = ? RETURNING game_id", (item_id,))
-            if not rows:
-                return CompleteResult(completed=False)
-            game_id = int(rows[0][0])
-            yield from set_message_ids(
-                game_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id
-            )
-            if dm_panel is not None:
-                yield from set_panel(*dm_panel)
-            newly_blocked = False
-            if dm_blocked is not None:
-                newly_blocked = yield from mark_blocked(*dm_blocked)
-            items = yield from insert_effects(game_id, then)
-            return CompleteResult(completed=True, newly_blocked=newly_blocked, effects=items)
+    async def complete_effects(self, *, completions: Sequence[Completion]) -> list[CompleteResult]:
+        """`complete_effect` for several items, in order, in one transaction."""
+
+        def work() -> Txn[list[CompleteResult]]:
+            results = []
+            for completion in completions:
+                results.append((yield from _complete(completion)))
+            return results
 
         return await self._db.write(work())
 

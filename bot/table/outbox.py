@@ -29,7 +29,7 @@ from typing import Any
 import discord
 
 from bot.errors import MoveSaved
-from bot.storage import Effect, OutboxItem, Storage
+from bot.storage import Completion, Effect, OutboxItem, Storage
 
 log = logging.getLogger(__name__)
 
@@ -174,37 +174,69 @@ class Outbox:
 
     async def _run_game(self, game_id: int) -> None:
         queue = self._queues.get(game_id, {})
-        while queue:
+        unrecorded: list[Completion] = []  # carried out, nothing to record: deleted with the next write
+        while queue or unrecorded:
+            if not queue:
+                # (Effects kicked while this write is under way join the queue: look again after.)
+                await self._complete(unrecorded)
+                continue
             item = queue[min(queue)]
             wait = item.not_before - self.clock()
             if wait > 0:
                 await asyncio.sleep(wait)
             item = queue.get(item.id, item)
-            finished = await self._carry_one(item)
-            if finished:
-                queue.pop(item.id, None)
-                self._contexts.pop(item.id, None)
-                event = self._finished.pop(item.id, None)
-                if event is not None:
-                    event.set()
-                self._done[item.id] = None
-                if len(self._done) > DONE_KEPT:
-                    self._done.popitem(last=False)
-            else:
+            done = await self._carry_one(item)
+            if done is None:
                 queue[item.id] = replace(item, attempts=item.attempts + 1, not_before=self._backoff(item))
+                continue
+            completion = Completion(
+                item.id,
+                done.board_message_id,
+                done.lobby_message_id,
+                done.dm_panel,
+                done.dm_blocked,
+                tuple(done.then),
+            )
+            unrecorded.append(completion)
+            if completion != Completion(item.id):
+                await self._complete(unrecorded)
+            if self.on_completed is not None:
+                self.on_completed(item, done)
+            self._finish(item)
         self._queues.pop(game_id, None)
+
+    async def _complete(self, completions: list[Completion]) -> None:
+        """Record carried-out effects (one transaction), and start their follow-ups. An effect that
+        records nothing waits for the next write: after a crash it would be carried out again, which
+        each effect survives (a nonce, an edit, a strip)."""
+        results = await self.storage.complete_effects(completions=list(completions))
+        completions.clear()
+        follow = [item for result in results for item in result.effects]
+        if follow:
+            self.kick(follow)
+
+    def _finish(self, item: OutboxItem) -> None:
+        self._queues.get(item.game_id, {}).pop(item.id, None)
+        self._contexts.pop(item.id, None)
+        event = self._finished.pop(item.id, None)
+        if event is not None:
+            event.set()
+        self._done[item.id] = None
+        if len(self._done) > DONE_KEPT:
+            self._done.popitem(last=False)
 
     def _backoff(self, item: OutboxItem) -> float:
         return self.clock() + min(BACKOFF_MAX, 0.5 * 2**item.attempts)
 
-    async def _carry_one(self, item: OutboxItem) -> bool:
-        """Carry out one effect; True once it is finished (done, or given up)."""
+    async def _carry_one(self, item: OutboxItem) -> Done | None:
+        """Carry out one effect: what it produced (also when it is given up or refused for good),
+        or None when it is to be tried again."""
         carrier = self._carriers.get(item.kind)
         context = self._contexts.get(item.id) or Context()
         try:
             if carrier is None:
                 raise LookupError(f"no carrier for outbox effects of kind {item.kind!r}")
-            done = await carrier(item, context) or Done()
+            return await carrier(item, context) or Done()
         except Retry as exc:
             return await self._retry(item, f"Discord was not reachable ({exc})")
         except discord.HTTPException as exc:
@@ -220,26 +252,12 @@ class Outbox:
             )
             if context.mover is not None:
                 await context.mover.tell(item.game_id)
-            done = Done()
+            return Done()
         except Exception:
             log.exception("Outbox effect %s (%s) of game %s failed", item.id, item.kind, item.game_id)
             return await self._retry(item, "an error")
-        complete = await self.storage.complete_effect(
-            item_id=item.id,
-            board_message_id=done.board_message_id,
-            lobby_message_id=done.lobby_message_id,
-            dm_panel=done.dm_panel,
-            dm_blocked=done.dm_blocked,
-            then=done.then,
-        )
-        if self.on_completed is not None:
-            self.on_completed(item, done)
-        follow = list(getattr(complete, "effects", ()) or ())
-        if follow:
-            self.kick(follow)
-        return True
 
-    async def _retry(self, item: OutboxItem, why: str) -> bool:
+    async def _retry(self, item: OutboxItem, why: str) -> Done | None:
         if item.attempts + 1 >= MAX_ATTEMPTS:
             context = self._contexts.get(item.id)
             if context is not None and context.mover is not None:
@@ -252,10 +270,9 @@ class Outbox:
                 item.attempts + 1,
                 why,
             )
-            await self.storage.complete_effect(item_id=item.id)
-            return True
+            return Done()
         log.info(
             "Outbox effect %s (%s) of game %s will be retried: %s", item.id, item.kind, item.game_id, why
         )
         await self.storage.retry_effect(item_id=item.id, not_before=self._backoff(item))
-        return False
+        return None
