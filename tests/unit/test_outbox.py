@@ -1,0 +1,150 @@
+"""The outbox worker on its own (bot/table/outbox.py), over a real database: order per game, retries,
+follow-ups, effects kicked while a game's effects are being recorded, and a restart that resumes what
+was left. The carriers here only record what they were asked to do."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.storage import Effect, OutboxItem, Storage
+from bot.table.outbox import Context, Done, Outbox
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    db = await Storage.open(str(tmp_path / "outbox.sqlite3"))
+    try:
+        yield db
+    finally:
+        await db.close()
+
+
+async def lobby(storage: Storage, channel: int) -> int:
+    row = await storage.create_lobby(
+        kind="procession", guild_id=1, channel_id=channel, host_id=10, host_name="Ann", options={}, seed=1
+    )
+    return row.id
+
+
+class Recorder:
+    """Carriers that note what they carried out (and can be told to fail or to wait)."""
+
+    def __init__(self) -> None:
+        self.carried: list[tuple[int, str]] = []
+        self.fail_times: dict[str, int] = {}
+        self.gate: asyncio.Event | None = None
+
+    async def carry(self, item: OutboxItem, context: Context) -> Done:
+        if self.fail_times.get(item.kind, 0) > 0:
+            self.fail_times[item.kind] -= 1
+            raise discord.DiscordServerError(_Response(503), "unavailable")  # type: ignore[arg-type]
+        if self.gate is not None and item.kind == "slow":
+            await self.gate.wait()
+        self.carried.append((item.game_id, str(item.args.get("n", item.kind))))
+        if item.kind == "board":
+            return Done(board_message_id=1000 + int(item.args["n"]))
+        if item.kind == "parent":
+            return Done(then=[Effect("note", {"n": "child"})])
+        return Done()
+
+
+class _Response:
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = "Service Unavailable"
+
+
+def worker(storage: Storage, recorder: Recorder) -> Outbox:
+    outbox = Outbox(storage)
+    for kind in ("note", "board", "parent", "slow"):
+        outbox.carry(kind, recorder.carry)
+    return outbox
+
+
+async def settle(outbox: Outbox) -> None:
+    for _ in range(200):
+        await asyncio.sleep(0.01)
+        if not outbox.busy:
+            return
+    raise AssertionError("the outbox did not settle")
+
+
+async def test_a_games_effects_run_in_order_and_are_deleted(storage: Storage) -> None:
+    recorder = Recorder()
+    outbox = worker(storage, recorder)
+    one, two = await lobby(storage, 100), await lobby(storage, 101)
+    items = await storage.add_effects(game_id=one, effects=[Effect("note", {"n": i}) for i in range(5)])
+    items += await storage.add_effects(game_id=two, effects=[Effect("board", {"n": 7})])
+    outbox.kick(items)
+    await settle(outbox)
+    assert [n for g, n in recorder.carried if g == one] == ["0", "1", "2", "3", "4"]
+    assert (two, "7") in recorder.carried
+    assert await storage.effects_of_game(game_id=one) == []
+    assert (await storage.get_game(game_id=two)).board_message_id == 1007
+
+
+async def test_a_failing_effect_is_retried_and_holds_back_its_successors(storage: Storage) -> None:
+    recorder = Recorder()
+    recorder.fail_times["board"] = 2
+    outbox = worker(storage, recorder)
+    game = await lobby(storage, 100)
+    items = await storage.add_effects(
+        game_id=game, effects=[Effect("board", {"n": 1}), Effect("note", {"n": 2})]
+    )
+    outbox.kick(items)
+    await settle(outbox)
+    assert recorder.carried == [(game, "1"), (game, "2")]  # the note never overtook the board
+    assert await storage.effects_of_game(game_id=game) == []
+
+
+async def test_follow_ups_are_carried_out(storage: Storage) -> None:
+    recorder = Recorder()
+    outbox = worker(storage, recorder)
+    game = await lobby(storage, 100)
+    outbox.kick(await storage.add_effects(game_id=game, effects=[Effect("parent")]))
+    await settle(outbox)
+    assert recorder.carried == [(game, "parent"), (game, "child")]
+    assert await storage.effects_of_game(game_id=game) == []
+
+
+async def test_an_effect_kicked_while_its_game_is_being_recorded_is_carried(storage: Storage) -> None:
+    recorder = Recorder()
+    outbox = worker(storage, recorder)
+    game = await lobby(storage, 100)
+    first = await storage.add_effects(game_id=game, effects=[Effect("note", {"n": 1})])
+    later = await storage.add_effects(game_id=game, effects=[Effect("board", {"n": 2})])
+    real = storage.complete_effects
+
+    async def slow_write(**kwargs: object) -> object:
+        outbox.kick(later)  # arrives while the first effect's deletion is being written
+        return await real(**kwargs)  # type: ignore[arg-type]
+
+    storage.complete_effects = slow_write  # type: ignore[method-assign]
+    outbox.kick(first)
+    await settle(outbox)
+    assert recorder.carried == [(game, "1"), (game, "2")]
+
+
+async def test_a_restarted_worker_resumes_what_was_left(storage: Storage) -> None:
+    recorder = Recorder()
+    recorder.gate = asyncio.Event()
+    outbox = worker(storage, recorder)
+    game = await lobby(storage, 100)
+    items = await storage.add_effects(game_id=game, effects=[Effect("slow"), Effect("note", {"n": 2})])
+    outbox.kick(items)
+    await asyncio.sleep(0.05)
+    await outbox.stop()  # the process ends while the first effect is under way
+    assert recorder.carried == []
+    recorder.gate.set()
+    again = worker(storage, recorder)
+    again.start()  # its first pass over the database finds both
+    await asyncio.sleep(0.05)
+    await settle(again)
+    await again.stop()
+    assert recorder.carried == [(game, "slow"), (game, "2")]
+    assert await storage.effects_of_game(game_id=game) == []
