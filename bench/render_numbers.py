@@ -8,12 +8,11 @@ pick still pending.
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import median_ms, run_count
 from bot.games import numbers as N
 from bot.render.numbers import render_board
 
@@ -33,18 +32,8 @@ def full_round() -> tuple[N.State, N.State]:
     return pending, state
 
 
-def median_ms(fn: Callable[[], bytes], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    times.sort()
-    return times[len(times) // 2] * 1000
-
-
 def main() -> None:
-    runs = 30 if "--quick" in sys.argv else 300
+    runs = run_count(300)
     pending, done = full_round()
     last_move = N.view_for(pending, None)
     round_end = N.view_for(done, None)

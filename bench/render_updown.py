@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import random
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import median_ms, run_count
 from bot.games import updown as U
 from bot.render.updown import render_row
 
@@ -55,18 +54,8 @@ def played_deal(n_players: int, seed: int) -> U.State:
     return state
 
 
-def median_ms(fn: Callable[[], bytes], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    times.sort()
-    return times[len(times) // 2] * 1000
-
-
 def main() -> None:
-    runs = 30 if "--quick" in sys.argv else 200
+    runs = run_count(200)
     four = U.view_for(played_deal(4, 1), None)
     ten = U.view_for(played_deal(10, 2), None)
     record = four.last_deal
