@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import median_ms, run_count
+from bench.timing import print_render_medians, run_count
 from bot.games import dots as T
 from bot.render.dots import render_board
 
@@ -26,16 +26,10 @@ def finished_game(size: int, players: int, seed: int) -> T.State:
 
 
 def main() -> None:
-    runs = run_count(200)
     state = finished_game(10, 6, seed=1)
-    view = T.view_for(state, None)
+    label = f"dots render: 10x10, finished, {len(state.lines)} lines, 6 players"
     names = ("Alice", "Bartholomew the Magnificent", "Chloé", "Dmitri", "Eve", "Fatima")
-    render_board(view, names)  # warm the sprite caches, as a running bot has
-    median = median_ms(lambda: render_board(view, names), runs)
-    print(
-        f"dots render: 10x10, finished, {len(state.lines)} lines, 6 players, "
-        f"median {median:.2f} ms over {runs} runs (target < 5 ms)"
-    )
+    print_render_medians(render_board, names, [(label, T.view_for(state, None), True)], run_count(200))
 
 
 if __name__ == "__main__":

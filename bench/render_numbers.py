@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import median_ms, run_count
+from bench.timing import print_render_medians, run_count
 from bot.games import numbers as N
 from bot.render.numbers import render_board
 
@@ -33,17 +33,13 @@ def full_round() -> tuple[N.State, N.State]:
 
 
 def main() -> None:
-    runs = run_count(300)
     pending, done = full_round()
     last_move = N.view_for(pending, None)
     round_end = N.view_for(done, None)
     assert round_end.last_round is not None and len(round_end.last_round.moves) == 8
-    for view in (last_move, round_end):
-        render_board(view, NAMES)  # warm the sprite caches, as a running bot has
-    end = median_ms(lambda: render_board(round_end, NAMES), runs)
-    mid = median_ms(lambda: render_board(last_move, NAMES), runs)
-    print(f"numbers render: full m = 8 round with D, median {end:.2f} ms over {runs} runs (target < 5 ms)")
-    print(f"numbers render: m = 8 round, last pick pending, median {mid:.2f} ms over {runs} runs")
+    end = ("numbers render: full m = 8 round with D", round_end, True)
+    mid = ("numbers render: m = 8 round, last pick pending", last_move, False)
+    print_render_medians(render_board, NAMES, [end, mid], run_count(300))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import median_ms, run_count
+from bench.timing import print_render_medians, run_count
 from bot.games import procession as P
 from bot.render.procession import render_board
 
@@ -33,16 +33,10 @@ def longest_game(n: int, tries: int = 400) -> P.State:
 
 
 def main() -> None:
-    runs = run_count(300)
     state = longest_game(12)
-    view = P.view_for(state, None)
+    label = f"procession render: n=12, {len(state.rows) - 1} moves"
     names = ("Alice", "Bartholomew")
-    render_board(view, names)  # warm the sprite caches, as a running bot has
-    median = median_ms(lambda: render_board(view, names), runs)
-    print(
-        f"procession render: n=12, {len(state.rows) - 1} moves, "
-        f"median {median:.2f} ms over {runs} runs (target < 5 ms)"
-    )
+    print_render_medians(render_board, names, [(label, P.view_for(state, None), True)], run_count(300))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import median_ms, run_count
+from bench.timing import print_render_medians, run_count
 from bot.games import updown as U
 from bot.render.updown import render_row
 
@@ -55,18 +55,14 @@ def played_deal(n_players: int, seed: int) -> U.State:
 
 
 def main() -> None:
-    runs = run_count(200)
     four = U.view_for(played_deal(4, 1), None)
     ten = U.view_for(played_deal(10, 2), None)
     record = four.last_deal
     assert record is not None and len(record.row) == 52
     assert all(p.window is not None for p in record.players)
-    for view in (four, ten):
-        render_row(view, NAMES)  # warm the sprite caches, as a running bot has
-    big = median_ms(lambda: render_row(four, NAMES), runs)
-    wide = median_ms(lambda: render_row(ten, NAMES), runs)
-    print(f"updown render: 52-card reveal (4 players), median {big:.2f} ms over {runs} runs (target < 5 ms)")
-    print(f"updown render: 50-card reveal (10 players), median {wide:.2f} ms over {runs} runs")
+    big = ("updown render: 52-card reveal (4 players)", four, True)
+    wide = ("updown render: 50-card reveal (10 players)", ten, False)
+    print_render_medians(render_row, NAMES, [big, wide], run_count(200))
 
 
 if __name__ == "__main__":

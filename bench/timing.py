@@ -1,10 +1,15 @@
-"""Timing shared by the render benchmarks (bench/render_*.py): how many runs, and their median."""
+"""Timing shared by the render benchmarks (bench/render_*.py): how many runs, their median, and the
+lines they print."""
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import TypeVar
+
+View = TypeVar("View")
 
 
 def run_count(full: int) -> int:
@@ -21,3 +26,20 @@ def median_ms(fn: Callable[[], object], runs: int) -> float:
         times.append(time.perf_counter() - t0)
     times.sort()
     return times[len(times) // 2] * 1000
+
+
+def print_render_medians(
+    render: Callable[[View, tuple[str, ...]], bytes],
+    names: tuple[str, ...],
+    cases: Sequence[tuple[str, View, bool]],
+    runs: int,
+) -> None:
+    """For each ``(label, view, targeted)``: the median time of ``render(view, names)`` over ``runs``
+    runs, printed after ``label`` (with the 5 ms target where ``targeted``). Every view is rendered
+    once first, to warm the sprite caches as a running bot has."""
+    for _, view, _ in cases:
+        render(view, names)
+    for label, view, targeted in cases:
+        median = median_ms(partial(render, view, names), runs)
+        target = " (target < 5 ms)" if targeted else ""
+        print(f"{label}, median {median:.2f} ms over {runs} runs{target}")
