@@ -59,7 +59,7 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
     import discord  # noqa: F401
 
-from bench.launch_bot import READY_LINE, launch_env  # noqa: E402
+from bench.launch_bot import start_bot  # noqa: E402
 from bot.games import RULES, play  # noqa: E402
 from tests.emulator import DiscordEmulator, InteractionFailed  # noqa: E402
 from tests.emulator.models import Channel, InteractionRecord, MessageRecord, User  # noqa: E402
@@ -183,41 +183,12 @@ class BotProcess:
         assert self.proc is not None
         return self.proc.pid
 
-    async def start(self, within: float = 60.0) -> float:
+    async def start(self) -> float:
         """Start the process; seconds until the client reported ready."""
-        env = launch_env(
-            token=TOKEN,
-            db=self.db,
-            guild_id=self.guild_id,
-            api_base=self.emu.api_base,
-            gateway_url=self.emu.gateway_url,
+        self.proc, ready = await start_bot(
+            self.mode, emu=self.emu, token=TOKEN, db=self.db, guild_id=self.guild_id, log=self.log
         )
-        loop = asyncio.get_running_loop()
-        t0 = loop.time()
-        log = self.log.open("ab")
-        with log:
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                str(BENCH / "launch_bot.py"),
-                self.mode,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=log,
-                env=env,
-                cwd=str(REPO),
-            )
-        assert self.proc.stdout is not None
-        while True:
-            try:
-                line = await asyncio.wait_for(self.proc.stdout.readline(), within - (loop.time() - t0))
-            except TimeoutError:
-                await self.stop()
-                raise RuntimeError(
-                    f"the {self.mode} bot was not ready within {within:.0f} s; see {self.log}"
-                ) from None
-            if not line:
-                raise RuntimeError(f"the {self.mode} bot exited before it was ready; see {self.log}")
-            if line.decode().strip() == READY_LINE:
-                return loop.time() - t0
+        return ready
 
     def profile(self, out: Path) -> None:
         """Sample the process with py-spy until it stops (collapsed stacks in ``out``)."""
