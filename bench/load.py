@@ -1071,7 +1071,7 @@ def fresh_copy(template: Path, name: str) -> Path:
 def available_kinds() -> tuple[list[str], list[str]]:
     present, skipped = [], []
     for kind in ALL_KINDS:
-        (present if (REPO / "cogs" / f"{kind}.py").exists() and kind in RULES else skipped).append(kind)
+        (present if (REPO / "cogs" / kind / "__init__.py").exists() and kind in RULES else skipped).append(kind)
     return present, skipped
 
 
