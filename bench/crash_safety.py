@@ -199,7 +199,6 @@ class Ack:
     game_id: int
     seat: int
     action: dict[str, Any]
-    when: float
 
 
 @dataclass(frozen=True)
@@ -518,7 +517,7 @@ class CrashRun:
         if not ok:
             self.refused(command, rec)
             return False
-        self.tally.acks.append(Ack(info.id, seat, choice, time.time()))
+        self.tally.acks.append(Ack(info.id, seat, choice))
         return True
 
     # ---- the whole run --------------------------------------------------------------------------
