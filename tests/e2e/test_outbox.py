@@ -21,6 +21,7 @@ import pytest
 from bot.games import procession
 from tests.e2e.driver import (
     boards,
+    game_panels,
     game_state,
     live_controls,
     move_count,
@@ -161,9 +162,8 @@ async def play_to_the_end_by_buttons(emu: DiscordEmulator, scene: Scene, db: Pat
 
 
 async def test_a_board_click_survives_a_crash_right_after_its_first_answer(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
     game = await procession_game(emu, scene, bot_db)
     await crash_after_the_first_answer(emu, scene, bot_harness, game)
     assert move_count(bot_db, game.game_id) == 1  # saved before the first answer
@@ -176,9 +176,8 @@ async def test_a_board_click_survives_a_crash_right_after_its_first_answer(
 
 
 async def test_a_slash_move_survives_a_crash_right_after_its_first_answer(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
     game = await procession_game(emu, scene, bot_db)
     await crash_after_the_first_answer(emu, scene, bot_harness, game, slash=True)
     assert move_count(bot_db, game.game_id) == 1
@@ -196,19 +195,14 @@ async def test_a_slash_move_survives_a_crash_right_after_its_first_answer(
     await play_to_the_end_by_buttons(emu, scene, bot_db, game.game_id)
 
 
-def dm_panels(emu: DiscordEmulator, user: User, game_id: int) -> list[MessageRecord]:
-    return [m for m in emu.dm_messages(user) if f"game #{game_id}" in m.content]
-
-
 def offers_pick(panel: MessageRecord, move: int) -> bool:
     """The panel asks for the pick of move ``move`` and has the control to make it."""
     return f"move {move}" in panel.content and any(c.endswith(":pick") for c in live_controls(panel))
 
 
 async def test_a_revealing_pick_survives_a_crash_right_after_its_first_answer(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
     alice, bob = scene.alice, scene.bob
     game_id = await start_game(emu, scene.channel, "numbers new", alice, bob, m=3)
     rec = await emu.slash(alice, scene.channel, "numbers pick", number=5)
@@ -231,7 +225,7 @@ async def test_a_revealing_pick_survives_a_crash_right_after_its_first_answer(
 
     def brought_up_to_date() -> bool:
         return all(
-            dm_panels(emu, u, game_id) and offers_pick(dm_panels(emu, u, game_id)[-1], 2)
+            game_panels(emu, u, game_id) and offers_pick(game_panels(emu, u, game_id)[-1], 2)
             for u in (alice, bob)
         )
 
@@ -244,7 +238,7 @@ async def test_a_revealing_pick_survives_a_crash_right_after_its_first_answer(
     for user in (alice, bob):
         new = len(emu.dm_messages(user)) - dms[user]
         assert new <= 1, f"{user.name} got {new} new DMs for one move"
-        panels = dm_panels(emu, user, game_id)
+        panels = game_panels(emu, user, game_id)
         assert sum(offers_pick(p, 2) for p in panels) == 1, [p.content for p in panels]
         assert all(live_controls(p) == [] for p in panels[:-1]), f"{user.name}'s older panels are live"
 
@@ -253,9 +247,8 @@ async def test_a_revealing_pick_survives_a_crash_right_after_its_first_answer(
 
 
 async def test_a_board_click_whose_interaction_expired_still_gets_its_board(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
     game = await procession_game(emu, scene, bot_db)
     emu.expire_next_interaction(user=game.player)
     rec = await game.click(emu)
@@ -268,9 +261,8 @@ async def test_a_board_click_whose_interaction_expired_still_gets_its_board(
 
 
 async def test_boards_stay_in_order_when_a_post_fails_while_the_next_move_is_made(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
     game = await procession_game(emu, scene, bot_db, n=6)
     game_id = game.game_id
     emu.fail_next("POST /channels/*/messages", status=500, times=2)
@@ -302,10 +294,9 @@ async def test_boards_stay_in_order_when_a_post_fails_while_the_next_move_is_mad
 
 
 async def test_a_crashed_bot_restarts_on_what_it_had_saved(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
     """(Passes today.) The crash leaves the saved move and nothing unclosed; the restarted bot plays on."""
-    emu = emulator
     game = await procession_game(emu, scene, bot_db)
     await crash_after_the_first_answer(emu, scene, bot_harness, game)
     with warnings.catch_warnings(record=True) as caught:
