@@ -123,10 +123,11 @@ async def procession_game(emu: DiscordEmulator, scene: Scene, db: Path, n: int =
 
 
 async def crash_after_the_first_answer(
-    emu: DiscordEmulator, scene: Scene, harness: BotHarness, game: Opening, *, slash: bool = False
-) -> None:
-    """The game's first move, by its button (or with ``slash``, by ``/procession flip``); the bot
-    is killed right after its first answer to it."""
+    emu: DiscordEmulator, scene: Scene, harness: BotHarness, db: Path, *, slash: bool = False
+) -> Opening:
+    """A Procession game (`procession_game`) and its first move, by its button (or with ``slash``, by
+    ``/procession flip``); the bot is killed right after its first answer to it."""
+    game = await procession_game(emu, scene, db)
     if slash:
         trap = emu.crash_after_next_answer(harness, user=game.player, command="procession flip")
         rec = await emu.slash(game.player, scene.channel, "procession flip", position=game.position)
@@ -135,6 +136,7 @@ async def crash_after_the_first_answer(
         rec = await game.click(emu)
     await rec.response()
     assert trap.done and harness.bot is None
+    return game
 
 
 async def play_to_the_end_by_buttons(emu: DiscordEmulator, scene: Scene, db: Path, game_id: int) -> None:
@@ -164,8 +166,7 @@ async def play_to_the_end_by_buttons(emu: DiscordEmulator, scene: Scene, db: Pat
 async def test_a_board_click_survives_a_crash_right_after_its_first_answer(
     emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    game = await procession_game(emu, scene, bot_db)
-    await crash_after_the_first_answer(emu, scene, bot_harness, game)
+    game = await crash_after_the_first_answer(emu, scene, bot_harness, bot_db)
     assert move_count(bot_db, game.game_id) == 1  # saved before the first answer
 
     await bot_harness.start()
@@ -178,8 +179,7 @@ async def test_a_board_click_survives_a_crash_right_after_its_first_answer(
 async def test_a_slash_move_survives_a_crash_right_after_its_first_answer(
     emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    game = await procession_game(emu, scene, bot_db)
-    await crash_after_the_first_answer(emu, scene, bot_harness, game, slash=True)
+    game = await crash_after_the_first_answer(emu, scene, bot_harness, bot_db, slash=True)
     assert move_count(bot_db, game.game_id) == 1
 
     await bot_harness.start()
@@ -297,8 +297,7 @@ async def test_a_crashed_bot_restarts_on_what_it_had_saved(
     emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
     """(Passes today.) The crash leaves the saved move and nothing unclosed; the restarted bot plays on."""
-    game = await procession_game(emu, scene, bot_db)
-    await crash_after_the_first_answer(emu, scene, bot_harness, game)
+    game = await crash_after_the_first_answer(emu, scene, bot_harness, bot_db)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         gc.collect()
