@@ -149,6 +149,13 @@ def game_panels(
     return [m for m in shown if f"game #{game_id}" in m.content]
 
 
+def closed_dm_notice(emu: DiscordEmulator, channel: Channel, user: User) -> MessageRecord:
+    """The bot's notice in the channel that it cannot DM ``user`` (it names them): exactly one."""
+    notices = [m for m in bot_messages(emu, channel) if "cannot send you direct messages" in m.content]
+    assert len(notices) == 1 and f"<@{user.id}>" in notices[0].content
+    return notices[0]
+
+
 def dm_panel(emu: DiscordEmulator, user: User, game_id: int) -> MessageRecord:
     """The newest DM panel of ``user`` for the game."""
     panels = game_panels(emu, user, game_id)

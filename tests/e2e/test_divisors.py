@@ -20,6 +20,7 @@ from tests.e2e.driver import (
     assert_discord_accepted_all,
     assert_png,
     bot_messages,
+    closed_dm_notice,
     db_snapshot,
     dm_panel,
     latest_board,
@@ -270,8 +271,7 @@ async def test_bad_inputs_drop_forfeit_and_closed_dms(
     emu.close_dms(carol)
     game_id = await open_game(emu, channel, alice, bob, carol)  # m = 12 by default
     assert "m = 12" in latest_board(emu, channel).content
-    notices = [m for m in bot_messages(emu, channel) if "cannot send you direct messages" in m.content]
-    assert len(notices) == 1 and f"<@{carol.id}>" in notices[0].content and "My move" in notices[0].content
+    assert "My move" in closed_dm_notice(emu, channel, carol).content
     board = latest_board(emu, channel)
     mine = board.button("My move")["custom_id"]
 

@@ -18,6 +18,7 @@ from tests.e2e.driver import (
     assert_discord_accepted_all,
     assert_png,
     bot_messages,
+    closed_dm_notice,
     db_snapshot,
     dm_panel,
     form_answer,
@@ -231,8 +232,7 @@ async def test_closed_dms_bad_inputs_and_autocomplete(
     alice, bob, mod = scene.alice, scene.bob, scene.mod
     emu.close_dms(bob)
     game_id = await open_game(emu, scene.channel, alice, bob, m=3)
-    notices = [m for m in bot_messages(emu, scene.channel) if "cannot send you direct messages" in m.content]
-    assert len(notices) == 1 and f"<@{bob.id}>" in notices[0].content and "**My move**" in notices[0].content
+    assert "**My move**" in closed_dm_notice(emu, scene.channel, bob).content
     assert emu.dm_messages(bob) == []
 
     choices = await emu.autocomplete(alice, scene.channel, "numbers pick", focused="number", number="")

@@ -15,7 +15,9 @@ from cogs.updown.present import card_text
 from tests.e2e.driver import (
     assert_discord_accepted_all,
     assert_png,
+    boards,
     bot_messages,
+    closed_dm_notice,
     db_snapshot,
     dm_panel,
     form_answer,
@@ -35,15 +37,12 @@ async def open_game(emu: DiscordEmulator, channel: Channel, host: User, *others:
 
 
 async def new_board(emu: DiscordEmulator, channel: Channel, boards_before: int) -> None:
-    def count() -> bool:
-        return len([m for m in bot_messages(emu, channel) if m.attachments]) > boards_before
-
-    await emu.wait_until(count, what="a new board")
+    await emu.wait_until(lambda: board_count(emu, channel) > boards_before, what="a new board")
     await emu.wait_idle()
 
 
 def board_count(emu: DiscordEmulator, channel: Channel) -> int:
-    return len([m for m in bot_messages(emu, channel) if m.attachments])
+    return len(boards(emu, channel))
 
 
 async def state_of(harness: BotHarness, game_id: int) -> updown.State:
@@ -171,8 +170,7 @@ async def test_four_players_closed_dms_restarts_and_bad_inputs(
     state = await state_of(bot_harness, game_id)
     assert [len(h) for h in state.hands] == [13, 13, 13, 13]
     # Dave's DMs are closed: one notice in the channel, naming the fallback, revealing nothing.
-    notices = [m for m in bot_messages(emu, scene.channel) if "cannot send you direct messages" in m.content]
-    assert len(notices) == 1 and f"<@{dave.id}>" in notices[0].content
+    closed_dm_notice(emu, scene.channel, dave)
     assert emu.dm_messages(dave) == []
 
     # Bad predictions and plays: a private answer each, nothing changes.
