@@ -57,7 +57,7 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
     import discord  # noqa: F401
 
-from bench.launch_bot import READY_LINE, launch_env  # noqa: E402
+from bench.launch_bot import start_bot  # noqa: E402
 from bot.games import RULES, play  # noqa: E402
 from tests.emulator import DiscordEmulator, EmulatorError  # noqa: E402
 from tests.emulator.models import Channel, InteractionRecord, User  # noqa: E402
@@ -86,43 +86,16 @@ class BotProcess:
         self.proc: asyncio.subprocess.Process | None = None
         self._drain: asyncio.Task[None] | None = None
 
-    async def start(self, within: float = 60.0) -> float:
+    async def start(self) -> float:
         """Start a process; seconds until it printed BENCH-READY."""
-        env = launch_env(
-            token=TOKEN,
-            db=self.db,
-            guild_id=self.guild_id,
-            api_base=self.emu.api_base,
-            gateway_url=self.emu.gateway_url,
-        )
-        loop = asyncio.get_running_loop()
-        t0 = loop.time()
         with self.log.open("ab") as log:
             log.write(f"\n==== bot process started at {time.strftime('%H:%M:%S')} ====\n".encode())
-            log.flush()
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                str(REPO / "bench" / "launch_bot.py"),
-                "quetbot",
-                stdout=asyncio.subprocess.PIPE,
-                stderr=log,
-                env=env,
-                cwd=str(REPO),
-            )
+        self.proc, ready = await start_bot(
+            "quetbot", emu=self.emu, token=TOKEN, db=self.db, guild_id=self.guild_id, log=self.log
+        )
         assert self.proc.stdout is not None
-        while True:
-            left = within - (loop.time() - t0)
-            try:
-                line = await asyncio.wait_for(self.proc.stdout.readline(), max(left, 0.01))
-            except TimeoutError:
-                await self.kill()
-                raise RuntimeError(f"the bot was not ready within {within:.0f} s; see {self.log}") from None
-            if not line:
-                raise RuntimeError(f"the bot exited before it was ready; see {self.log}")
-            if line.decode().strip() == READY_LINE:
-                break
         self._drain = asyncio.create_task(self._drain_stdout(self.proc.stdout))
-        return loop.time() - t0
+        return ready
 
     @staticmethod
     async def _drain_stdout(stream: asyncio.StreamReader) -> None:
@@ -226,7 +199,6 @@ class Ack:
     game_id: int
     seat: int
     action: dict[str, Any]
-    when: float
 
 
 @dataclass(frozen=True)
@@ -545,7 +517,7 @@ class CrashRun:
         if not ok:
             self.refused(command, rec)
             return False
-        self.tally.acks.append(Ack(info.id, seat, choice, time.time()))
+        self.tally.acks.append(Ack(info.id, seat, choice))
         return True
 
     # ---- the whole run --------------------------------------------------------------------------

@@ -7,14 +7,18 @@ It points discord.py at the emulator the way `DiscordEmulator.install()` and `pr
 the tests (the REST base, the gateway URL, and a 50 ms wait for guilds instead of 2 s), then runs
 ``quetbot``'s normal entry point (``bot.__main__.main``), or with ``floor`` the fixed-text bot of
 bench/floor_bot.py. When the client is ready it prints ``BENCH-READY`` on stdout.
+
+The benchmarks start it with `start_bot`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -23,14 +27,19 @@ import discord.gateway
 import discord.http
 import yarl
 
+if TYPE_CHECKING:
+    from tests.emulator import DiscordEmulator
+
 READY_LINE = "BENCH-READY"
 GUILD_READY_TIMEOUT = 0.05
 
 
+REPO = Path(__file__).resolve().parents[1]
+LAUNCHER = REPO / "bench" / "launch_bot.py"
+
+
 def launch_env(*, token: str, db: Path, guild_id: int, api_base: str, gateway_url: str) -> dict[str, str]:
-    """The environment a bot process started with this launcher needs (for bench/load.py and
-    bench/crash_safety.py)."""
-    repo = str(Path(__file__).resolve().parents[1])
+    """The environment a bot process started with this launcher needs."""
     return {
         **os.environ,
         "DISCORD_TOKEN": token,
@@ -38,8 +47,46 @@ def launch_env(*, token: str, db: Path, guild_id: int, api_base: str, gateway_ur
         "QUETBOT_DEV_GUILD": str(guild_id),
         "QUETBOT_EMULATOR_API": api_base,
         "QUETBOT_EMULATOR_GATEWAY": gateway_url,
-        "PYTHONPATH": os.pathsep.join([repo, *filter(None, [os.environ.get("PYTHONPATH")])]),
+        "PYTHONPATH": os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]),
     }
+
+
+async def start_bot(
+    mode: str, *, emu: DiscordEmulator, token: str, db: Path, guild_id: int, log: Path, within: float = 60.0
+) -> tuple[asyncio.subprocess.Process, float]:
+    """Start this launcher as a process of its own (for bench/load.py and bench/crash_safety.py): the
+    ``mode`` bot on ``emu`` and the database ``db``, its stderr appended to ``log``. Returns the process
+    (its stdout a pipe, past the ready line) and the seconds until it printed `READY_LINE`; a process
+    that is not ready within ``within`` seconds is killed (SIGKILL) and RuntimeError raised."""
+    env = launch_env(
+        token=token, db=db, guild_id=guild_id, api_base=emu.api_base, gateway_url=emu.gateway_url
+    )
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    with log.open("ab") as stderr:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            str(LAUNCHER),
+            mode,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=stderr,
+            env=env,
+            cwd=str(REPO),
+        )
+    assert proc.stdout is not None
+    while True:
+        left = within - (loop.time() - t0)
+        try:
+            line = await asyncio.wait_for(proc.stdout.readline(), max(left, 0.01))
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
+            await proc.wait()
+            raise RuntimeError(f"the {mode} bot was not ready within {within:.0f} s; see {log}") from None
+        if not line:
+            raise RuntimeError(f"the {mode} bot exited before it was ready; see {log}")
+        if line.decode().strip() == READY_LINE:
+            return proc, loop.time() - t0
 
 
 def point_at_emulator() -> None:

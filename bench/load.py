@@ -59,7 +59,7 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
     import discord  # noqa: F401
 
-from bench.launch_bot import READY_LINE, launch_env  # noqa: E402
+from bench.launch_bot import start_bot  # noqa: E402
 from bot.games import RULES, play  # noqa: E402
 from tests.emulator import DiscordEmulator, InteractionFailed  # noqa: E402
 from tests.emulator.models import Channel, InteractionRecord, MessageRecord, User  # noqa: E402
@@ -183,41 +183,12 @@ class BotProcess:
         assert self.proc is not None
         return self.proc.pid
 
-    async def start(self, within: float = 60.0) -> float:
+    async def start(self) -> float:
         """Start the process; seconds until the client reported ready."""
-        env = launch_env(
-            token=TOKEN,
-            db=self.db,
-            guild_id=self.guild_id,
-            api_base=self.emu.api_base,
-            gateway_url=self.emu.gateway_url,
+        self.proc, ready = await start_bot(
+            self.mode, emu=self.emu, token=TOKEN, db=self.db, guild_id=self.guild_id, log=self.log
         )
-        loop = asyncio.get_running_loop()
-        t0 = loop.time()
-        log = self.log.open("ab")
-        with log:
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                str(BENCH / "launch_bot.py"),
-                self.mode,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=log,
-                env=env,
-                cwd=str(REPO),
-            )
-        assert self.proc.stdout is not None
-        while True:
-            try:
-                line = await asyncio.wait_for(self.proc.stdout.readline(), within - (loop.time() - t0))
-            except TimeoutError:
-                await self.stop()
-                raise RuntimeError(
-                    f"the {self.mode} bot was not ready within {within:.0f} s; see {self.log}"
-                ) from None
-            if not line:
-                raise RuntimeError(f"the {self.mode} bot exited before it was ready; see {self.log}")
-            if line.decode().strip() == READY_LINE:
-                return loop.time() - t0
+        return ready
 
     def profile(self, out: Path) -> None:
         """Sample the process with py-spy until it stops (collapsed stacks in ``out``)."""
@@ -357,6 +328,7 @@ class Table:
         self.next_at = 0.0
         self.trace: list[tuple[bool, Act]] = []  # (paced, interaction): what the floor bot replays
         self.paced = False
+        self.refusals = 0  # moves refused in the game in play
         self.result = phase.result
 
     async def pace(self) -> None:
@@ -425,6 +397,17 @@ class Table:
     def refused(self, kind: str) -> None:
         self.result.errors[f"{kind}: refused"] += 1
 
+    async def move(self, act: Act, *, secret: bool = False) -> MessageRecord | None:
+        """Send a move; the public message it caused, or None when it was refused (counted: a game
+        with more than three refusals is stuck)."""
+        _, pub = await self.act(act, move=True, secret=secret)
+        if pub is None:
+            self.refused(act.kind)
+            self.refusals += 1
+            if self.refusals > 3:
+                raise Stuck(self.kind)
+        return pub
+
     # ---- a whole game -----------------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -443,6 +426,7 @@ class Table:
                 if left is not None:
                     left -= 1
                 try:
+                    self.refusals = 0
                     await driver()
                     self.result.games_finished += 1
                     stuck = 0
@@ -495,7 +479,6 @@ class Table:
 
     async def procession(self) -> None:
         board = await self.lobby({"n": self.rng.randint(4, 12)})
-        refusals = 0
         while (user := self.actor(board)) is not None:
             await self.pace()
             await self.maybe_status()
@@ -510,18 +493,12 @@ class Table:
             else:
                 position = int(button["label"])
                 act = Act("procession flip (slash)", user, "slash", "procession flip", {"position": position})
-            _, pub = await self.act(act, move=True)
-            if pub is None:
-                self.refused(act.kind)
-                refusals += 1
-                if refusals > 3:
-                    raise Stuck("procession")
+            if (pub := await self.move(act)) is None:
                 continue
             board = pub
 
     async def dots(self) -> None:
         post = await self.lobby({"size": self.rng.randint(3, 7)})
-        refusals = 0
         while (user := self.actor(post)) is not None:
             await self.pace()
             await self.maybe_status()
@@ -552,12 +529,7 @@ class Table:
                 act = Act(
                     "dots line (slash)", user, "slash", "dots line", {"to": end, "from": start["value"]}
                 )
-            _, pub = await self.act(act, move=True)
-            if pub is None:
-                self.refused(act.kind)
-                refusals += 1
-                if refusals > 3:
-                    raise Stuck("dots")
+            if (pub := await self.move(act)) is None:
                 continue
             post = pub
 
@@ -580,7 +552,6 @@ class Table:
     async def updown(self) -> None:
         board = await self.lobby({})
         predicting = True
-        refusals = 0
         while True:
             if not predicting and "The reveal" in board.content:
                 if not to_act(board):
@@ -607,12 +578,7 @@ class Table:
                     raise Stuck("updown: no card offered")
                 card = self.rng.choice(choices)["value"]
                 act = Act("updown play (slash)", user, "slash", "updown play", {"card": card})
-            _, pub = await self.act(act, move=True, secret=True)
-            if pub is None:
-                self.refused(act.kind)
-                refusals += 1
-                if refusals > 3:
-                    raise Stuck("updown")
+            if (pub := await self.move(act, secret=True)) is None:
                 continue
             board = pub
             if predicting and "places first" in board.content:
@@ -622,7 +588,6 @@ class Table:
         """Numbers and Divisors: every player to act picks a value their autocomplete offers."""
         option = PICK_OPTION[self.kind]
         board = await self.lobby({})
-        refusals = 0
         while (user := self.actor(board)) is not None:
             await self.pace()
             await self.maybe_status()
@@ -661,12 +626,7 @@ class Table:
                     raise Stuck(f"{self.kind}: nothing offered")
                 value = self.rng.choice(rec.choices)["value"]
                 act = Act(f"{self.kind} pick (slash)", user, "slash", f"{self.kind} pick", {option: value})
-            _, pub = await self.act(act, move=True, secret=True)
-            if pub is None:
-                self.refused(act.kind)
-                refusals += 1
-                if refusals > 3:
-                    raise Stuck(self.kind)
+            if (pub := await self.move(act, secret=True)) is None:
                 continue
             board = pub
 
@@ -1148,69 +1108,37 @@ async def main_async(args: argparse.Namespace) -> None:
         return
     results: list[PhaseResult] = []
     floor = big = saturated = floor_max = None
-    try:
-        world = build_world(emu, args.games, kinds)
-        ours = await run_bot_phase(
+
+    async def phase(
+        name: str, mode: str, db: Path, *, paced: bool = True, replay: PhaseResult | None = None
+    ) -> PhaseResult:
+        """One phase on ``world``, kept in ``results``: paced at ``period``, or unpaced for half as long."""
+        result = await run_bot_phase(
             args,
             world,
-            "quetbot: 10 stored games",
-            "quetbot",
-            fresh_copy(small_db, "paced"),
+            name,
+            mode,
+            db,
             workdir,
-            period=period,
-            duration=args.duration,
+            period=period if paced else 0.0,
+            duration=args.duration if paced else args.duration / 2,
+            replay=replay,
         )
-        results.append(ours)
+        results.append(result)
+        return result
+
+    try:
+        world = build_world(emu, args.games, kinds)
+        ours = await phase("quetbot: 10 stored games", "quetbot", fresh_copy(small_db, "paced"))
         if not args.no_floor:
-            floor = await run_bot_phase(
-                args,
-                world,
-                "floor: bare discord.py bot",
-                "floor",
-                small_db,
-                workdir,
-                period=period,
-                duration=args.duration,
-                replay=ours,
-            )
-            results.append(floor)
+            floor = await phase("floor: bare discord.py bot", "floor", small_db, replay=ours)
         if not args.no_scale:
-            big = await run_bot_phase(
-                args,
-                world,
-                f"quetbot: {args.active:,} live games",
-                "quetbot",
-                big_db,
-                workdir,
-                period=period,
-                duration=args.duration,
-            )
-            results.append(big)
+            big = await phase(f"quetbot: {args.active:,} live games", "quetbot", big_db)
         if not args.quick:
-            saturated = await run_bot_phase(
-                args,
-                world,
-                "quetbot: unpaced (throughput)",
-                "quetbot",
-                fresh_copy(small_db, "unpaced"),
-                workdir,
-                period=0.0,
-                duration=args.duration / 2,
-            )
-            results.append(saturated)
+            unpaced_db = fresh_copy(small_db, "unpaced")
+            saturated = await phase("quetbot: unpaced (throughput)", "quetbot", unpaced_db, paced=False)
             if not args.no_floor:
-                floor_max = await run_bot_phase(
-                    args,
-                    world,
-                    "floor: unpaced",
-                    "floor",
-                    small_db,
-                    workdir,
-                    period=0.0,
-                    duration=args.duration / 2,
-                    replay=saturated,
-                )
-                results.append(floor_max)
+                floor_max = await phase("floor: unpaced", "floor", small_db, paced=False, replay=saturated)
     finally:
         await emu.stop()
     renders = [] if args.no_render else run_renders(args.quick)

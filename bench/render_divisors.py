@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import print_render_medians, run_count
 from bot.games import divisors as D
 from bot.render.divisors import render_board
 
@@ -32,22 +32,13 @@ def busy_game(seed: int) -> D.State:
 
 
 def main() -> None:
-    runs = 30 if "--quick" in sys.argv else 200
     state = busy_game(3)
     names = ("Alice", "Bartholomew the Magnificent", "Chloé", "Dmitri", "Eve", "Fatima", "Gunnar", "Hiroshi")
-    for label, seat in (("public", None), ("private", min(D.to_act(state)))):
-        view = D.view_for(state, seat)
-        render_board(view, names)
-        times = []
-        for _ in range(runs):
-            t0 = time.perf_counter()
-            render_board(view, names)
-            times.append(time.perf_counter() - t0)
-        times.sort()
-        print(
-            f"divisors render ({label}): 8 players, m=25, median {times[len(times) // 2] * 1000:.2f} ms "
-            f"over {runs} runs (target < 5 ms)"
-        )
+    cases = [
+        (f"divisors render ({label}): 8 players, m=25", D.view_for(state, seat), True)
+        for label, seat in (("public", None), ("private", min(D.to_act(state))))
+    ]
+    print_render_medians(render_board, names, cases, run_count(200))
 
 
 if __name__ == "__main__":

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import print_render_medians, run_count
 from bot.games import dots as T
 from bot.render.dots import render_board
 
@@ -26,21 +26,10 @@ def finished_game(size: int, players: int, seed: int) -> T.State:
 
 
 def main() -> None:
-    runs = 30 if "--quick" in sys.argv else 200
     state = finished_game(10, 6, seed=1)
-    view = T.view_for(state, None)
+    label = f"dots render: 10x10, finished, {len(state.lines)} lines, 6 players"
     names = ("Alice", "Bartholomew the Magnificent", "Chloé", "Dmitri", "Eve", "Fatima")
-    render_board(view, names)
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        render_board(view, names)
-        times.append(time.perf_counter() - t0)
-    times.sort()
-    print(
-        f"dots render: 10x10, finished, {len(state.lines)} lines, 6 players, "
-        f"median {times[len(times) // 2] * 1000:.2f} ms over {runs} runs (target < 5 ms)"
-    )
+    print_render_medians(render_board, names, [(label, T.view_for(state, None), True)], run_count(200))
 
 
 if __name__ == "__main__":

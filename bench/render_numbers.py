@@ -8,12 +8,11 @@ pick still pending.
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import print_render_medians, run_count
 from bot.games import numbers as N
 from bot.render.numbers import render_board
 
@@ -33,28 +32,14 @@ def full_round() -> tuple[N.State, N.State]:
     return pending, state
 
 
-def median_ms(fn: Callable[[], bytes], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    times.sort()
-    return times[len(times) // 2] * 1000
-
-
 def main() -> None:
-    runs = 30 if "--quick" in sys.argv else 300
     pending, done = full_round()
     last_move = N.view_for(pending, None)
     round_end = N.view_for(done, None)
     assert round_end.last_round is not None and len(round_end.last_round.moves) == 8
-    for view in (last_move, round_end):
-        render_board(view, NAMES)  # warm the sprite caches, as a running bot has
-    end = median_ms(lambda: render_board(round_end, NAMES), runs)
-    mid = median_ms(lambda: render_board(last_move, NAMES), runs)
-    print(f"numbers render: full m = 8 round with D, median {end:.2f} ms over {runs} runs (target < 5 ms)")
-    print(f"numbers render: m = 8 round, last pick pending, median {mid:.2f} ms over {runs} runs")
+    end = ("numbers render: full m = 8 round with D", round_end, True)
+    mid = ("numbers render: m = 8 round, last pick pending", last_move, False)
+    print_render_medians(render_board, NAMES, [end, mid], run_count(300))
 
 
 if __name__ == "__main__":

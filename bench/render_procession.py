@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import print_render_medians, run_count
 from bot.games import procession as P
 from bot.render.procession import render_board
 
@@ -33,22 +33,10 @@ def longest_game(n: int, tries: int = 400) -> P.State:
 
 
 def main() -> None:
-    runs = 30 if "--quick" in sys.argv else 300
     state = longest_game(12)
-    view = P.view_for(state, None)
+    label = f"procession render: n=12, {len(state.rows) - 1} moves"
     names = ("Alice", "Bartholomew")
-    render_board(view, names)
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        render_board(view, names)
-        times.append(time.perf_counter() - t0)
-    times.sort()
-    print(
-        f"procession render: n=12, {len(state.rows) - 1} moves, "
-        f"median {times[len(times) // 2] * 1000:.2f} ms "
-        f"over {runs} runs (target < 5 ms)"
-    )
+    print_render_medians(render_board, names, [(label, P.view_for(state, None), True)], run_count(300))
 
 
 if __name__ == "__main__":

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import random
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timing import print_render_medians, run_count
 from bot.games import updown as U
 from bot.render.updown import render_row
 
@@ -55,29 +54,15 @@ def played_deal(n_players: int, seed: int) -> U.State:
     return state
 
 
-def median_ms(fn: Callable[[], bytes], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    times.sort()
-    return times[len(times) // 2] * 1000
-
-
 def main() -> None:
-    runs = 30 if "--quick" in sys.argv else 200
     four = U.view_for(played_deal(4, 1), None)
     ten = U.view_for(played_deal(10, 2), None)
     record = four.last_deal
     assert record is not None and len(record.row) == 52
     assert all(p.window is not None for p in record.players)
-    for view in (four, ten):
-        render_row(view, NAMES)  # warm the sprite caches, as a running bot has
-    big = median_ms(lambda: render_row(four, NAMES), runs)
-    wide = median_ms(lambda: render_row(ten, NAMES), runs)
-    print(f"updown render: 52-card reveal (4 players), median {big:.2f} ms over {runs} runs (target < 5 ms)")
-    print(f"updown render: 50-card reveal (10 players), median {wide:.2f} ms over {runs} runs")
+    big = ("updown render: 52-card reveal (4 players)", four, True)
+    wide = ("updown render: 50-card reveal (10 players)", ten, False)
+    print_render_medians(render_row, NAMES, [big, wide], run_count(200))
 
 
 if __name__ == "__main__":

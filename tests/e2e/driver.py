@@ -137,6 +137,73 @@ def live_controls(message: MessageRecord) -> list[str]:
     return [c["custom_id"] for c in message.all_components() if "custom_id" in c and not c.get("disabled")]
 
 
+# ---- what a player was shown privately -------------------------------------------------------------
+
+
+def game_panels(
+    emu: DiscordEmulator, user: User, game_id: int, *, private: bool = False
+) -> list[MessageRecord]:
+    """The messages about game #``game_id`` that ``user`` got by DM, oldest first (with ``private``:
+    those shown to them alone in a channel, ephemerally)."""
+    shown = emu.private_messages(user) if private else emu.dm_messages(user)
+    return [m for m in shown if f"game #{game_id}" in m.content]
+
+
+def closed_dm_notice(emu: DiscordEmulator, channel: Channel, user: User) -> MessageRecord:
+    """The bot's notice in the channel that it cannot DM ``user`` (it names them): exactly one."""
+    notices = [m for m in bot_messages(emu, channel) if "cannot send you direct messages" in m.content]
+    assert len(notices) == 1 and f"<@{user.id}>" in notices[0].content
+    return notices[0]
+
+
+def dm_panel(emu: DiscordEmulator, user: User, game_id: int) -> MessageRecord:
+    """The newest DM panel of ``user`` for the game."""
+    panels = game_panels(emu, user, game_id)
+    assert panels, f"{user.name} got no DM for game #{game_id}"
+    return panels[-1]
+
+
+def private_panel(emu: DiscordEmulator, user: User, game_id: int) -> MessageRecord:
+    """The newest panel of the game shown to ``user`` alone in a channel (their DMs are closed, or
+    they asked for it under the board)."""
+    panels = game_panels(emu, user, game_id, private=True)
+    assert panels, f"{user.name} has no private panel for game #{game_id}"
+    return panels[-1]
+
+
+async def wait_dm_control(
+    emu: DiscordEmulator, user: User, game_id: int, verb: str
+) -> tuple[MessageRecord, str]:
+    """Wait for the newest DM panel of the game to carry the control ``verb`` (a custom_id ending in
+    ``:<verb>``); that panel and the control's custom_id."""
+
+    def find() -> tuple[MessageRecord, str] | None:
+        panels = game_panels(emu, user, game_id)
+        ids = [cid for cid in panels[-1].custom_ids if cid.endswith(f":{verb}")] if panels else []
+        return (panels[-1], ids[0]) if ids else None
+
+    found: tuple[MessageRecord, str] = await emu.wait_until(find, what=f"{user.name}'s {verb} control")
+    return found
+
+
+# ---- what Discord would have said -----------------------------------------------------------------
+
+
+def assert_discord_accepted_all(emu: DiscordEmulator, *, closed_dms: int = 0) -> None:
+    """Discord would have accepted every request of the bot, and every payload fits its schema; but
+    for ``closed_dms`` DMs refused (403, 50007) to players whose DMs are closed: each was tried
+    once, at the start (no retries)."""
+    refused = [(v.status, v.code) for v in emu.violations]
+    assert refused == [(403, 50007)] * closed_dms, [str(v) for v in emu.violations]
+    assert [str(v) for v in emu.schema_violations] == []
+
+
+def assert_clean(emu: DiscordEmulator) -> None:
+    """`assert_discord_accepted_all`, and the bot called no route the emulator does not know."""
+    assert_discord_accepted_all(emu)
+    assert emu.unknown_requests == []
+
+
 # ---- inputs a real client would not send -----------------------------------------------------------
 
 

@@ -44,9 +44,8 @@ async def tick(emu: DiscordEmulator, harness: BotHarness) -> None:
 
 
 async def test_reminder_mute_and_forfeit_at_the_deadline(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
     alice, bob, carol = scene.alice, scene.bob, scene.carol
     game_id = await open_procession(emu, scene.channel, alice, [bob, carol], "2h")
     assert "2 hours per move" in latest_board(emu, scene.channel).content
@@ -102,9 +101,8 @@ async def test_reminder_mute_and_forfeit_at_the_deadline(
 
 
 async def test_a_move_restarts_the_clock_and_mutes_hold(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
     alice, bob = scene.alice, scene.bob
     game_id = await open_procession(emu, scene.channel, alice, [bob], "30m")
     await pass_time(bot_db, 1000)  # alice is past halfway, not past the deadline
@@ -117,9 +115,8 @@ async def test_a_move_restarts_the_clock_and_mutes_hold(
 
 
 async def test_bad_timeouts_and_lobby_expiry(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
     for bad, words in (
         ("5m", "10 minutes to 7 days"),
         ("8d", "10 minutes to 7 days"),

@@ -8,17 +8,11 @@ from typing import Any
 import pytest
 
 from bot.games import dots
-from tests.e2e.driver import assert_png, bot_messages, db_snapshot, private_reply
+from tests.e2e.driver import assert_clean, assert_png, bot_messages, db_snapshot, private_reply
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
 from tests.emulator.models import InteractionRecord, MessageRecord
 from tests.emulator.world import Channel, Scene, User
-
-
-def clean(emu: DiscordEmulator) -> None:
-    assert [str(v) for v in emu.violations] == []
-    assert [str(v) for v in emu.schema_violations] == []
-    assert emu.unknown_requests == []
 
 
 async def open_game(emu: DiscordEmulator, scene: Scene, players: int, size: int) -> None:
@@ -38,6 +32,20 @@ def latest_post(emu: DiscordEmulator, channel: Channel) -> MessageRecord:
     posts = [m for m in bot_messages(emu, channel) if m.content.startswith("**Lines By The Dots**")]
     assert posts, "the bot has posted no board"
     return posts[-1]
+
+
+async def public_post(emu: DiscordEmulator, rec: InteractionRecord, channel: Channel) -> MessageRecord:
+    """The move was answered in public; the newest game post once the bot is idle."""
+    assert not (await rec.response()).ephemeral
+    await emu.wait_idle()
+    return latest_post(emu, channel)
+
+
+async def open_with_a_half_turn(emu: DiscordEmulator, scene: Scene, players: int) -> InteractionRecord:
+    """A 5 x 5 game of ``players``, where Alice draws the first line, C3→C5; its interaction (its
+    answer not awaited). Her turn's horizontal line, from C5, is owed."""
+    await open_game(emu, scene, players, 5)
+    return await draw(emu, scene.alice, scene.channel, "C5", "C3")
 
 
 def menus(message: MessageRecord) -> list[dict[str, Any]]:
@@ -147,9 +155,7 @@ async def test_two_player_three_by_three_game(
             rec = await draw(emulator, players[seat], scene.channel, to, start)
         else:
             rec = await draw_by_menus(emulator, players[seat], scene.channel, to, start)
-        assert not (await rec.response()).ephemeral
-        await emulator.wait_idle()
-        post = latest_post(emulator, scene.channel)
+        post = await public_post(emulator, rec, scene.channel)
         assert f"{players[seat].mention} {said}" in post.content
         if turn_over:
             assert_png(post)
@@ -165,7 +171,7 @@ async def test_two_player_three_by_three_game(
     assert f"Final scores: {scene.alice.mention} 3 · {scene.bob.mention} 3." in final.content
     assert all(m.custom_ids == [] for m in bot_messages(emulator, scene.channel))
     await check_replay(bot_harness, scene)
-    clean(emulator)
+    assert_clean(emulator)
 
 
 async def play_to_the_end(
@@ -240,17 +246,14 @@ async def test_three_player_game(
     assert [u for u in players if u.mention in verdict] == winners
     assert ("share the win" in verdict) == (len(winners) > 1)
     await check_replay(bot_harness, scene)
-    clean(emulator)
+    assert_clean(emulator)
 
 
 async def test_restart_mid_turn_resumes_with_the_horizontal_line_owed(
     emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
-    await open_game(emulator, scene, 2, 5)
-    rec = await draw(emulator, scene.alice, scene.channel, "C5", "C3")
-    assert not (await rec.response()).ephemeral
-    await emulator.wait_idle()
-    mid = latest_post(emulator, scene.channel)
+    rec = await open_with_a_half_turn(emulator, scene, 2)
+    mid = await public_post(emulator, rec, scene.channel)
     assert mid.attachments == []
     assert f"{scene.alice.mention}, your move: a horizontal line from C5." in mid.content
     (menu,) = menus(mid)
@@ -268,9 +271,7 @@ async def test_restart_mid_turn_resumes_with_the_horizontal_line_owed(
     assert "turn" in await private_reply(rec)
     # The menu posted before the restart still draws the line.
     rec = await pick(emulator, scene.alice, mid, menu, "A5")
-    assert not (await rec.response()).ephemeral
-    await emulator.wait_idle()
-    board = latest_post(emulator, scene.channel)
+    board = await public_post(emulator, rec, scene.channel)
     assert_png(board)
     assert (
         f"{scene.alice.mention} drew the horizontal line C5→A5: 1 point (1 non-virgin dot in row 5)."
@@ -280,33 +281,28 @@ async def test_restart_mid_turn_resumes_with_the_horizontal_line_owed(
     assert mid.custom_ids == []
     state = await stored_state(bot_harness, scene)
     assert state.scores == (1, 0) and state.turn == 1 and state.direction == dots.VERTICAL
-    clean(emulator)
+    assert_clean(emulator)
 
 
 async def test_forfeit_mid_turn_passes_a_whole_turn(
     emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
-    await open_game(emulator, scene, 3, 5)
-    rec = await draw(emulator, scene.alice, scene.channel, "C5", "C3")
+    rec = await open_with_a_half_turn(emulator, scene, 3)
     await rec.response()
     await emulator.wait_idle()
     rec = await emulator.slash(scene.alice, scene.channel, "game leave")
-    assert not (await rec.response()).ephemeral
-    await emulator.wait_idle()
-    board = latest_post(emulator, scene.channel)
+    board = await public_post(emulator, rec, scene.channel)
     assert_png(board)
     assert "left the game (forfeit)" in board.content
     # Bob starts a whole turn from C5, where no vertical line can start: a fallback from C3.
     assert f"{scene.bob.mention}, your move: no vertical line can start at C5" in board.content
     assert [values(m) for m in menus(board)] == [["C3"]]
     rec = await draw_by_menus(emulator, scene.bob, scene.channel, "C1", "C3")
-    assert not (await rec.response()).ephemeral
-    await emulator.wait_idle()
-    post = latest_post(emulator, scene.channel)
+    post = await public_post(emulator, rec, scene.channel)
     assert (
         "drew the vertical line C3→C1: 3 points (3 non-virgin dots in column C), a fallback" in post.content
     )
-    clean(emulator)
+    assert_clean(emulator)
 
 
 async def test_bad_input_is_answered_privately_and_changes_nothing(
@@ -342,6 +338,13 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(
         assert db_snapshot(bot_db) == before
         assert len(bot_messages(emulator, scene.channel)) == count
 
+    async def drawn(user: User, *lines: tuple[str, str | None]) -> None:
+        """``user`` draws these lines (to, from), one after the other."""
+        for to, start in lines:
+            rec = await draw(emulator, user, scene.channel, to, start)
+            await rec.response()
+            await emulator.wait_idle()
+
     first = latest_post(emulator, scene.channel)
     await refused(
         [
@@ -357,10 +360,7 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(
         ],
         [(b, "A1", "turn"), (carol, "A1", "You are not playing")],
     )
-    for to, start in [("A3", "A1"), ("E3", None)]:
-        rec = await draw(emulator, a, scene.channel, to, start)
-        await rec.response()
-        await emulator.wait_idle()
+    await drawn(a, ("A3", "A1"), ("E3", None))
     # Bob is at E3 (A3..E3 are taken).
     await refused(
         [
@@ -373,10 +373,7 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(
         ],
         [(a, "E1", "turn"), (carol, "E1", "You are not playing")],
     )
-    for to in ["E1", "B1"]:  # column E: E3 -> 1; row 1: A1, E1 -> 2
-        rec = await draw(emulator, b, scene.channel, to)
-        await rec.response()
-        await emulator.wait_idle()
+    await drawn(b, ("E1", None), ("B1", None))  # column E: E3 -> 1; row 1: A1, E1 -> 2
     # Alice is at B1: B3 is taken.
     await refused(
         [
@@ -387,7 +384,7 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(
         [],
     )
     assert first.custom_ids == []  # every older post lost its menus
-    clean(emulator)
+    assert_clean(emulator)
 
 
 async def test_ten_by_ten_menus_and_a_start_dot_kept_across_a_restart(
@@ -422,9 +419,7 @@ async def test_ten_by_ten_menus_and_a_start_dot_kept_across_a_restart(
     assert menu["placeholder"] == "Draw the vertical line from J10 to… (0 points)"
     await bot_harness.restart()
     rec = await pick(emulator, scene.alice, private, menu, "J1")  # the start dot survived the restart
-    assert not (await rec.response()).ephemeral
-    await emulator.wait_idle()
-    post = latest_post(emulator, scene.channel)
+    post = await public_post(emulator, rec, scene.channel)
     assert "drew the vertical line J10→J1: 0 points (the first line of the game)." in post.content
     (menu_h,) = menus(post)
     assert values(menu_h) == [f"{c}1" for c in "ABCDEFGHI"]
@@ -434,4 +429,4 @@ async def test_ten_by_ten_menus_and_a_start_dot_kept_across_a_restart(
     # The private picker is now out of date.
     rec = await pick(emulator, scene.alice, private, menu, "J2")
     assert "out of date" in await private_reply(rec)
-    clean(emulator)
+    assert_clean(emulator)

@@ -60,10 +60,6 @@ class Before:
     public: set[int]
 
 
-def before(emu: DiscordEmulator, db: Path) -> Before:
-    return Before(db_snapshot(db), public_posts(emu))
-
-
 def public_posts(emu: DiscordEmulator) -> set[int]:
     """The bot's messages everyone in a server channel sees (the forged old messages excluded)."""
     return {
@@ -87,42 +83,75 @@ def assert_no_errors_logged(caplog: pytest.LogCaptureFixture) -> None:
     assert errors == [], "an unexpected error (the user got the apology):\n" + "\n".join(errors)
 
 
-async def answered_privately(
-    emu: DiscordEmulator, db: Path, caplog: pytest.LogCaptureFixture, then: Before, rec: InteractionRecord
-) -> str:
-    """The interaction was answered privately (ephemerally, or in its DM: a new message, or the DM
-    message it came from updated), within Discord's limits, without an unexpected error, and
-    changed nothing."""
-    response = await rec.response()
-    await emu.wait_idle()
-    assert_nothing_changed(emu, db, then)
-    assert_no_errors_logged(caplog)
-    assert response.ephemeral or rec.channel.is_dm, f"a public answer: {rec.texts()}"
-    if rec.channel.is_dm:
-        shown = rec.texts() or rec.ephemeral_texts()
-        if response.type is CallbackType.UPDATE_MESSAGE and rec.source_message is not None:
-            shown = [rec.source_message.text]
-    else:
-        shown = rec.ephemeral_texts()
-    assert shown and all(shown), f"no text in the answer ({response.type.name})"
-    assert all(len(t) <= CONTENT_MAX for t in shown)
-    return shown[-1]
+@dataclass
+class Limits:
+    """The running bot, its scene and its database, and the log capture: what every test here sends
+    its input through and checks the answer against."""
+
+    emu: DiscordEmulator
+    scene: Scene
+    db: Path
+    caplog: pytest.LogCaptureFixture
+
+    def before(self) -> Before:
+        return Before(db_snapshot(self.db), public_posts(self.emu))
+
+    async def answered_privately(self, then: Before, rec: InteractionRecord) -> str:
+        """The interaction was answered privately (ephemerally, or in its DM: a new message, or the
+        DM message it came from updated), within Discord's limits, without an unexpected error, and
+        changed nothing."""
+        response = await rec.response()
+        await self.emu.wait_idle()
+        assert_nothing_changed(self.emu, self.db, then)
+        assert_no_errors_logged(self.caplog)
+        assert response.ephemeral or rec.channel.is_dm, f"a public answer: {rec.texts()}"
+        if rec.channel.is_dm:
+            shown = rec.texts() or rec.ephemeral_texts()
+            if response.type is CallbackType.UPDATE_MESSAGE and rec.source_message is not None:
+                shown = [rec.source_message.text]
+        else:
+            shown = rec.ephemeral_texts()
+        assert shown and all(shown), f"no text in the answer ({response.type.name})"
+        assert all(len(t) <= CONTENT_MAX for t in shown)
+        return shown[-1]
+
+    async def refused(self, send: Callable[[], Awaitable[InteractionRecord]]) -> str:
+        """``send()``'s interaction, sent now, is answered privately and changes nothing (see
+        `answered_privately`); the answer's text."""
+        then = self.before()
+        return await self.answered_privately(then, await send())
+
+    async def forged_refused(self, user: User, custom_id: str) -> str:
+        """A click on a forged ``custom_id`` in the game channel is answered privately and changes
+        nothing."""
+        return await self.refused(lambda: forge_component(self.emu, user, self.scene.channel, custom_id))
+
+    async def dm_answered(self, user: User, text: str) -> str:
+        """A typed DM is answered by DM, within Discord's limits, and changes nothing."""
+        emu = self.emu
+        then = self.before()
+        count = len(emu.dm_messages(user))
+        await emu.send_dm(user, text)
+        await emu.wait_until(lambda: len(emu.dm_messages(user)) > count, what="the answer to the DM")
+        await emu.wait_idle()
+        answers = [m.content for m in emu.dm_messages(user)[count:]]
+        assert all(0 < len(a) <= CONTENT_MAX for a in answers), [len(a) for a in answers]
+        assert_no_errors_logged(self.caplog)
+        assert_nothing_changed(emu, self.db, then)
+        return answers[-1]
 
 
-async def dm_answered(
-    emu: DiscordEmulator, db: Path, caplog: pytest.LogCaptureFixture, user: User, text: str
-) -> str:
-    """A typed DM is answered by DM, within Discord's limits, and changes nothing."""
-    then = before(emu, db)
-    count = len(emu.dm_messages(user))
-    await emu.send_dm(user, text)
-    await emu.wait_until(lambda: len(emu.dm_messages(user)) > count, what="the answer to the DM")
-    await emu.wait_idle()
-    answers = [m.content for m in emu.dm_messages(user)[count:]]
-    assert all(0 < len(a) <= CONTENT_MAX for a in answers), [len(a) for a in answers]
-    assert_no_errors_logged(caplog)
-    assert_nothing_changed(emu, db, then)
-    return answers[-1]
+@pytest.fixture
+def limits(
+    emulator: DiscordEmulator,
+    scene: Scene,
+    bot_harness: BotHarness,
+    bot_db: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> Limits:
+    """The project's bot, started (``bot_harness``), with what the tests here check its answers by."""
+    del bot_harness
+    return Limits(emulator, scene, bot_db, caplog)
 
 
 # ---- games to send them to ----------------------------------------------------------------------------
@@ -139,31 +168,39 @@ def seat_user(scene: Scene, seat: int) -> User:
     return (scene.alice, scene.bob)[seat]
 
 
-async def procession_game(emu: DiscordEmulator, scene: Scene, db: Path) -> Game:
-    game_id = await start_game(emu, scene.channel, "procession new", scene.alice, scene.bob, n=5)
-    state = procession.State.from_dict(game_state(db, game_id) or {})
-    return Game(game_id, state, seat_user(scene, next(iter(procession.to_act(state)))))
+async def new_game(limits: Limits, command: str, **options: Any) -> tuple[int, dict[str, Any]]:
+    """Alice and Bob start a game with ``/<command>``; its id and stored state."""
+    scene = limits.scene
+    game_id = await start_game(limits.emu, scene.channel, command, scene.alice, scene.bob, **options)
+    return game_id, game_state(limits.db, game_id) or {}
 
 
-async def numbers_game(emu: DiscordEmulator, scene: Scene, db: Path) -> Game:
-    game_id = await start_game(emu, scene.channel, "numbers new", scene.alice, scene.bob, m=3)
-    return Game(game_id, numbers.State.from_dict(game_state(db, game_id) or {}), scene.alice)
+async def procession_game(limits: Limits) -> Game:
+    game_id, stored = await new_game(limits, "procession new", n=5)
+    state = procession.State.from_dict(stored)
+    return Game(game_id, state, seat_user(limits.scene, next(iter(procession.to_act(state)))))
 
 
-async def divisors_game(emu: DiscordEmulator, scene: Scene, db: Path) -> Game:
-    game_id = await start_game(emu, scene.channel, "divisors new", scene.alice, scene.bob)
-    state = divisors.State.from_dict(game_state(db, game_id) or {})
-    return Game(game_id, state, seat_user(scene, min(divisors.to_act(state))))
+async def numbers_game(limits: Limits) -> Game:
+    game_id, stored = await new_game(limits, "numbers new", m=3)
+    return Game(game_id, numbers.State.from_dict(stored), limits.scene.alice)
 
 
-async def updown_game(emu: DiscordEmulator, scene: Scene, db: Path, *, placing: bool) -> Game:
+async def divisors_game(limits: Limits) -> Game:
+    game_id, stored = await new_game(limits, "divisors new")
+    state = divisors.State.from_dict(stored)
+    return Game(game_id, state, seat_user(limits.scene, min(divisors.to_act(state))))
+
+
+async def updown_game(limits: Limits, *, placing: bool) -> Game:
     """An Up-Down-Stay game waiting for predictions, or (``placing``) for its first card."""
-    game_id = await start_game(emu, scene.channel, "updown new", scene.alice, scene.bob)
+    emu, scene = limits.emu, limits.scene
+    game_id, _ = await new_game(limits, "updown new")
     if placing:
         for user in (scene.alice, scene.bob):
             await (await emu.slash(user, scene.channel, "updown predict", letters="U")).response()
             await emu.wait_idle()
-    state = updown.State.from_dict(game_state(db, game_id) or {})
+    state = updown.State.from_dict(game_state(limits.db, game_id) or {})
     assert state.phase == ("place" if placing else "predict")
     return Game(game_id, state, seat_user(scene, state.turn) if placing else scene.alice)
 
@@ -183,32 +220,19 @@ def held(game: Game, scene: Scene) -> int:
 @pytest.mark.parametrize(
     "to", [xfail_today("Z" * 1990), xfail_today("C" + "4" * 1989)], ids=["letters", "dot-like"]
 )
-async def test_a_dot_name_of_1990_characters(
-    emulator: DiscordEmulator,
-    scene: Scene,
-    bot_harness: BotHarness,
-    bot_db: Path,
-    caplog: pytest.LogCaptureFixture,
-    to: str,
-) -> None:
-    await start_game(emulator, scene.channel, "dots new", scene.alice, scene.bob)
-    then = before(emulator, bot_db)
+async def test_a_dot_name_of_1990_characters(limits: Limits, to: str) -> None:
+    emu, scene = limits.emu, limits.scene
+    await start_game(emu, scene.channel, "dots new", scene.alice, scene.bob)
+    then = limits.before()
     for user in (scene.alice, scene.bob):  # the one to move, and the one who is not
-        rec = await emulator.slash(user, scene.channel, "dots line", to=to)
-        await answered_privately(emulator, bot_db, caplog, then, rec)
+        rec = await emu.slash(user, scene.channel, "dots line", to=to)
+        await limits.answered_privately(then, rec)
 
 
 @pytest.mark.parametrize("text", ["U" * 3990, "A1" * 1995], ids=["letters", "not-letters"])
-async def test_a_typed_dm_of_3990_characters_while_a_prediction_is_awaited(
-    emulator: DiscordEmulator,
-    scene: Scene,
-    bot_harness: BotHarness,
-    bot_db: Path,
-    caplog: pytest.LogCaptureFixture,
-    text: str,
-) -> None:
-    game = await updown_game(emulator, scene, bot_db, placing=False)
-    await dm_answered(emulator, bot_db, caplog, game.player, text)
+async def test_a_typed_dm_of_3990_characters_while_a_prediction_is_awaited(limits: Limits, text: str) -> None:
+    game = await updown_game(limits, placing=False)
+    await limits.dm_answered(game.player, text)
 
 
 # ---- digits that are not 0-9 ------------------------------------------------------------------------------
@@ -217,63 +241,37 @@ ALL_SCRIPTS = list(SCRIPTS)
 
 
 @pytest.mark.parametrize("script", [xfail_today(s) for s in ALL_SCRIPTS], ids=ALL_SCRIPTS)
-async def test_a_board_button_with_another_digit(
-    emulator: DiscordEmulator,
-    scene: Scene,
-    bot_harness: BotHarness,
-    bot_db: Path,
-    caplog: pytest.LogCaptureFixture,
-    script: str,
-) -> None:
-    game = await procession_game(emulator, scene, bot_db)
-    then = before(emulator, bot_db)
+async def test_a_board_button_with_another_digit(limits: Limits, script: str) -> None:
+    game = await procession_game(limits)
     position = EXAMPLE[script]
     assert position in procession.legal_positions(game.state)
-    board = [m for m in emulator.channel_messages(scene.channel) if m.attachments][-1]
+    board = [m for m in limits.emu.channel_messages(limits.scene.channel) if m.attachments][-1]
     real = board.button(str(position))["custom_id"]
     forged = real[: -len(str(position))] + written(position, script)  # q:<game>:<version>:flip:²
-    rec = await forge_component(emulator, game.player, scene.channel, forged)
-    await answered_privately(emulator, bot_db, caplog, then, rec)
+    await limits.forged_refused(game.player, forged)
 
 
 @pytest.mark.parametrize("script", [xfail_today(s) for s in ALL_SCRIPTS], ids=ALL_SCRIPTS)
 @pytest.mark.parametrize("kind", ["divisors", "updown"])
-async def test_a_panel_menu_value_with_other_digits(
-    emulator: DiscordEmulator,
-    scene: Scene,
-    bot_harness: BotHarness,
-    bot_db: Path,
-    caplog: pytest.LogCaptureFixture,
-    kind: str,
-    script: str,
-) -> None:
+async def test_a_panel_menu_value_with_other_digits(limits: Limits, kind: str, script: str) -> None:
     """The DM panel's menu (Divisors: q:<game>:-:pick, Up-Down-Stay: q:<game>:-:play) with the value
     of a card the player holds, written in other digits."""
     if kind == "divisors":
-        game, verb = await divisors_game(emulator, scene, bot_db), "pick"
+        game, verb = await divisors_game(limits), "pick"
     else:
-        game, verb = await updown_game(emulator, scene, bot_db, placing=True), "play"
-    then = before(emulator, bot_db)
-    value = written(held(game, scene), script)
-    dm = emulator.open_dm(game.player)
-    rec = await forge_component(emulator, game.player, dm, f"q:{game.id}:-:{verb}", values=[value])
-    await answered_privately(emulator, bot_db, caplog, then, rec)
+        game, verb = await updown_game(limits, placing=True), "play"
+    value = written(held(game, limits.scene), script)
+    dm = limits.emu.open_dm(game.player)
+    await limits.refused(
+        lambda: forge_component(limits.emu, game.player, dm, f"q:{game.id}:-:{verb}", values=[value])
+    )
 
 
-async def test_a_board_control_with_another_digit_in_the_game_id(
-    emulator: DiscordEmulator,
-    scene: Scene,
-    bot_harness: BotHarness,
-    bot_db: Path,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
+async def test_a_board_control_with_another_digit_in_the_game_id(limits: Limits) -> None:
     """The boards of the secret games carry q:<game>:-:mine: with the game id in other digits."""
-    game = await divisors_game(emulator, scene, bot_db)
+    game = await divisors_game(limits)
     for script in SCRIPTS:
-        then = before(emulator, bot_db)
-        forged = f"q:{written(game.id, script)}:-:mine"
-        rec = await forge_component(emulator, game.player, scene.channel, forged)
-        await answered_privately(emulator, bot_db, caplog, then, rec)
+        await limits.forged_refused(game.player, f"q:{written(game.id, script)}:-:mine")
 
 
 # int() reads Arabic-Indic and fullwidth digits, and a regex's \d matches them; a superscript makes
@@ -291,25 +289,17 @@ REFUSED_TODAY = {("numbers", "superscript"), ("divisors", "superscript")}
     ],
     ids=[f"{kind}-{script}" for kind in ("numbers", "updown", "divisors") for script in ALL_SCRIPTS],
 )
-async def test_a_typed_answer_with_other_digits(
-    emulator: DiscordEmulator,
-    scene: Scene,
-    bot_harness: BotHarness,
-    bot_db: Path,
-    caplog: pytest.LogCaptureFixture,
-    kind: str,
-    script: str,
-) -> None:
+async def test_a_typed_answer_with_other_digits(limits: Limits, kind: str, script: str) -> None:
     if kind == "numbers":
-        game = await numbers_game(emulator, scene, bot_db)
+        game = await numbers_game(limits)
         value = EXAMPLE[script]
     elif kind == "updown":
-        game = await updown_game(emulator, scene, bot_db, placing=True)
-        value = held(game, scene)
+        game = await updown_game(limits, placing=True)
+        value = held(game, limits.scene)
     else:
-        game = await divisors_game(emulator, scene, bot_db)
-        value = held(game, scene)
-    await dm_answered(emulator, bot_db, caplog, game.player, written(value, script))
+        game = await divisors_game(limits)
+        value = held(game, limits.scene)
+    await limits.dm_answered(game.player, written(value, script))
 
 
 async def open_pick_form(emu: DiscordEmulator, user: User, game_id: int) -> InteractionRecord:
@@ -329,20 +319,12 @@ async def open_pick_form(emu: DiscordEmulator, user: User, game_id: int) -> Inte
 @pytest.mark.parametrize(
     "script", ["superscript", xfail_today("arabic-indic"), xfail_today("fullwidth")], ids=ALL_SCRIPTS
 )
-async def test_a_form_value_with_other_digits(
-    emulator: DiscordEmulator,
-    scene: Scene,
-    bot_harness: BotHarness,
-    bot_db: Path,
-    caplog: pytest.LogCaptureFixture,
-    script: str,
-) -> None:
-    game = await numbers_game(emulator, scene, bot_db)
-    opened = await open_pick_form(emulator, game.player, game.id)
-    then = before(emulator, bot_db)
+async def test_a_form_value_with_other_digits(limits: Limits, script: str) -> None:
+    game = await numbers_game(limits)
+    opened = await open_pick_form(limits.emu, game.player, game.id)
     field = opened.modal["components"][0]["components"][0]["custom_id"]  # type: ignore[index]
-    sub = await emulator.submit_modal(game.player, opened, values={field: written(EXAMPLE[script], script)})
-    await answered_privately(emulator, bot_db, caplog, then, sub)
+    typed = {field: written(EXAMPLE[script], script)}
+    await limits.refused(lambda: limits.emu.submit_modal(game.player, opened, values=typed))
 
 
 # ---- numbers too large ----------------------------------------------------------------------------------
@@ -353,34 +335,25 @@ async def test_a_form_value_with_other_digits(
     [xfail_today("q:9999999999999999999:1:flip:1"), xfail_today("q:9999999999999999999:-:mine")],
     ids=["flip", "mine"],
 )
-async def test_a_game_id_past_int64_in_a_custom_id(
-    emulator: DiscordEmulator,
-    scene: Scene,
-    bot_harness: BotHarness,
-    bot_db: Path,
-    caplog: pytest.LogCaptureFixture,
-    forged: str,
-) -> None:
+async def test_a_game_id_past_int64_in_a_custom_id(limits: Limits, forged: str) -> None:
     assert int(forged.split(":")[1]) > 2**63 - 1
-    game = await procession_game(emulator, scene, bot_db)
-    then = before(emulator, bot_db)
-    rec = await forge_component(emulator, game.player, scene.channel, forged)
-    await answered_privately(emulator, bot_db, caplog, then, rec)
+    game = await procession_game(limits)
+    await limits.forged_refused(game.player, forged)
 
 
-Send = Callable[[DiscordEmulator, Scene, Path], Awaitable[Any]]
+Send = Callable[[Limits], Awaitable[User]]
 
 
-async def huge_numbers_pick(emu: DiscordEmulator, scene: Scene, db: Path) -> User:
-    return (await numbers_game(emu, scene, db)).player
+async def huge_numbers_pick(limits: Limits) -> User:
+    return (await numbers_game(limits)).player
 
 
-async def huge_updown_card(emu: DiscordEmulator, scene: Scene, db: Path) -> User:
-    return (await updown_game(emu, scene, db, placing=True)).player
+async def huge_updown_card(limits: Limits) -> User:
+    return (await updown_game(limits, placing=True)).player
 
 
-async def huge_divisors_card(emu: DiscordEmulator, scene: Scene, db: Path) -> User:
-    return (await divisors_game(emu, scene, db)).player
+async def huge_divisors_card(limits: Limits) -> User:
+    return (await divisors_game(limits)).player
 
 
 @pytest.mark.parametrize(
@@ -388,56 +361,30 @@ async def huge_divisors_card(emu: DiscordEmulator, scene: Scene, db: Path) -> Us
     [xfail_today(huge_numbers_pick), xfail_today(huge_updown_card), huge_divisors_card],
     ids=["numbers-pick", "updown-card", "divisors-card"],
 )
-async def test_a_5000_digit_number_typed_in_a_dm(
-    emulator: DiscordEmulator,
-    scene: Scene,
-    bot_harness: BotHarness,
-    bot_db: Path,
-    caplog: pytest.LogCaptureFixture,
-    game: Send,
-) -> None:
-    player = await game(emulator, scene, bot_db)
-    await dm_answered(emulator, bot_db, caplog, player, HUGE)
+async def test_a_5000_digit_number_typed_in_a_dm(limits: Limits, game: Send) -> None:
+    player = await game(limits)
+    await limits.dm_answered(player, HUGE)
 
 
-async def test_a_5000_digit_timeout(
-    emulator: DiscordEmulator,
-    scene: Scene,
-    bot_harness: BotHarness,
-    bot_db: Path,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    then = before(emulator, bot_db)
-    rec = await emulator.forged_slash(scene.alice, scene.channel, "procession new", timeout=HUGE)
-    await answered_privately(emulator, bot_db, caplog, then, rec)
+async def test_a_5000_digit_timeout(limits: Limits) -> None:
+    scene = limits.scene
+    await limits.refused(
+        lambda: limits.emu.forged_slash(scene.alice, scene.channel, "procession new", timeout=HUGE)
+    )
 
 
 # ---- commands and controls from an older or modified client ---------------------------------------------
 
 
-async def test_a_move_command_without_its_required_option(
-    emulator: DiscordEmulator,
-    scene: Scene,
-    bot_harness: BotHarness,
-    bot_db: Path,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    game = await procession_game(emulator, scene, bot_db)
-    then = before(emulator, bot_db)
-    rec = await emulator.forged_slash(game.player, scene.channel, "procession flip")
-    await answered_privately(emulator, bot_db, caplog, then, rec)
+async def test_a_move_command_without_its_required_option(limits: Limits) -> None:
+    game = await procession_game(limits)
+    await limits.refused(
+        lambda: limits.emu.forged_slash(game.player, limits.scene.channel, "procession flip")
+    )
 
 
-async def test_a_move_control_without_a_version_is_refused_as_outdated(
-    emulator: DiscordEmulator,
-    scene: Scene,
-    bot_harness: BotHarness,
-    bot_db: Path,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    game = await procession_game(emulator, scene, bot_db)
-    then = before(emulator, bot_db)
+async def test_a_move_control_without_a_version_is_refused_as_outdated(limits: Limits) -> None:
+    game = await procession_game(limits)
     position = procession.legal_positions(game.state)[0]
-    rec = await forge_component(emulator, game.player, scene.channel, f"q:{game.id}:-:flip:{position}")
-    answer = await answered_privately(emulator, bot_db, caplog, then, rec)
+    answer = await limits.forged_refused(game.player, f"q:{game.id}:-:flip:{position}")
     assert re.search(r"out of date|outdated|stale|\bold\b|no longer", answer, re.IGNORECASE), answer

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import warnings
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ import pytest
 from bot.games import procession
 from tests.e2e.driver import (
     boards,
+    game_panels,
     game_state,
     live_controls,
     move_count,
@@ -27,7 +29,7 @@ from tests.e2e.driver import (
 )
 from tests.emulator import DiscordEmulator, InteractionFailed
 from tests.emulator.harness import BotHarness
-from tests.emulator.models import MessageRecord
+from tests.emulator.models import InteractionRecord, MessageRecord
 from tests.emulator.world import Channel, Scene, User
 
 REDESIGN = "issue 12: what a move owes is not durable yet"
@@ -76,12 +78,65 @@ async def wait_for_board(
     return found[0]
 
 
-async def procession_game(emu: DiscordEmulator, scene: Scene, n: int = 5) -> int:
-    return await start_game(emu, scene.channel, "procession new", scene.alice, scene.bob, n=n)
+async def assert_shown_once(
+    emu: DiscordEmulator,
+    channel: Channel,
+    row: str,
+    timeout: float = SETTLE,  # noqa: ASYNC109
+) -> None:
+    """The board showing ``row`` arrives, and once the bot is idle it is there exactly once."""
+    await wait_for_board(emu, channel, row, timeout)
+    await emu.wait_idle(timeout=timeout)
+    assert len(showing(emu, channel, row)) == 1
 
 
 def mover(scene: Scene, state: procession.State) -> User:
     return (scene.alice, scene.bob)[next(iter(procession.to_act(state)))]
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A Procession game just started between Alice and Bob: its board, and the first move of the
+    player to act (the first legal position)."""
+
+    game_id: int
+    board: MessageRecord
+    state: procession.State
+    position: int
+    player: User
+
+    @property
+    def row(self) -> str:
+        """The row that move makes."""
+        return procession.flip(self.state.row, self.position)
+
+    async def click(self, emu: DiscordEmulator) -> InteractionRecord:
+        """The player clicks the move's button on the board."""
+        return await emu.click(self.player, self.board, self.board.button(str(self.position))["custom_id"])
+
+
+async def procession_game(emu: DiscordEmulator, scene: Scene, db: Path, n: int = 5) -> Opening:
+    game_id = await start_game(emu, scene.channel, "procession new", scene.alice, scene.bob, n=n)
+    state = procession_state(db, game_id)
+    board = boards(emu, scene.channel)[-1]
+    return Opening(game_id, board, state, procession.legal_positions(state)[0], mover(scene, state))
+
+
+async def crash_after_the_first_answer(
+    emu: DiscordEmulator, scene: Scene, harness: BotHarness, db: Path, *, slash: bool = False
+) -> Opening:
+    """A Procession game (`procession_game`) and its first move, by its button (or with ``slash``, by
+    ``/procession flip``); the bot is killed right after its first answer to it."""
+    game = await procession_game(emu, scene, db)
+    if slash:
+        trap = emu.crash_after_next_answer(harness, user=game.player, command="procession flip")
+        rec = await emu.slash(game.player, scene.channel, "procession flip", position=game.position)
+    else:
+        trap = emu.crash_after_next_answer(harness, user=game.player)
+        rec = await game.click(emu)
+    await rec.response()
+    assert trap.done and harness.bot is None
+    return game
 
 
 async def play_to_the_end_by_buttons(emu: DiscordEmulator, scene: Scene, db: Path, game_id: int) -> None:
@@ -96,9 +151,7 @@ async def play_to_the_end_by_buttons(emu: DiscordEmulator, scene: Scene, db: Pat
         cid = next(c for c in live_controls(board) if c.endswith(f":flip:{position}"))
         rec = await emu.click(mover(scene, state), board, cid)
         await rec.response()
-        await wait_for_board(emu, scene.channel, procession.flip(state.row, position))
-        await emu.wait_idle(timeout=SETTLE)
-        assert len(showing(emu, scene.channel, procession.flip(state.row, position))) == 1
+        await assert_shown_once(emu, scene.channel, procession.flip(state.row, position))
     assert procession.outcome(procession_state(db, game_id)) is not None, "the game did not end"
     moves = move_count(db, game_id)
     assert len(boards(emu, scene.channel)) == moves + 1  # the first board, then one per move
@@ -111,59 +164,35 @@ async def play_to_the_end_by_buttons(emu: DiscordEmulator, scene: Scene, db: Pat
 
 
 async def test_a_board_click_survives_a_crash_right_after_its_first_answer(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
-    game_id = await procession_game(emu, scene)
-    board = boards(emu, scene.channel)[-1]
-    state = procession_state(bot_db, game_id)
-    position = procession.legal_positions(state)[0]
-    player = mover(scene, state)
-    trap = emu.crash_after_next_answer(bot_harness, user=player)
-    rec = await emu.click(player, board, board.button(str(position))["custom_id"])
-    await rec.response()
-    assert trap.done and bot_harness.bot is None
-    assert move_count(bot_db, game_id) == 1  # saved before the first answer
+    game = await crash_after_the_first_answer(emu, scene, bot_harness, bot_db)
+    assert move_count(bot_db, game.game_id) == 1  # saved before the first answer
 
     await bot_harness.start()
-    row = procession.flip(state.row, position)
-    await wait_for_board(emu, scene.channel, row)
-    await emu.wait_idle(timeout=SETTLE)
-    assert len(showing(emu, scene.channel, row)) == 1
-    assert live_controls(emu.message(board.id)) == []
+    await assert_shown_once(emu, scene.channel, game.row)
+    assert live_controls(emu.message(game.board.id)) == []
     assert_each_board_once(emu, scene.channel)
-    await play_to_the_end_by_buttons(emu, scene, bot_db, game_id)
+    await play_to_the_end_by_buttons(emu, scene, bot_db, game.game_id)
 
 
 async def test_a_slash_move_survives_a_crash_right_after_its_first_answer(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
-    game_id = await procession_game(emu, scene)
-    board = boards(emu, scene.channel)[-1]
-    state = procession_state(bot_db, game_id)
-    position = procession.legal_positions(state)[0]
-    player = mover(scene, state)
-    trap = emu.crash_after_next_answer(bot_harness, user=player, command="procession flip")
-    rec = await emu.slash(player, scene.channel, "procession flip", position=position)
-    await rec.response()
-    assert trap.done and bot_harness.bot is None
-    assert move_count(bot_db, game_id) == 1
+    game = await crash_after_the_first_answer(emu, scene, bot_harness, bot_db, slash=True)
+    assert move_count(bot_db, game.game_id) == 1
 
     await bot_harness.start()
-    row = procession.flip(state.row, position)
-    await wait_for_board(emu, scene.channel, row)
+    await wait_for_board(emu, scene.channel, game.row)
     await emu.wait_until(
-        lambda: not live_controls(emu.message(board.id)), timeout=SETTLE, what="the old board's controls gone"
+        lambda: not live_controls(emu.message(game.board.id)),
+        timeout=SETTLE,
+        what="the old board's controls gone",
     )
     await emu.wait_idle(timeout=SETTLE)
-    assert len(showing(emu, scene.channel, row)) == 1
+    assert len(showing(emu, scene.channel, game.row)) == 1
     assert_each_board_once(emu, scene.channel)
-    await play_to_the_end_by_buttons(emu, scene, bot_db, game_id)
-
-
-def dm_panels(emu: DiscordEmulator, user: User, game_id: int) -> list[MessageRecord]:
-    return [m for m in emu.dm_messages(user) if f"game #{game_id}" in m.content]
+    await play_to_the_end_by_buttons(emu, scene, bot_db, game.game_id)
 
 
 def offers_pick(panel: MessageRecord, move: int) -> bool:
@@ -172,9 +201,8 @@ def offers_pick(panel: MessageRecord, move: int) -> bool:
 
 
 async def test_a_revealing_pick_survives_a_crash_right_after_its_first_answer(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
     alice, bob = scene.alice, scene.bob
     game_id = await start_game(emu, scene.channel, "numbers new", alice, bob, m=3)
     rec = await emu.slash(alice, scene.channel, "numbers pick", number=5)
@@ -197,7 +225,7 @@ async def test_a_revealing_pick_survives_a_crash_right_after_its_first_answer(
 
     def brought_up_to_date() -> bool:
         return all(
-            dm_panels(emu, u, game_id) and offers_pick(dm_panels(emu, u, game_id)[-1], 2)
+            game_panels(emu, u, game_id) and offers_pick(game_panels(emu, u, game_id)[-1], 2)
             for u in (alice, bob)
         )
 
@@ -210,7 +238,7 @@ async def test_a_revealing_pick_survives_a_crash_right_after_its_first_answer(
     for user in (alice, bob):
         new = len(emu.dm_messages(user)) - dms[user]
         assert new <= 1, f"{user.name} got {new} new DMs for one move"
-        panels = dm_panels(emu, user, game_id)
+        panels = game_panels(emu, user, game_id)
         assert sum(offers_pick(p, 2) for p in panels) == 1, [p.content for p in panels]
         assert all(live_controls(p) == [] for p in panels[:-1]), f"{user.name}'s older panels are live"
 
@@ -219,37 +247,26 @@ async def test_a_revealing_pick_survives_a_crash_right_after_its_first_answer(
 
 
 async def test_a_board_click_whose_interaction_expired_still_gets_its_board(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
-    game_id = await procession_game(emu, scene)
-    board = boards(emu, scene.channel)[-1]
-    state = procession_state(bot_db, game_id)
-    position = procession.legal_positions(state)[0]
-    player = mover(scene, state)
-    emu.expire_next_interaction(user=player)
-    rec = await emu.click(player, board, board.button(str(position))["custom_id"])
+    game = await procession_game(emu, scene, bot_db)
+    emu.expire_next_interaction(user=game.player)
+    rec = await game.click(emu)
     with pytest.raises(InteractionFailed):
         await rec.response()
-    row = procession.flip(state.row, position)
-    await wait_for_board(emu, scene.channel, row)  # at once: no restart
-    await emu.wait_idle(timeout=SETTLE)
-    assert move_count(bot_db, game_id) == 1
-    assert len(showing(emu, scene.channel, row)) == 1
+    await assert_shown_once(emu, scene.channel, game.row)  # at once: no restart
+    assert move_count(bot_db, game.game_id) == 1
     assert_each_board_once(emu, scene.channel)
     assert_only_the_newest_board_is_live(emu, scene.channel)
 
 
 async def test_boards_stay_in_order_when_a_post_fails_while_the_next_move_is_made(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
-    game_id = await procession_game(emu, scene, n=6)
-    board = boards(emu, scene.channel)[-1]
-    state = procession_state(bot_db, game_id)
-    first = procession.legal_positions(state)[0]
+    game = await procession_game(emu, scene, bot_db, n=6)
+    game_id = game.game_id
     emu.fail_next("POST /channels/*/messages", status=500, times=2)
-    rec = await emu.click(mover(scene, state), board, board.button(str(first))["custom_id"])
+    rec = await game.click(emu)
     await rec.response()
     await emu.wait_until(
         lambda: move_count(bot_db, game_id) == 1, timeout=SETTLE, what="the first move saved"
@@ -277,27 +294,20 @@ async def test_boards_stay_in_order_when_a_post_fails_while_the_next_move_is_mad
 
 
 async def test_a_crashed_bot_restarts_on_what_it_had_saved(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
     """(Passes today.) The crash leaves the saved move and nothing unclosed; the restarted bot plays on."""
-    emu = emulator
-    game_id = await procession_game(emu, scene)
-    board = boards(emu, scene.channel)[-1]
-    state = procession_state(bot_db, game_id)
-    position = procession.legal_positions(state)[0]
-    emu.crash_after_next_answer(bot_harness, user=mover(scene, state))
-    rec = await emu.click(mover(scene, state), board, board.button(str(position))["custom_id"])
-    await rec.response()
+    game = await crash_after_the_first_answer(emu, scene, bot_harness, bot_db)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         gc.collect()
     assert [str(w.message) for w in caught] == []
     await bot_harness.start()
-    after = procession_state(bot_db, game_id)
-    assert after.row == procession.flip(state.row, position) and move_count(bot_db, game_id) == 1
+    after = procession_state(bot_db, game.game_id)
+    assert after.row == game.row and move_count(bot_db, game.game_id) == 1
     second = procession.legal_positions(after)[0]
     rec = await emu.slash(mover(scene, after), scene.channel, "procession flip", position=second)
     await rec.response()
     await wait_for_board(emu, scene.channel, procession.flip(after.row, second))
     await emu.wait_idle()
-    assert move_count(bot_db, game_id) == 2
+    assert move_count(bot_db, game.game_id) == 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.e2e.driver import (
+    assert_clean,
     assert_png,
     bot_messages,
     click_label,
@@ -17,12 +18,6 @@ from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
 from tests.emulator.models import CallbackType
 from tests.emulator.world import Scene
-
-
-def clean(emu: DiscordEmulator) -> None:
-    assert [str(v) for v in emu.violations] == []
-    assert [str(v) for v in emu.schema_violations] == []
-    assert emu.unknown_requests == []
 
 
 async def open_game(emu: DiscordEmulator, scene: Scene, players: int, n: int, *, by_buttons: bool) -> None:
@@ -84,7 +79,7 @@ async def test_seed_sample_game_by_slash_commands(
     assert final.custom_ids == []
     # every earlier board lost its buttons
     assert all(m.custom_ids == [] for m in bot_messages(emulator, scene.channel))
-    clean(emulator)
+    assert_clean(emulator)
 
 
 async def test_three_players_by_buttons(
@@ -111,7 +106,7 @@ async def test_three_players_by_buttons(
     row = await service.storage.latest_game_in_channel(channel_id=scene.channel.id)
     assert row is not None and row.status == "finished"
     assert (await service.replay(row.id)).to_dict() == row.state
-    clean(emulator)
+    assert_clean(emulator)
 
 
 async def test_restart_mid_game_keeps_the_game_and_its_buttons(
@@ -134,7 +129,7 @@ async def test_restart_mid_game_keeps_the_game_and_its_buttons(
     after = latest_board(emulator, scene.channel)
     assert after.id != board.id and "`010010`" in after.content
     assert scene.alice.mention in after.content.splitlines()[-1]
-    clean(emulator)
+    assert_clean(emulator)
 
 
 async def test_bad_input_is_answered_privately_and_changes_nothing(
@@ -163,7 +158,7 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(
     await emulator.wait_idle()
     assert db_snapshot(bot_db) == before
     assert len(bot_messages(emulator, scene.channel)) == count
-    clean(emulator)
+    assert_clean(emulator)
 
 
 async def test_a_double_click_applies_once_and_the_second_is_told_the_board_is_old(
@@ -212,7 +207,7 @@ async def test_forfeit_cancel_status_rules_and_threads(
     assert board.custom_ids == []
     rec = await emulator.slash(scene.bob, scene.channel, "procession flip", position=1)
     assert "no Procession game" in await private_reply(rec)
-    clean(emulator)
+    assert_clean(emulator)
 
 
 async def test_last_player_standing_wins_after_forfeits(
@@ -224,4 +219,4 @@ async def test_last_player_standing_wins_after_forfeits(
     await emulator.wait_idle()
     final = latest_board(emulator, scene.channel)
     assert scene.alice.mention in final.content and "wins" in final.content and final.custom_ids == []
-    clean(emulator)
+    assert_clean(emulator)

@@ -27,9 +27,8 @@ async def start(
 
 
 async def test_the_same_button_pressed_twice_at_once(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
     game_id = await start(emu, scene.channel, "procession new", scene.alice, scene.bob, n=5)
     board = latest_board(emu, scene.channel)
     cid = board.button("1")["custom_id"]
@@ -45,9 +44,8 @@ async def test_the_same_button_pressed_twice_at_once(
 
 
 async def test_two_players_at_once_and_a_dm_reply_racing_a_command(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
     alice, bob = scene.alice, scene.bob
     game_id = await start(emu, scene.channel, "updown new", alice, bob)
     await emu.wait_until(lambda: emu.dm_messages(alice) and emu.dm_messages(bob), what="the hands")
@@ -81,9 +79,8 @@ async def test_two_players_at_once_and_a_dm_reply_racing_a_command(
 
 
 async def test_faults_and_a_dropped_gateway_lose_and_duplicate_nothing(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
     users = [scene.alice, scene.bob, scene.carol]
     game_id = await start(emu, scene.channel, "procession new", *users, n=10)
     rng = random.Random(7)
@@ -126,9 +123,8 @@ async def test_faults_and_a_dropped_gateway_lose_and_duplicate_nothing(
 
 
 async def test_a_move_saved_before_a_failure_is_reported_as_saved(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
     alice, bob = scene.alice, scene.bob
     game_id = await start(emu, scene.channel, "updown new", alice, bob)
     # The bot loses Send Messages in the server: its quiet "has predicted" line cannot be posted.

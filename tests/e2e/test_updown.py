@@ -13,17 +13,22 @@ from typing import Any
 from bot.games import updown
 from cogs.updown.present import card_text
 from tests.e2e.driver import (
+    assert_discord_accepted_all,
     assert_png,
+    boards,
     bot_messages,
+    closed_dm_notice,
     db_snapshot,
+    dm_panel,
     form_answer,
     latest_board,
+    private_panel,
     private_reply,
     start_game,
+    wait_dm_control,
 )
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
-from tests.emulator.models import MessageRecord
 from tests.emulator.world import Channel, Scene, User
 
 
@@ -31,39 +36,13 @@ async def open_game(emu: DiscordEmulator, channel: Channel, host: User, *others:
     return await start_game(emu, channel, "updown new", host, *others)
 
 
-def dm_panel(emu: DiscordEmulator, user: User, game_id: int) -> MessageRecord:
-    """The newest DM panel of ``user`` for the game."""
-    panels = [m for m in emu.dm_messages(user) if f"game #{game_id}" in m.content]
-    assert panels, f"{user.name} got no DM for game #{game_id}"
-    return panels[-1]
-
-
-async def wait_control(
-    emu: DiscordEmulator, user: User, game_id: int, verb: str
-) -> tuple[MessageRecord, str]:
-    """Wait for the newest DM panel of the game to carry the control ``verb``; its custom_id."""
-
-    def find() -> tuple[MessageRecord, str] | None:
-        panels = [m for m in emu.dm_messages(user) if f"game #{game_id}" in m.content]
-        if not panels:
-            return None
-        ids = [cid for cid in panels[-1].custom_ids if cid.endswith(f":{verb}")]
-        return (panels[-1], ids[0]) if ids else None
-
-    found: tuple[MessageRecord, str] = await emu.wait_until(find, what=f"{user.name}'s {verb} control")
-    return found
-
-
 async def new_board(emu: DiscordEmulator, channel: Channel, boards_before: int) -> None:
-    def count() -> bool:
-        return len([m for m in bot_messages(emu, channel) if m.attachments]) > boards_before
-
-    await emu.wait_until(count, what="a new board")
+    await emu.wait_until(lambda: board_count(emu, channel) > boards_before, what="a new board")
     await emu.wait_idle()
 
 
 def board_count(emu: DiscordEmulator, channel: Channel) -> int:
-    return len([m for m in bot_messages(emu, channel) if m.attachments])
+    return len(boards(emu, channel))
 
 
 async def state_of(harness: BotHarness, game_id: int) -> updown.State:
@@ -71,7 +50,7 @@ async def state_of(harness: BotHarness, game_id: int) -> updown.State:
 
 
 async def predict_by_modal(emu: DiscordEmulator, user: User, game_id: int, letters: str) -> str:
-    panel, predict = await wait_control(emu, user, game_id, "predict")
+    panel, predict = await wait_dm_control(emu, user, game_id, "predict")
     rec = await emu.click(user, panel, predict)
     await rec.response()
     assert rec.modal is not None
@@ -103,7 +82,7 @@ async def place_all(
         rank = updown.card_rank(state.hands[state.turn][0])
         boards = board_count(emu, scene.channel)
         if by == "select" or (by == "mixed" and len(state.row) % 2 == 0):
-            panel, play = await wait_control(emu, user, game_id, "play")
+            panel, play = await wait_dm_control(emu, user, game_id, "play")
             rec = await emu.select(user, panel, play, [str(rank)])
         else:
             rec = await emu.slash(user, scene.channel, "updown play", card=updown.rank_label(rank))
@@ -124,9 +103,8 @@ def assert_no_leaks(emu: DiscordEmulator, secrets: list[str], cards: set[str]) -
 
 
 async def test_two_players_modal_reply_select_command_and_playoff(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
-    emu = emulator
     alice, bob = scene.alice, scene.bob
     game_id = await open_game(emu, scene.channel, alice, bob)
     state = await state_of(bot_harness, game_id)
@@ -180,27 +158,19 @@ async def test_two_players_modal_reply_select_command_and_playoff(
     assert row.status == "finished" and row.result is not None and row.result["winners"] == [0]
     replayed = await bot_harness.bot.service.replay(game_id)
     assert replayed == await state_of(bot_harness, game_id)
-    assert emu.violations == [] and emu.schema_violations == []
-
-
-def ephemeral_panel(emu: DiscordEmulator, user: User, game_id: int) -> MessageRecord:
-    panels = [m for m in emu.private_messages(user) if f"game #{game_id}" in m.content]
-    assert panels, f"{user.name} has no private panel for game #{game_id}"
-    return panels[-1]
+    assert_discord_accepted_all(emu)
 
 
 async def test_four_players_closed_dms_restarts_and_bad_inputs(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
-    emu = emulator
     alice, bob, carol, dave, mod = scene.alice, scene.bob, scene.carol, scene.dave, scene.mod
     emu.close_dms(dave)
     game_id = await open_game(emu, scene.channel, alice, bob, carol, dave)
     state = await state_of(bot_harness, game_id)
     assert [len(h) for h in state.hands] == [13, 13, 13, 13]
     # Dave's DMs are closed: one notice in the channel, naming the fallback, revealing nothing.
-    notices = [m for m in bot_messages(emu, scene.channel) if "cannot send you direct messages" in m.content]
-    assert len(notices) == 1 and f"<@{dave.id}>" in notices[0].content
+    closed_dm_notice(emu, scene.channel, dave)
     assert emu.dm_messages(dave) == []
 
     # Bad predictions and plays: a private answer each, nothing changes.
@@ -233,7 +203,7 @@ async def test_four_players_closed_dms_restarts_and_bad_inputs(
     await predict_by_reply(emu, carol, game_id, "SSSSD")
     shown = await private_reply(await emu.click(dave, latest_board(emu, scene.channel), mine))
     assert " ".join(card_text(c) for c in state.hands[3]) in shown
-    panel = ephemeral_panel(emu, dave, game_id)
+    panel = private_panel(emu, dave, game_id)
     rec = await emu.click(dave, panel, panel.button("Predict")["custom_id"])
     await rec.response()
     await (await emu.submit_modal(dave, rec, values={"letters": "SSSSS"})).response()
@@ -264,11 +234,11 @@ async def test_four_players_closed_dms_restarts_and_bad_inputs(
         rank = str(updown.card_rank(state.hands[state.turn][-1]))
         if user is dave:
             await private_reply(await emu.click(dave, latest_board(emu, scene.channel), mine))
-            panel = ephemeral_panel(emu, dave, game_id)
+            panel = private_panel(emu, dave, game_id)
             select = next(c for c in panel.all_components() if c.get("custom_id", "").endswith(":play"))
             rec = await emu.select(dave, panel, select["custom_id"], [rank])
         else:
-            panel, play = await wait_control(emu, user, game_id, "play")
+            panel, play = await wait_dm_control(emu, user, game_id, "play")
             rec = await emu.select(user, panel, play, [rank])
         boards = board_count(emu, scene.channel)
         await rec.response()
@@ -287,15 +257,12 @@ async def test_four_players_closed_dms_restarts_and_bad_inputs(
     final = bot_messages(emu, scene.channel)[-1]
     assert f"<@{alice.id}> wins" in final.content, final.content
     assert "`U` occurs from card" in final.content
-    # Dave's closed DMs were tried once, at the start: no retries.
-    assert [(v.status, v.code) for v in emu.violations] == [(403, 50007)]
-    assert emu.schema_violations == []
+    assert_discord_accepted_all(emu, closed_dms=1)  # Dave's
 
 
 async def test_typed_answer_with_two_games_waiting_asks_which(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
-    emu = emulator
     alice, bob = scene.alice, scene.bob
     first = await open_game(emu, scene.channel, alice, bob)
     second = await open_game(emu, scene.thread, alice, bob)
@@ -320,12 +287,11 @@ async def test_typed_answer_with_two_games_waiting_asks_which(
 
 
 async def test_a_form_opened_before_a_restart_is_taken_after_it(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
-    emu = emulator
     alice, bob = scene.alice, scene.bob
     game_id = await open_game(emu, scene.channel, alice, bob)
-    panel, predict = await wait_control(emu, alice, game_id, "predict")
+    panel, predict = await wait_dm_control(emu, alice, game_id, "predict")
     rec = await emu.click(alice, panel, predict)
     await rec.response()
     assert rec.modal is not None and "letters" in str(rec.modal)

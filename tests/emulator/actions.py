@@ -38,6 +38,8 @@ from .payloads import (
 from .validation import SELECT_TYPES
 from .world import ChannelRef, UserRef, World
 
+Options = Mapping[str, Any] | None  # a slash command's options, by name
+
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 SUBCOMMAND, GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11
@@ -319,59 +321,38 @@ class UserActions(World):
         return record
 
     async def slash(
-        self,
-        user: UserRef,
-        channel: ChannelRef,
-        command: str,
-        options: Mapping[str, Any] | None = None,
-        /,
-        **kwargs: Any,
+        self, user: UserRef, channel: ChannelRef, command: str, options: Options = None, /, **kwargs: Any
     ) -> InteractionRecord:
         """Run `/command` ("game status", "a b c" for groups) with options as a dict or keywords.
 
         USER options take a `User`, CHANNEL a `Channel`, ROLE a `Role`, ATTACHMENT a
         (filename, bytes) pair; they are sent with their `resolved` data.
         """
-        who, where = self.user(user), self.channel(channel)
-        given = {**(options or {}), **kwargs}
-        data = self._command_data(who, where, command, given, focused=None)
-        return self._start_interaction(
-            InteractionType.APPLICATION_COMMAND, who, where, data, command=" ".join(command.split())
-        )
+        return self._run_command(user, channel, command, {**(options or {}), **kwargs}, checked=True)
 
     async def forged_slash(
-        self,
-        user: UserRef,
-        channel: ChannelRef,
-        command: str,
-        options: Mapping[str, Any] | None = None,
-        /,
-        **kwargs: Any,
+        self, user: UserRef, channel: ChannelRef, command: str, options: Options = None, /, **kwargs: Any
     ) -> InteractionRecord:
         """Run `/command` as a modified or outdated client could: the command and its subcommands
         must be synced, but the options go as given, unchecked (a required one may be missing, a
         string longer than its max_length, a number out of range, a name unknown). Values are sent
         raw: no `resolved` data."""
+        return self._run_command(user, channel, command, {**(options or {}), **kwargs}, checked=False)
+
+    def _run_command(
+        self, user: UserRef, channel: ChannelRef, command: str, given: Mapping[str, Any], *, checked: bool
+    ) -> InteractionRecord:
         who, where = self.user(user), self.channel(channel)
-        given = {**(options or {}), **kwargs}
-        data = self._command_data(who, where, command, given, focused=None, checked=False)
+        data = self._command_data(who, where, command, given, focused=None, checked=checked)
         return self._start_interaction(
             InteractionType.APPLICATION_COMMAND, who, where, data, command=" ".join(command.split())
         )
 
-    async def autocomplete(
-        self,
-        user: UserRef,
-        channel: ChannelRef,
-        command: str,
-        options: Mapping[str, Any] | None = None,
-        /,
-        *,
-        focused: str,
-        **kwargs: Any,
-    ) -> list[dict[str, Any]]:
-        """Type into option `focused` (its partial value among the options); the bot's choices."""
-        record = await self.start_autocomplete(user, channel, command, options, focused=focused, **kwargs)
+    async def autocomplete(self, *args: Any, **kwargs: Any) -> list[dict[str, Any]]:
+        """Type into option `focused` (its partial value among the options); the bot's choices. Takes
+        what `start_autocomplete` takes: ``(user, channel, command, options=None, /, *, focused,
+        **options)``."""
+        record = await self.start_autocomplete(*args, **kwargs)
         return (await record.response()).choices
 
     async def start_autocomplete(
@@ -379,7 +360,7 @@ class UserActions(World):
         user: UserRef,
         channel: ChannelRef,
         command: str,
-        options: Mapping[str, Any] | None = None,
+        options: Options = None,
         /,
         *,
         focused: str,

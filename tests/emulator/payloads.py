@@ -152,36 +152,11 @@ def guild_create_payload(world: World, guild: Guild, *, all_members: bool) -> di
     """GUILD_CREATE: the whole guild. Without the GUILD_MEMBERS intent only the bot's own member."""
     members = [m for m in guild.members.values() if all_members or m.user.id == world.bot_user.id]
     return {
-        "id": str(guild.id),
-        "name": guild.name,
-        "icon": None,
-        "splash": None,
-        "discovery_splash": None,
-        "banner": None,
-        "description": None,
-        "owner_id": str(guild.owner_id),
-        "afk_channel_id": None,
-        "afk_timeout": 300,
-        "verification_level": 0,
-        "default_message_notifications": 0,
-        "explicit_content_filter": 0,
-        "mfa_level": 0,
-        "nsfw_level": 0,
-        "premium_tier": 0,
+        **guild_payload(guild),
         "premium_subscription_count": 0,
         "premium_progress_bar_enabled": False,
-        "preferred_locale": "en-US",
-        "system_channel_id": None,
-        "system_channel_flags": 0,
-        "rules_channel_id": None,
-        "public_updates_channel_id": None,
         "safety_alerts_channel_id": None,
-        "vanity_url_code": None,
         "application_id": None,
-        "features": [],
-        "roles": [role_payload(r) for r in guild.roles],
-        "emojis": [],
-        "stickers": [],
         "joined_at": iso(guild.created_at),
         "large": False,
         "unavailable": False,
@@ -200,7 +175,7 @@ def guild_create_payload(world: World, guild: Guild, *, all_members: bool) -> di
 
 
 def guild_payload(guild: Guild) -> dict[str, Any]:
-    """GET /guilds/{id}: the guild without its members and channels."""
+    """GET /guilds/{id}: the guild without its members and channels (GUILD_CREATE adds them)."""
     return {
         "id": str(guild.id),
         "name": guild.name,

@@ -104,6 +104,17 @@ def _check_select(comp: dict[str, Any], path: str, problems: list[Problem]) -> N
         values.add(option.get("value"))
 
 
+def _check_custom_id(comp: dict[str, Any], path: str, seen: set[str], problems: list[Problem]) -> None:
+    """A component's custom_id: 1 to 100 characters, unique among the message's (or modal's)."""
+    custom_id = comp.get("custom_id")
+    if not isinstance(custom_id, str) or not (1 <= len(custom_id) <= CUSTOM_ID_MAX):
+        problems.append(Problem(f"{path}.custom_id", "Must be between 1 and 100 in length."))
+    elif custom_id in seen:
+        problems.append(Problem(f"{path}.custom_id", "Component custom id cannot be duplicated"))
+    else:
+        seen.add(custom_id)
+
+
 def _check_interactive(comp: dict[str, Any], path: str, seen: set[str], problems: list[Problem]) -> None:
     ctype = comp.get("type")
     if ctype == 2:
@@ -119,13 +130,7 @@ def _check_interactive(comp: dict[str, Any], path: str, seen: set[str], problems
             problems.append(Problem(f"{path}", "A button needs a label or an emoji."))
     elif ctype not in SELECT_TYPES:
         return
-    custom_id = comp.get("custom_id")
-    if not isinstance(custom_id, str) or not (1 <= len(custom_id) <= CUSTOM_ID_MAX):
-        problems.append(Problem(f"{path}.custom_id", "Must be between 1 and 100 in length."))
-    elif custom_id in seen:
-        problems.append(Problem(f"{path}.custom_id", "Component custom id cannot be duplicated"))
-    else:
-        seen.add(custom_id)
+    _check_custom_id(comp, path, seen, problems)
     if ctype in SELECT_TYPES:
         _check_select(comp, path, problems)
 
@@ -250,13 +255,7 @@ def check_modal(data: dict[str, Any]) -> list[Problem]:
                     value = comp.get(key)
                     if value is not None and not (0 <= value <= 4000):
                         problems.append(Problem(f"{cpath}.{key}", "Must be between 0 and 4000."))
-            cid = comp.get("custom_id")
-            if not isinstance(cid, str) or not (1 <= len(cid) <= CUSTOM_ID_MAX):
-                problems.append(Problem(f"{cpath}.custom_id", "Must be between 1 and 100 in length."))
-            elif cid in seen:
-                problems.append(Problem(f"{cpath}.custom_id", "Component custom id cannot be duplicated"))
-            else:
-                seen.add(cid)
+            _check_custom_id(comp, cpath, seen, problems)
     return problems
 
 
@@ -294,11 +293,16 @@ def check_commands(commands: Any) -> list[Problem]:
     return problems
 
 
-def _check_command_level(cmd: dict[str, Any], path: str, problems: list[Problem], depth: int) -> None:
-    name = cmd.get("name")
+def _check_name(item: dict[str, Any], path: str, what: str, problems: list[Problem]) -> None:
+    """A command's or an option's name (1 to 32 characters, lower case) and its description."""
+    name = item.get("name")
     if not isinstance(name, str) or not COMMAND_NAME.match(name) or name != name.lower():
-        problems.append(Problem(f"{path}.name", f"Invalid command name {name!r}."))
-    _length(problems, f"{path}.description", cmd.get("description"), 100, 1)
+        problems.append(Problem(f"{path}.name", f"Invalid {what} name {name!r}."))
+    _length(problems, f"{path}.description", item.get("description"), 100, 1)
+
+
+def _check_command_level(cmd: dict[str, Any], path: str, problems: list[Problem], depth: int) -> None:
+    _check_name(cmd, path, "command", problems)
     options = cmd.get("options") or []
     if len(options) > 25:
         problems.append(Problem(f"{path}.options", "Must be 25 or fewer in length."))
@@ -316,10 +320,7 @@ def _check_command_level(cmd: dict[str, Any], path: str, problems: list[Problem]
                 problems.append(Problem(opath, "Required options must be placed before non-required options"))
         else:
             optional_seen = True
-        oname = opt.get("name")
-        if not isinstance(oname, str) or not COMMAND_NAME.match(oname) or oname != oname.lower():
-            problems.append(Problem(f"{opath}.name", f"Invalid option name {oname!r}."))
-        _length(problems, f"{opath}.description", opt.get("description"), 100, 1)
+        _check_name(opt, opath, "option", problems)
         choices = opt.get("choices") or []
         if len(choices) > 25:
             problems.append(Problem(f"{opath}.choices", "Must be 25 or fewer in length."))

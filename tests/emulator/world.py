@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 import fnmatch
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .gateway import GatewayHub
 from .models import (
@@ -64,6 +64,16 @@ class Fault:
 CALLBACK_PATTERN = "POST /interactions/*/callback"
 ChannelRef = Channel | int
 UserRef = User | int
+
+T = TypeVar("T")
+
+
+def _look_up(table: Mapping[int, T], key: int, what: str) -> T:
+    """``table[key]``, or EmulatorError("no <what> <key>")."""
+    try:
+        return table[int(key)]
+    except KeyError:
+        raise EmulatorError(f"no {what} {key}") from None
 
 
 @dataclass(frozen=True)
@@ -264,20 +274,10 @@ class World:
         return guild.permissions_of(self.user(user).id)
 
     def user(self, ref: UserRef) -> User:
-        if isinstance(ref, User):
-            return ref
-        try:
-            return self.users[int(ref)]
-        except KeyError:
-            raise EmulatorError(f"no user {ref}") from None
+        return ref if isinstance(ref, User) else _look_up(self.users, ref, "user")
 
     def channel(self, ref: ChannelRef) -> Channel:
-        if isinstance(ref, Channel):
-            return ref
-        try:
-            return self.channels[int(ref)]
-        except KeyError:
-            raise EmulatorError(f"no channel {ref}") from None
+        return ref if isinstance(ref, Channel) else _look_up(self.channels, ref, "channel")
 
     def dm_channel(self, user: UserRef) -> Channel | None:
         uid = self.user(user).id
@@ -578,10 +578,7 @@ class World:
     # ---- queries --------------------------------------------------------------------------------
 
     def message(self, message_id: int) -> MessageRecord:
-        try:
-            return self.messages[int(message_id)]
-        except KeyError:
-            raise EmulatorError(f"no message {message_id}") from None
+        return _look_up(self.messages, message_id, "message")
 
     def channel_messages(self, channel: ChannelRef, *, include_deleted: bool = False) -> list[MessageRecord]:
         """What everyone in the channel sees, oldest first (no ephemeral messages)."""
