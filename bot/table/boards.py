@@ -24,7 +24,7 @@ from bot.storage import OutboxItem
 from bot.table.catalog import GameKind
 from bot.table.components import mine_button
 from bot.table.deps import Deps
-from bot.table.outbox import Context, Done
+from bot.table.outbox import Context, Done, nonce_of
 from bot.table.present import News, TableInfo
 from bot.table.replies import NO_PINGS, PING_USERS, fit
 
@@ -163,7 +163,7 @@ class Boards:
                     if interaction.response.is_done():
                         # Deferred (privately) while earlier news of the game was late: the board
                         # takes its place in the channel, after that news.
-                        message = await channel.send(nonce=f"q{item.id}", **payload)
+                        message = await channel.send(nonce=nonce_of(item), **payload)
                         with contextlib.suppress(discord.HTTPException):
                             await interaction.edit_original_response(content=LATE_NOTE)
                         return message.id
@@ -178,7 +178,7 @@ class Boards:
             answered = await self._answer_of(item.token)
             if answered is not None:
                 return answered
-        message = await channel.send(nonce=f"q{item.id}", **payload)
+        message = await channel.send(nonce=nonce_of(item), **payload)
         return message.id
 
     async def _answer_of(self, token: str) -> int | None:

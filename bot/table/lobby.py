@@ -23,7 +23,7 @@ from bot.table.catalog import GameKind
 from bot.table.components import button
 from bot.table.deps import Deps
 from bot.table.ids import ComponentId, custom_id
-from bot.table.outbox import Context, Done
+from bot.table.outbox import Context, Done, nonce_of
 from bot.table.replies import NO_PINGS, join_words, mention, reply_private
 from bot.table.routing import ANY_GAME
 
@@ -222,6 +222,6 @@ class Lobbies:
             f"The {kind.title} lobby #{game.id} closed: it did not start within a day. "
             f"Open a new one with /{kind.name} new.",
             allowed_mentions=NO_PINGS,
-            nonce=f"q{item.id}",
+            nonce=nonce_of(item),
         )
         return Done()

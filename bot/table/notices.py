@@ -14,7 +14,7 @@ from bot.storage import OutboxItem
 from bot.table.components import mute_button
 from bot.table.deps import Deps
 from bot.table.ids import ComponentId
-from bot.table.outbox import Context, Done
+from bot.table.outbox import Context, Done, nonce_of
 from bot.table.panels import Panels
 from bot.table.replies import NO_PINGS, PING_USERS, mention, reply_private
 from bot.table.routing import ANY_GAME
@@ -44,7 +44,7 @@ class Reminders:
         )
         channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
         view = self.deps.router.view([mute_button(game.id)])
-        await channel.send(text, view=view, allowed_mentions=PING_USERS, nonce=f"q{item.id}")
+        await channel.send(text, view=view, allowed_mentions=PING_USERS, nonce=nonce_of(item))
         return Done()
 
     async def carry_remind_dm(self, item: OutboxItem, context: Context) -> Done:
@@ -66,7 +66,7 @@ class Reminders:
                 "you forfeit.",
                 view=self.deps.router.view([mute_button(game.id)]),
                 allowed_mentions=NO_PINGS,
-                nonce=f"q{item.id}",
+                nonce=nonce_of(item),
             )
         except discord.Forbidden:
             return Done(dm_blocked=(game.id, user_id))

@@ -50,6 +50,12 @@ class Done:
     then: list[Effect] = field(default_factory=list)
 
 
+def nonce_of(item: OutboxItem) -> str:
+    """The nonce of the message an effect posts: the same for every try of that effect, and unique
+    beyond its database's ids (a database started afresh reuses them; its items' times differ)."""
+    return f"q{item.id:x}.{int(item.created_at * 1000):x}"
+
+
 class Retry(Exception):
     """Try the effect again later (Discord said 5xx or 429, or could not be reached)."""
 

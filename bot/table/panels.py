@@ -21,7 +21,7 @@ from bot.storage import Effect, OutboxItem
 from bot.table.boards import Boards
 from bot.table.catalog import GameKind
 from bot.table.deps import Deps
-from bot.table.outbox import Context, Done
+from bot.table.outbox import Context, Done, nonce_of
 from bot.table.replies import NO_PINGS, PING_USERS, fit, mention, reply_private
 
 log = logging.getLogger(__name__)
@@ -100,7 +100,7 @@ class Panels:
             payload.pop("view")
         try:
             dm = await self.deps.client.create_dm(discord.Object(user_id))
-            message = await dm.send(nonce=f"q{item.id}", **payload)
+            message = await dm.send(nonce=nonce_of(item), **payload)
         except discord.Forbidden as exc:
             if exc.code != CANNOT_DM:
                 raise
@@ -145,5 +145,5 @@ class Panels:
             f"/{kind.name} commands: I answer them privately."
         )
         channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
-        await channel.send(text, allowed_mentions=PING_USERS, nonce=f"q{item.id}")
+        await channel.send(text, allowed_mentions=PING_USERS, nonce=nonce_of(item))
         return Done()
