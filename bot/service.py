@@ -14,8 +14,8 @@ import asyncio
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 from bot.deadlines import DEFAULT_TIMEOUT
 from bot.errors import (
@@ -33,19 +33,36 @@ from bot.games.base import FORFEIT, resolve_options
 from bot.storage import Effect, GameRow, OutboxItem, Storage, Written
 
 CACHE_SIZE = 4096
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Loaded:
-    """A game row with its rules module and (once started) its decoded state."""
+    """A game row with its rules module and (once started) its decoded state.
+
+    A version's state never changes, so what is derived from it (the views, the table's facts) is
+    kept with it (`derived`): a game in the cache is parsed, and viewed, once per version.
+    """
 
     row: GameRow
     rules: Any
     state: Any  # None while in the lobby
+    _derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def id(self) -> int:
         return self.row.id
+
+    def derived(self, key: Any, make: Callable[[], T]) -> T:
+        """``make()``, computed once for this version of the game."""
+        if key not in self._derived:
+            self._derived[key] = make()
+        value: T = self._derived[key]
+        return value
+
+    def view(self, seat: int | None) -> Any:
+        """``view_for(state, seat)``: the public view (None) or a seat's own."""
+        return self.derived(("view", seat), lambda: self.rules.view_for(self.state, seat))
 
 
 @dataclass(frozen=True)
@@ -425,7 +442,7 @@ class GameService:
                 effects=owed(draft),
             ),
         )
-        after = self.cache.put(Loaded(row=written.row, rules=rules, state=new_state))
+        after = self.cache.put(Loaded(written.row, rules, new_state, draft.after._derived))
         self._changed()
         if not written.row.live:
             self._release(before.id)

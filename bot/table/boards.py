@@ -73,9 +73,7 @@ class Boards:
     async def status_payload(self, game: Loaded) -> dict[str, Any]:
         """The latest board, for /game status (no controls, no pings)."""
         kind = self.deps.catalog.get(game.row.kind)
-        table = kind.table(game)
-        view = kind.rules.view_for(game.state, None)
-        payload = await self.payload(kind, view, table, "")
+        payload = await self.payload(kind, game.view(None), kind.table(game), "")
         payload.pop("view", None)
         payload["allowed_mentions"] = NO_PINGS
         return payload
@@ -104,17 +102,16 @@ class Boards:
         game = await self.deps.service.get(item.game_id)
         kind = self.deps.catalog.get(game.row.kind)
         version = int(item.args["version"])
-        news_state = context.extra.get("news")
-        if news_state is None:
-            news_state = await self.deps.service.move_at(game.id, version)
-        before, after, seat, forfeit = news_state
-        table = kind.table(game, after, version=version)
-        news = News(
-            seat=seat,
-            before=kind.rules.view_for(before, None),
-            after=kind.rules.view_for(after, None),
-            forfeit=forfeit,
-        )
+        result = context.extra.get("result")
+        if result is not None:  # the move as the process that made it has it (views computed once)
+            table = kind.table(result.after)
+            news = News(result.seat, result.before.view(None), result.after.view(None), result.forfeit)
+            if result.after.row.version != game.row.version:
+                table = kind.table(game, result.after.state, version=version)
+        else:  # after a restart: the move replayed from the log
+            before, after, seat, forfeit = await self.deps.service.move_at(game.id, version)
+            table = kind.table(game, after, version=version)
+            news = News(seat, kind.rules.view_for(before, None), kind.rules.view_for(after, None), forfeit)
         headline = kind.present.headline(news, table)
         channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
         if kind.present.quiet(news):

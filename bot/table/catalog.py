@@ -37,6 +37,11 @@ class GameKind:
 
     def table(self, game: Loaded, state: Any = None, *, version: int | None = None) -> TableInfo:
         """The public facts about ``game`` at ``state`` (default: its current state)."""
+        if state is None and version is None:
+            return game.derived("table", lambda: self._table(game, game.state, game.row.version))
+        return self._table(game, state, version)
+
+    def _table(self, game: Loaded, state: Any, version: int | None) -> TableInfo:
         row = game.row
         state = game.state if state is None else state
         at = row.version if version is None else version

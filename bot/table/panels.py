@@ -45,7 +45,7 @@ class Panels:
         kind = self.deps.catalog.get(game.row.kind)
         assert kind.private is not None
         table = kind.table(game)
-        panel = kind.private.panel(kind.rules.view_for(game.state, seat), seat, table)
+        panel = kind.private.panel(game.view(seat), seat, table)
         lines = [self.header(kind, game)]
         if note:
             lines.append(note)

@@ -89,8 +89,7 @@ def owed(
         # A move made elsewhere also brings the DM panel up to date: it never offers a control for
         # a choice already made.
         effects.append(Effect("refresh", {"seat": mover}))
-    view_for = kind.rules.view_for
-    news = News(seat=mover, before=view_for(result.before.state, None), after=view_for(after.state, None))
+    news = News(seat=mover, before=result.before.view(None), after=after.view(None))
     for seat in kind.private.asked(news, kind.table(after)):
         effects.append(Effect("panel", {"seat": seat}))
     return effects
@@ -188,20 +187,18 @@ class Plays:
 
     @staticmethod
     def _news(kind: GameKind, result: MoveResult, seat: int | None) -> News[Any]:
-        view_for = kind.rules.view_for
         return News(
             seat=result.seat,
-            before=view_for(result.before.state, seat),
-            after=view_for(result.after.state, seat),
+            before=result.before.view(seat),
+            after=result.after.view(seat),
             forfeit=result.forfeit,
         )
 
     @staticmethod
     def _contexts(kind: GameKind, result: MoveResult, mover: Mover | None = None) -> dict[int, Context]:
-        news = (result.before.state, result.after.state, result.seat, result.forfeit)
         contexts: dict[int, Context] = {}
         for item in result.effects:
-            extra = {"news": news} if item.kind == "announce" else {}
+            extra = {"result": result} if item.kind == "announce" else {}
             contexts[item.id] = Context(mover=mover, extra=extra)
         return contexts
 

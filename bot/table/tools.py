@@ -63,12 +63,12 @@ class Tools:
         seat = None if game is None else game.row.seat_of(interaction.user.id)
         if game is None or seat is None:
             return None
-        return game.rules.view_for(game.state, seat), seat
+        return game.view(seat), seat
 
     async def public_view(self, interaction: discord.Interaction, kind: str) -> Any | None:
         """For autocomplete: the public view of the started game of ``kind`` in this channel."""
         game = await self._started(interaction, kind)
-        return None if game is None else game.rules.view_for(game.state, None)
+        return None if game is None else game.view(None)
 
 
 async def timeout_autocomplete(

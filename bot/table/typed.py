@@ -59,11 +59,7 @@ class TypedAnswers:
 
     def _waiting(self, game: Loaded, kind: GameKind, seat: int) -> bool:
         assert kind.private is not None
-        return (
-            game.row.live
-            and game.state is not None
-            and kind.private.awaits_typed(kind.rules.view_for(game.state, seat), seat)
-        )
+        return game.row.live and game.state is not None and kind.private.awaits_typed(game.view(seat), seat)
 
     async def _answer(self, message: discord.Message) -> None:
         text = message.content.strip()
@@ -81,7 +77,7 @@ class TypedAnswers:
             if self._waiting(game, kind, seat):
                 waiting.append((kind, game, seat))
             else:
-                view = kind.rules.view_for(game.state, seat)
+                view = game.view(seat)
                 reason = kind.private.not_waiting_reason(view, seat, kind.table(game))
                 if reason is not None:
                     reasons.append(f"Game #{game.id} ({kind.title}): {reason}")
@@ -101,7 +97,7 @@ class TypedAnswers:
         if len(waiting) == 1:
             kind, game, seat = waiting[0]
             assert kind.private is not None
-            action = kind.private.typed_action(kind.rules.view_for(game.state, seat), seat, text)
+            action = kind.private.typed_action(game.view(seat), seat, text)
             await self.plays.act_typed(message, game, action)
             return
         reply_id = await self.deps.storage.add_typed_reply(user_id=user_id, text=text)
@@ -136,5 +132,5 @@ class TypedAnswers:
         seat = self.plays.panels.seat_of(game, user_id)
         if kind.private is None or not self._waiting(game, kind, seat):
             raise GameError(f"Game #{game.id} is not waiting for a typed answer from you any more.")
-        action = kind.private.typed_action(kind.rules.view_for(game.state, seat), seat, text)
+        action = kind.private.typed_action(game.view(seat), seat, text)
         await self.plays.act(interaction, game, action)

@@ -49,7 +49,7 @@ class DotsCommands(
         if len(values) != 1:
             raise BadInput("Pick one dot from the menu.")
         seat = self.tools.deps.service.check_turn(game, interaction.user.id, cid.require_version())
-        view = dots.view_for(game.state, seat)
+        view = game.view(seat)
         if view.turn != seat:
             raise (
                 NotYourTurn(waiting=(view.turn,))

@@ -35,7 +35,7 @@ class NumbersCommands(
     def _check(self, interaction: discord.Interaction, game: Loaded) -> int:
         seat = self.tools.panels.seat_of(game, interaction.user.id)
         kind = self.tools.deps.catalog.get(numbers.NAME)
-        error = refusal(numbers.view_for(game.state, seat), seat, kind.table(game)) if game.state else None
+        error = refusal(game.view(seat), seat, kind.table(game)) if game.state else None
         if error is not None:
             raise error
         return seat

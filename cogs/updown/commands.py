@@ -33,7 +33,7 @@ class UpDownCommands(
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
     ) -> None:
         seat = self.tools.panels.seat_of(game, interaction.user.id)
-        view = updown.view_for(game.state, seat) if game.state is not None else None
+        view = game.view(seat) if game.state is not None else None
         if view is None or not game.row.live or not view.can_predict:
             raise IllegalMove("Predictions are closed: the first card has been placed (or the game ended).")
         field: discord.ui.TextInput[Any] = discord.ui.TextInput(
