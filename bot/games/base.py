@@ -26,14 +26,16 @@ it once, at import, and mypy checks each one statically:
 Seats are 0-based in code; people are named, never numbered by seat (see `bot.errors`). Actions are
 small frozen dataclasses; each one's ``to_json()`` is the JSON object with a ``"type"`` key that the
 move log stores (``{"type": "flip", "position": 3}``), and replaying the log from ``new_game`` with
-`bot.games.play` reproduces the stored state.
+`bot.games.play` reproduces the stored state. A game's own moves write that JSON with `move_json` and
+are read back by its `Moves`, from their dataclass fields.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, get_type_hints, runtime_checkable
 
 from bot.errors import BadInput
 
@@ -50,7 +52,9 @@ FORFEIT: dict[str, str] = {"type": "forfeit"}
 
 @runtime_checkable
 class TypedAction(Protocol):
-    """What every typed action provides: its logged JSON."""
+    """What every typed action provides: its ``"type"`` in the log, and its logged JSON."""
+
+    TYPE: ClassVar[str]
 
     def to_json(self) -> dict[str, Any]: ...
 
@@ -91,6 +95,61 @@ def read_action(action: A | ActionJSON, parse: Callable[[ActionJSON], P]) -> A |
 def action_json(action: TypedAction | ActionJSON) -> dict[str, Any]:
     """The logged JSON of an action given either way."""
     return dict(action) if isinstance(action, Mapping) else action.to_json()
+
+
+def move_json(move: Any) -> dict[str, Any]:
+    """The logged JSON of a game's own move, a frozen dataclass with a ``TYPE``: ``{"type": TYPE}``, then
+    each field in order under its name, less a trailing ``_`` (``Line.from_`` is logged as ``"from"``).
+    A move class takes it as its method: ``to_json = move_json``."""
+    out: dict[str, Any] = {"type": move.TYPE}
+    for f in fields(move):
+        out[_json_key(f.name)] = getattr(move, f.name)
+    return out
+
+
+def _json_key(field_name: str) -> str:
+    return field_name.removesuffix("_")
+
+
+T = TypeVar("T", bound=TypedAction)
+
+
+@dataclass(frozen=True)
+class Moves(Generic[T]):
+    """A game's own moves (its ``Move`` classes) as the move log has them, and ``wrong``: the sentence
+    that refuses any other action ("In Procession the only move is flipping a digit.").
+
+    Each class writes its JSON with `move_json` and is read back from it here, field by field; a field
+    is an ``int``, a ``str`` or a ``str | None`` (which may be missing), each refused with ``BadInput``
+    when it is not one (`int_field`, `str_field`, `optional_str_field`).
+    """
+
+    kinds: tuple[type[T], ...]
+    wrong: str
+
+    def __post_init__(self) -> None:
+        for kind in self.kinds:
+            _field_readers(kind)  # a field of a type it cannot read fails here, at import
+
+    def parse(self, data: ActionJSON) -> T | Forfeit:
+        """A logged action as its typed value (one of these moves, or a `Forfeit`); ``BadInput`` when
+        the JSON is malformed. Whether the move is legal now is ``apply``'s business."""
+        kind = action_type(data)
+        if kind == Forfeit.TYPE:
+            return Forfeit.from_json(data)
+        for move in self.kinds:
+            if move.TYPE == kind:
+                build: Callable[..., T] = move
+                return build(*(read(data, key) for key, read in _field_readers(move)))
+        raise BadInput(self.wrong)
+
+    def read(self, action: T | ActionJSON) -> T:
+        """An action given to ``apply`` as one of these moves: JSON is parsed first; a forfeit, another
+        game's move or anything else is refused with ``BadInput``."""
+        move = read_action(action, self.parse)
+        if not isinstance(move, self.kinds):
+            raise BadInput(self.wrong)
+        return move
 
 
 # ---- options and outcomes ---------------------------------------------------------------------------
@@ -243,6 +302,23 @@ def optional_str_field(action: ActionJSON, key: str) -> str | None:
     if value is not None and not isinstance(value, str):
         raise BadInput(f"The move needs text for {key}.")
     return value
+
+
+_READERS: dict[Any, Callable[[ActionJSON, str], Any]] = {
+    int: int_field,
+    str: str_field,
+    str | None: optional_str_field,
+}
+
+
+@cache
+def _field_readers(kind: Any) -> tuple[tuple[str, Callable[[ActionJSON, str], Any]], ...]:
+    """The JSON key and the reader of each field of a move class, in order."""
+    hints = get_type_hints(kind)
+    try:
+        return tuple((_json_key(f.name), _READERS[hints[f.name]]) for f in fields(kind))
+    except KeyError as exc:
+        raise TypeError(f"{kind.__name__}: a move's field must be an int, a str or a str | None") from exc
 
 
 def check_seat(n_players: int, seat: int) -> None:

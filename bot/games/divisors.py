@@ -48,17 +48,7 @@ from math import gcd
 from typing import Any, ClassVar
 
 from bot.errors import BadInput, GameFinished, IllegalMove, Namer, NotYourTurn, OutOfRange, player_number
-from bot.games.base import (
-    ActionJSON,
-    Forfeit,
-    Option,
-    Outcome,
-    action_type,
-    check_seat,
-    int_field,
-    read_action,
-    require,
-)
+from bot.games.base import ActionJSON, Moves, Option, Outcome, check_seat, move_json, require
 from bot.inputs import excerpt, whole_number
 
 NAME = "divisors"
@@ -441,9 +431,7 @@ class Pick:
 
     TYPE: ClassVar[str] = "pick"
     card: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "card": self.card}
+    to_json = move_json
 
 
 @dataclass(frozen=True)
@@ -451,26 +439,14 @@ class Drop:
     """Drop out: play no more cards, keep the score (``{"type": "drop"}``)."""
 
     TYPE: ClassVar[str] = "drop"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE}
+    to_json = move_json
 
 
 Move = Pick | Drop
-
-_WRONG_MOVE = "In The Numerical Card Game you either pick a card from your fresh pile or drop out."
-
-
-def parse_action(data: ActionJSON) -> Move | Forfeit:
-    """A logged action as its typed value; ``BadInput`` when the JSON is malformed."""
-    kind = action_type(data)
-    if kind == Forfeit.TYPE:
-        return Forfeit.from_json(data)
-    if kind == Pick.TYPE:
-        return Pick(int_field(data, "card"))
-    if kind == Drop.TYPE:
-        return Drop()
-    raise BadInput(_WRONG_MOVE)
+MOVES = Moves[Move](
+    (Pick, Drop), wrong="In The Numerical Card Game you either pick a card from your fresh pile or drop out."
+)
+parse_action = MOVES.parse
 
 
 _TYPED_CARD = re.compile(r"(?:card\s*)?#?\s*([0-9]+)", re.IGNORECASE | re.ASCII)
@@ -544,16 +520,14 @@ class PickIsFinal(NotYourTurn):
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     check_seat(state.n_players, seat)
-    move = read_action(action, parse_action)
+    move = MOVES.read(action)
     if isinstance(move, Pick):
         return _pick(state, seat, move.card)
-    if isinstance(move, Drop):
-        if state.finished:
-            raise GameFinished()
-        if state.status[seat] != IN:
-            raise _not_in_play(state, seat)
-        return _leave(state, seat, DROPPED)
-    raise BadInput(_WRONG_MOVE)
+    if state.finished:
+        raise GameFinished()
+    if state.status[seat] != IN:
+        raise _not_in_play(state, seat)
+    return _leave(state, seat, DROPPED)  # the move is a Drop
 
 
 def _pick(state: State, seat: int, card: int) -> State:

@@ -33,18 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, NamedTuple
 
 from bot.errors import BadInput, GameFinished, IllegalMove, NotYourTurn
-from bot.games.base import (
-    ActionJSON,
-    Forfeit,
-    Option,
-    Outcome,
-    action_type,
-    check_seat,
-    optional_str_field,
-    read_action,
-    require,
-    str_field,
-)
+from bot.games.base import ActionJSON, Moves, Option, Outcome, check_seat, move_json, require
 from bot.inputs import excerpt
 
 NAME = "dots"
@@ -408,30 +397,17 @@ class Line:
     TYPE: ClassVar[str] = "line"
     to: str
     from_: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "to": self.to, "from": self.from_}
+    to_json = move_json
 
 
 Move = Line
-
-
-def parse_action(data: ActionJSON) -> Move | Forfeit:
-    """A logged action as its typed value; ``BadInput`` when the JSON is malformed. Whether the dots
-    are on the grid is the state's business (`apply`)."""
-    kind = action_type(data)
-    if kind == Forfeit.TYPE:
-        return Forfeit.from_json(data)
-    if kind != Line.TYPE:
-        raise BadInput("In Lines By The Dots the only move is drawing a line.")
-    return Line(str_field(data, "to"), optional_str_field(data, "from"))
+MOVES = Moves[Move]((Line,), wrong="In Lines By The Dots the only move is drawing a line.")
+parse_action = MOVES.parse  # whether the dots are on the grid is the state's business (`apply`)
 
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     check_seat(state.n_players, seat)
-    move = read_action(action, parse_action)
-    if not isinstance(move, Line):
-        raise BadInput("In Lines By The Dots the only move is drawing a line.")
+    move = MOVES.read(action)
     size = state.size
     end = parse_dot(move.to, size)
     raw_start = move.from_

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from bot.errors import (
-    BadInput,
     GameFinished,
     IllegalMove,
     Namer,
@@ -28,17 +27,7 @@ from bot.errors import (
     YouLeft,
     player_number,
 )
-from bot.games.base import (
-    ActionJSON,
-    Forfeit,
-    Option,
-    Outcome,
-    action_type,
-    check_seat,
-    int_field,
-    read_action,
-    require,
-)
+from bot.games.base import ActionJSON, Moves, Option, Outcome, check_seat, move_json, require
 from bot.inputs import binary_number, excerpt, whole_number
 
 NAME = "numbers"
@@ -279,22 +268,12 @@ class Pick:
 
     TYPE: ClassVar[str] = "pick"
     number: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "number": self.number}
+    to_json = move_json
 
 
 Move = Pick
-
-
-def parse_action(data: ActionJSON) -> Move | Forfeit:
-    """A logged action as its typed value; ``BadInput`` when the JSON is malformed."""
-    kind = action_type(data)
-    if kind == Forfeit.TYPE:
-        return Forfeit.from_json(data)
-    if kind != Pick.TYPE:
-        raise BadInput("In Numbers To Number the only move is picking a number.")
-    return Pick(int_field(data, "number"))
+MOVES = Moves[Move]((Pick,), wrong="In Numbers To Number the only move is picking a number.")
+parse_action = MOVES.parse
 
 
 class PickIsFinal(IllegalMove):
@@ -313,10 +292,7 @@ class PickIsFinal(IllegalMove):
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     check_seat(2, seat)
-    move = read_action(action, parse_action)
-    if not isinstance(move, Pick):
-        raise BadInput("In Numbers To Number the only move is picking a number.")
-    number = move.number
+    number = MOVES.read(action).number
     if state.finished:
         raise GameFinished()
     if seat in state.forfeited:

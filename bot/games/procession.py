@@ -12,17 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from bot.errors import BadInput, GameFinished, IllegalMove, NotYourTurn
-from bot.games.base import (
-    ActionJSON,
-    Forfeit,
-    Option,
-    Outcome,
-    action_type,
-    check_seat,
-    int_field,
-    read_action,
-    require,
-)
+from bot.games.base import ActionJSON, Moves, Option, Outcome, check_seat, move_json, require
 
 NAME = "procession"
 TITLE = "Procession"
@@ -145,22 +135,12 @@ class Flip:
 
     TYPE: ClassVar[str] = "flip"
     position: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "position": self.position}
+    to_json = move_json
 
 
 Move = Flip
-
-
-def parse_action(data: ActionJSON) -> Move | Forfeit:
-    """A logged action as its typed value; ``BadInput`` when the JSON is malformed."""
-    kind = action_type(data)
-    if kind == Forfeit.TYPE:
-        return Forfeit.from_json(data)
-    if kind != Flip.TYPE:
-        raise BadInput("In Procession the only move is flipping a digit.")
-    return Flip(int_field(data, "position"))
+MOVES = Moves[Move]((Flip,), wrong="In Procession the only move is flipping a digit.")
+parse_action = MOVES.parse
 
 
 def _next_seat(state: State, after: int) -> int:
@@ -180,10 +160,7 @@ def _settle(state: State) -> State:
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     check_seat(state.n_players, seat)
-    move = read_action(action, parse_action)
-    if not isinstance(move, Flip):
-        raise BadInput("In Procession the only move is flipping a digit.")
-    position = move.position
+    position = MOVES.read(action).position
     if state.finished:
         raise GameFinished()
     if seat != state.turn:

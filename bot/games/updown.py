@@ -36,18 +36,7 @@ from bot.errors import (
     YouLeft,
     name_list,
 )
-from bot.games.base import (
-    ActionJSON,
-    Forfeit,
-    Option,
-    Outcome,
-    action_type,
-    check_seat,
-    int_field,
-    read_action,
-    require,
-    str_field,
-)
+from bot.games.base import ActionJSON, Forfeit, Moves, Option, Outcome, check_seat, move_json, require
 from bot.inputs import excerpt, is_ascii_digits, not_allowed, whole_number
 
 NAME = "updown"
@@ -506,9 +495,7 @@ class Predict:
 
     TYPE: ClassVar[str] = "predict"
     letters: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "letters": self.letters}
+    to_json = move_json
 
 
 @dataclass(frozen=True)
@@ -517,31 +504,24 @@ class Play:
 
     TYPE: ClassVar[str] = "play"
     rank: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "rank": self.rank}
+    to_json = move_json
 
 
 Move = Predict | Play
-
-_WRONG_MOVE = "In Up-Down-Stay you either predict (U/D/S letters) or play a card."
+MOVES = Moves[Move](
+    (Predict, Play), wrong="In Up-Down-Stay you either predict (U/D/S letters) or play a card."
+)
 
 
 def parse_action(data: ActionJSON) -> Move | Forfeit:
     """A logged action as its typed value; ``BadInput`` when the JSON is malformed, the letters are not
     U/D/S or the card value is not 1 to 13."""
-    kind = action_type(data)
-    if kind == Forfeit.TYPE:
-        return Forfeit.from_json(data)
-    if kind == Predict.TYPE:
-        letters = str_field(data, "letters")
-        parse_letters(letters)
-        return Predict(letters)
-    if kind == Play.TYPE:
-        rank = int_field(data, "rank")
-        _check_rank(rank)
-        return Play(rank)
-    raise BadInput(_WRONG_MOVE)
+    move = MOVES.parse(data)
+    if isinstance(move, Predict):
+        parse_letters(move.letters)
+    elif isinstance(move, Play):
+        _check_rank(move.rank)
+    return move
 
 
 def _check_rank(rank: int) -> None:
@@ -585,13 +565,11 @@ def _check_in_deal(state: State, seat: int) -> None:
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     check_seat(state.n_players, seat)
-    move = read_action(action, parse_action)
+    move = MOVES.read(action)
     if isinstance(move, Predict):
         return _predict(state, seat, parse_letters(move.letters))
-    if isinstance(move, Play):
-        _check_rank(move.rank)
-        return _play(state, seat, move.rank)
-    raise BadInput(_WRONG_MOVE)
+    _check_rank(move.rank)
+    return _play(state, seat, move.rank)
 
 
 def _predict(state: State, seat: int, letters: str) -> State:
