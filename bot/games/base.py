@@ -26,14 +26,20 @@ it once, at import, and mypy checks each one statically:
 Seats are 0-based in code; people are named, never numbered by seat (see `bot.errors`). Actions are
 small frozen dataclasses; each one's ``to_json()`` is the JSON object with a ``"type"`` key that the
 move log stores (``{"type": "flip", "position": 3}``), and replaying the log from ``new_game`` with
-`bot.games.play` reproduces the stored state.
+`bot.games.play` reproduces the stored state. A game's own moves write that JSON with `move_json` and
+are read back by its `Moves`, from their dataclass fields.
+
+A record whose JSON is just its fields (a ``State``, a result) writes it with `fields_json`; its
+``from_dict`` reads the values back with `stored_int` and `stored_event` and checks them with `require`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, Self, TypeVar, runtime_checkable
+import copy
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, get_type_hints, runtime_checkable
 
 from bot.errors import BadInput
 
@@ -45,12 +51,41 @@ Action = ActionJSON  # the name the Discord layer imports for the JSON form
 FORFEIT: dict[str, str] = {"type": "forfeit"}
 
 
+# ---- records as JSON --------------------------------------------------------------------------------
+
+
+def fields_json(record: Any) -> dict[str, Any]:
+    """A frozen dataclass as JSON data: each field in order, under its name less a trailing ``_``
+    (``Line.from_`` is logged as ``"from"``), its value made plain: a tuple or list becomes a list (of
+    plain values), a frozenset a sorted list, a dict a deep copy, a value with a ``to_dict`` that dict;
+    numbers, strings, booleans and None stay as they are. A class whose JSON is just that takes it as
+    its method: ``to_dict = fields_json``."""
+    return {_json_key(f.name): _plain(getattr(record, f.name)) for f in fields(record)}
+
+
+def _json_key(field_name: str) -> str:
+    return field_name.removesuffix("_")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, dict):
+        return copy.deepcopy(value)
+    to_dict = getattr(value, "to_dict", None)
+    return value if to_dict is None else to_dict()
+
+
 # ---- actions ----------------------------------------------------------------------------------------
 
 
 @runtime_checkable
 class TypedAction(Protocol):
-    """What every typed action provides: its logged JSON."""
+    """What every typed action provides: its ``"type"`` in the log, and its logged JSON."""
+
+    TYPE: ClassVar[str]
 
     def to_json(self) -> dict[str, Any]: ...
 
@@ -93,6 +128,53 @@ def action_json(action: TypedAction | ActionJSON) -> dict[str, Any]:
     return dict(action) if isinstance(action, Mapping) else action.to_json()
 
 
+def move_json(move: Any) -> dict[str, Any]:
+    """The logged JSON of a game's own move, a frozen dataclass with a ``TYPE``: ``{"type": TYPE}``, then
+    its fields (`fields_json`). A move class takes it as its method: ``to_json = move_json``."""
+    return {"type": move.TYPE, **fields_json(move)}
+
+
+T = TypeVar("T", bound=TypedAction)
+
+
+@dataclass(frozen=True)
+class Moves(Generic[T]):
+    """A game's own moves (its ``Move`` classes) as the move log has them, and ``wrong``: the sentence
+    that refuses any other action ("In Procession the only move is flipping a digit.").
+
+    Each class writes its JSON with `move_json` and is read back from it here, field by field; a field
+    is an ``int``, a ``str`` or a ``str | None`` (which may be missing), each refused with ``BadInput``
+    when it is not one (`int_field`, `str_field`, `optional_str_field`).
+    """
+
+    kinds: tuple[type[T], ...]
+    wrong: str
+
+    def __post_init__(self) -> None:
+        for kind in self.kinds:
+            _field_readers(kind)  # a field of a type it cannot read fails here, at import
+
+    def parse(self, data: ActionJSON) -> T | Forfeit:
+        """A logged action as its typed value (one of these moves, or a `Forfeit`); ``BadInput`` when
+        the JSON is malformed. Whether the move is legal now is ``apply``'s business."""
+        kind = action_type(data)
+        if kind == Forfeit.TYPE:
+            return Forfeit.from_json(data)
+        for move in self.kinds:
+            if move.TYPE == kind:
+                build: Callable[..., T] = move
+                return build(*(read(data, key) for key, read in _field_readers(move)))
+        raise BadInput(self.wrong)
+
+    def read(self, action: T | ActionJSON) -> T:
+        """An action given to ``apply`` as one of these moves: JSON is parsed first; a forfeit, another
+        game's move or anything else is refused with ``BadInput``."""
+        move = read_action(action, self.parse)
+        if not isinstance(move, self.kinds):
+            raise BadInput(self.wrong)
+        return move
+
+
 # ---- options and outcomes ---------------------------------------------------------------------------
 
 
@@ -118,6 +200,14 @@ class Option:
     def allows(self, value: int) -> bool:
         return self.min <= value <= self.max
 
+    def value(self, options: Mapping[str, int]) -> int:
+        """Its value in ``new_game``'s ``options`` (the default when absent); ``ValueError`` when out of
+        range."""
+        value = options.get(self.name, self.default)
+        if not self.allows(value):
+            raise ValueError(f"{self.name} must be from {self.min} to {self.max}")
+        return value
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -133,13 +223,7 @@ class Outcome:
     scores: tuple[int, ...] | None = None
     draw: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "winners": list(self.winners),
-            "reason": self.reason,
-            "scores": None if self.scores is None else list(self.scores),
-            "draw": self.draw,
-        }
+    to_dict = fields_json
 
 
 # ---- the contract -----------------------------------------------------------------------------------
@@ -245,9 +329,62 @@ def optional_str_field(action: ActionJSON, key: str) -> str | None:
     return value
 
 
+_READERS: dict[Any, Callable[[ActionJSON, str], Any]] = {
+    int: int_field,
+    str: str_field,
+    str | None: optional_str_field,
+}
+
+
+@cache
+def _field_readers(kind: Any) -> tuple[tuple[str, Callable[[ActionJSON, str], Any]], ...]:
+    """The JSON key and the reader of each field of a move class, in order."""
+    hints = get_type_hints(kind)
+    try:
+        return tuple((_json_key(f.name), _READERS[hints[f.name]]) for f in fields(kind))
+    except KeyError as exc:
+        raise TypeError(f"{kind.__name__}: a move's field must be an int, a str or a str | None") from exc
+
+
+def check_players(title: str, n_players: int, least: int, most: int) -> None:
+    """``new_game``'s check of the player count: ``ValueError`` naming the game and its range."""
+    if not least <= n_players <= most:
+        raise ValueError(f"{title} needs {least}-{most} players")
+
+
+def next_seat(n_players: int, after: int, forfeited: Collection[int]) -> int:
+    """The seat after ``after`` in seat order (round the table) that has not forfeited; ``after`` itself
+    when every other seat has."""
+    for step in range(1, n_players + 1):
+        seat = (after + step) % n_players
+        if seat not in forfeited:
+            return seat
+    return after
+
+
 def check_seat(n_players: int, seat: int) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n_players:
         raise ValueError(f"seat {seat!r} is not in a game of {n_players} players")
+
+
+def stored_int(value: Any, game: str | None = None) -> int:
+    """An integer of a stored state (a bool is not one), or ``ValueError``; with ``game``, the message
+    names it (for a ``from_dict`` that lets these errors through as they are)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{_invalid(game)}{value!r} is not an integer")
+    return value
+
+
+def stored_event(value: Any, game: str | None = None) -> dict[str, Any]:
+    """An event of a stored state, copied: a JSON object with a ``"type"``, or ``ValueError`` (naming
+    ``game`` when given, as `stored_int` does)."""
+    if not isinstance(value, Mapping) or not isinstance(value.get("type"), str):
+        raise ValueError(f"{_invalid(game)}malformed event")
+    return copy.deepcopy(dict(value))
+
+
+def _invalid(game: str | None) -> str:
+    return "" if game is None else f"invalid {game} state: "
 
 
 def require(cond: bool, what: str) -> None:

@@ -39,7 +39,6 @@ Seats are 0-based. Events (``State.events``, the public effects of the last appl
 
 from __future__ import annotations
 
-import copy
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -47,28 +46,16 @@ from dataclasses import dataclass, replace
 from math import gcd
 from typing import Any, ClassVar
 
+import bot.games.base as base
 from bot.errors import BadInput, GameFinished, IllegalMove, Namer, NotYourTurn, OutOfRange, player_number
-from bot.games.base import (
-    ActionJSON,
-    Forfeit,
-    Option,
-    Outcome,
-    action_type,
-    check_seat,
-    int_field,
-    read_action,
-    require,
-)
+from bot.games.base import ActionJSON, Option, Outcome, require
 from bot.inputs import excerpt, whole_number
 
 NAME = "divisors"
 TITLE = "The Numerical Card Game"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 8
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
 M_OPTION = Option("m", "Each player's cards run from 1 to m", default=12, min=2, max=25)
 OPTIONS: tuple[Option, ...] = (M_OPTION,)
-
-M_MIN, M_MAX = M_OPTION.min, M_OPTION.max
 
 # A seat's standing. Only IN players are paired; everyone but FORFEITED can win.
 IN = "in"
@@ -175,7 +162,7 @@ def _prime_factors(v: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-_FACTORS = {v: _prime_factors(v) for v in range(2, M_MAX + 1)}
+_FACTORS = {v: _prime_factors(v) for v in range(2, M_OPTION.max + 1)}
 
 
 def is_dead(cards: Iterable[int]) -> bool:
@@ -207,14 +194,7 @@ class Result:
     kind: str  # EXCHANGE, MOLDY or VOID
     label: str  # describe(...) of the cards, or "void"
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "seats": list(self.seats),
-            "cards": None if self.cards is None else list(self.cards),
-            "points": list(self.points),
-            "kind": self.kind,
-            "label": self.label,
-        }
+    to_dict = base.fields_json
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Result:
@@ -235,17 +215,11 @@ class Result:
 
 def _pair(x: Any) -> tuple[int, int]:
     a, b = x
-    return _int(a), _int(b)
-
-
-def _int(x: Any) -> int:
-    if isinstance(x, bool) or not isinstance(x, int):
-        raise ValueError(f"{x!r} is not an integer")
-    return x
+    return base.stored_int(a), base.stored_int(b)
 
 
 def _cards(x: Any) -> tuple[int, ...]:
-    return tuple(sorted(_int(v) for v in x))
+    return tuple(sorted(base.stored_int(v) for v in x))
 
 
 @dataclass(frozen=True)
@@ -283,46 +257,28 @@ class State:
         settled = {r.seats for r in self.results}
         return [p for p in self.pairings if p not in settled]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "n_players": self.n_players,
-            "m": self.m,
-            "fresh": [list(p) for p in self.fresh],
-            "moldy": [list(p) for p in self.moldy],
-            "left": [list(p) for p in self.left],
-            "scores": list(self.scores),
-            "status": list(self.status),
-            "round_no": self.round_no,
-            "pairings": [list(p) for p in self.pairings],
-            "picks": list(self.picks),
-            "results": [r.to_dict() for r in self.results],
-            "last_results": [r.to_dict() for r in self.last_results],
-            "moldy_this_cycle": self.moldy_this_cycle,
-            "quiet_cycles": self.quiet_cycles,
-            "end_reason": self.end_reason,
-            "events": copy.deepcopy(list(self.events)),
-        }
+    to_dict = base.fields_json
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> State:
         try:
             state = cls(
-                n_players=_int(d["n_players"]),
-                m=_int(d["m"]),
+                n_players=base.stored_int(d["n_players"]),
+                m=base.stored_int(d["m"]),
                 fresh=tuple(_cards(p) for p in d["fresh"]),
                 moldy=tuple(_cards(p) for p in d["moldy"]),
                 left=tuple(_cards(p) for p in d["left"]),
-                scores=tuple(_int(v) for v in d["scores"]),
+                scores=tuple(base.stored_int(v) for v in d["scores"]),
                 status=tuple(str(s) for s in d["status"]),
-                round_no=_int(d["round_no"]),
+                round_no=base.stored_int(d["round_no"]),
                 pairings=tuple(_pair(p) for p in d["pairings"]),
-                picks=tuple(None if v is None else _int(v) for v in d["picks"]),
+                picks=tuple(None if v is None else base.stored_int(v) for v in d["picks"]),
                 results=tuple(Result.from_dict(r) for r in d["results"]),
                 last_results=tuple(Result.from_dict(r) for r in d["last_results"]),
                 moldy_this_cycle=bool(d["moldy_this_cycle"]),
-                quiet_cycles=_int(d["quiet_cycles"]),
+                quiet_cycles=base.stored_int(d["quiet_cycles"]),
                 end_reason=None if d["end_reason"] is None else str(d["end_reason"]),
-                events=tuple(_event(e) for e in d["events"]),
+                events=tuple(base.stored_event(e) for e in d["events"]),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"invalid divisors state: {exc}") from exc
@@ -332,7 +288,7 @@ class State:
     def _validate(self) -> None:
         n, m = self.n_players, self.m
         require(MIN_PLAYERS <= n <= MAX_PLAYERS, "player count")
-        require(M_MIN <= m <= M_MAX, "m")
+        require(M_OPTION.allows(m), "m")
         for name in ("fresh", "moldy", "left", "scores", "status", "picks"):
             require(len(getattr(self, name)) == n, f"{name} per seat")
         every = Counter(c for piles in (self.fresh, self.moldy, self.left) for p in piles for c in p)
@@ -365,19 +321,10 @@ class State:
             require(not self.pairings and not self.results, "a finished game has no round")
 
 
-def _event(e: Any) -> Event:
-    if not isinstance(e, dict) or not isinstance(e.get("type"), str):
-        raise ValueError("event")
-    return copy.deepcopy(e)
-
-
 def new_game(n_players: int, options: Mapping[str, int], seed: int) -> State:
     del seed  # no randomness in this game
-    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
-        raise ValueError(f"{TITLE} needs {MIN_PLAYERS}-{MAX_PLAYERS} players")
-    m = options.get("m", M_OPTION.default)
-    if not M_MIN <= m <= M_MAX:
-        raise ValueError(f"m must be from {M_MIN} to {M_MAX}")
+    base.check_players(TITLE, n_players, MIN_PLAYERS, MAX_PLAYERS)
+    m = M_OPTION.value(options)
     pairs = tuple(round_pairings(range(n_players), 0))
     return State(
         n_players=n_players,
@@ -441,9 +388,7 @@ class Pick:
 
     TYPE: ClassVar[str] = "pick"
     card: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "card": self.card}
+    to_json = base.move_json
 
 
 @dataclass(frozen=True)
@@ -451,26 +396,14 @@ class Drop:
     """Drop out: play no more cards, keep the score (``{"type": "drop"}``)."""
 
     TYPE: ClassVar[str] = "drop"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE}
+    to_json = base.move_json
 
 
 Move = Pick | Drop
-
-_WRONG_MOVE = "In The Numerical Card Game you either pick a card from your fresh pile or drop out."
-
-
-def parse_action(data: ActionJSON) -> Move | Forfeit:
-    """A logged action as its typed value; ``BadInput`` when the JSON is malformed."""
-    kind = action_type(data)
-    if kind == Forfeit.TYPE:
-        return Forfeit.from_json(data)
-    if kind == Pick.TYPE:
-        return Pick(int_field(data, "card"))
-    if kind == Drop.TYPE:
-        return Drop()
-    raise BadInput(_WRONG_MOVE)
+MOVES = base.Moves[Move](
+    (Pick, Drop), wrong="In The Numerical Card Game you either pick a card from your fresh pile or drop out."
+)
+parse_action = MOVES.parse
 
 
 _TYPED_CARD = re.compile(r"(?:card\s*)?#?\s*([0-9]+)", re.IGNORECASE | re.ASCII)
@@ -543,17 +476,15 @@ class PickIsFinal(NotYourTurn):
 
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
-    check_seat(state.n_players, seat)
-    move = read_action(action, parse_action)
+    base.check_seat(state.n_players, seat)
+    move = MOVES.read(action)
     if isinstance(move, Pick):
         return _pick(state, seat, move.card)
-    if isinstance(move, Drop):
-        if state.finished:
-            raise GameFinished()
-        if state.status[seat] != IN:
-            raise _not_in_play(state, seat)
-        return _leave(state, seat, DROPPED)
-    raise BadInput(_WRONG_MOVE)
+    if state.finished:
+        raise GameFinished()
+    if state.status[seat] != IN:
+        raise _not_in_play(state, seat)
+    return _leave(state, seat, DROPPED)  # the move is a Drop
 
 
 def _pick(state: State, seat: int, card: int) -> State:
@@ -644,7 +575,7 @@ def _leave(state: State, seat: int, status_after: str) -> State:
 
 
 def forfeit(state: State, seat: int) -> State:
-    check_seat(state.n_players, seat)
+    base.check_seat(state.n_players, seat)
     if state.finished or state.status[seat] == FORFEITED:
         return replace(state, events=())
     if state.status[seat] == IN:
@@ -763,7 +694,7 @@ def view_for(state: State, seat: int | None) -> View:
     hand: tuple[tuple[int, int], ...] = ()
     pending = None
     if seat is not None:
-        check_seat(state.n_players, seat)
+        base.check_seat(state.n_players, seat)
         hand = tuple(sorted(Counter(state.fresh[seat]).items()))
         pending = state.picks[seat]
     per_cycle = rounds_per_cycle(state.n_players)

@@ -32,29 +32,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, NamedTuple
 
+import bot.games.base as base
 from bot.errors import BadInput, GameFinished, IllegalMove, NotYourTurn
-from bot.games.base import (
-    ActionJSON,
-    Forfeit,
-    Option,
-    Outcome,
-    action_type,
-    check_seat,
-    optional_str_field,
-    read_action,
-    require,
-    str_field,
-)
+from bot.games.base import ActionJSON, Option, Outcome, require
 from bot.inputs import excerpt
 
 NAME = "dots"
 TITLE = "Lines By The Dots"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 6
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
 SIZE_OPTION = Option("size", "Dots per side of the square grid", default=5, min=3, max=10)
 OPTIONS: tuple[Option, ...] = (SIZE_OPTION,)
-
-SIZE_MIN, SIZE_MAX = SIZE_OPTION.min, SIZE_OPTION.max
 
 VERTICAL = "vertical"
 HORIZONTAL = "horizontal"
@@ -214,21 +201,21 @@ class State:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> State:
         try:
-            n, size = _int(d["n_players"]), _int(d["size"])
+            n, size = base.stored_int(d["n_players"]), base.stored_int(d["size"])
             require(MIN_PLAYERS <= n <= MAX_PLAYERS, "player count")
-            require(SIZE_MIN <= size <= SIZE_MAX, "size")
+            require(SIZE_OPTION.allows(size), "size")
             lines = tuple(_line(x, size) for x in d["lines"])
             state = cls(
                 n_players=n,
                 size=size,
                 lines=lines,
-                scores=tuple(_int(v) for v in d["scores"]),
-                turn=_int(d["turn"]),
+                scores=tuple(base.stored_int(v) for v in d["scores"]),
+                turn=base.stored_int(d["turn"]),
                 direction=str(d["direction"]),
                 current=None if d["current"] is None else parse_dot(str(d["current"]), size),
-                forfeited=frozenset(_int(s) for s in d["forfeited"]),
+                forfeited=frozenset(base.stored_int(s) for s in d["forfeited"]),
                 end_reason=None if d["end_reason"] is None else str(d["end_reason"]),
-                events=tuple(_event(e) for e in d["events"]),
+                events=tuple(base.stored_event(e) for e in d["events"]),
                 marked=frozenset(dot for line in lines for dot in line.dots()),
             )
         except (KeyError, TypeError, ValueError, AttributeError, BadInput) as exc:
@@ -274,12 +261,6 @@ class State:
             require((self.end_reason == END_FULL) == (len(marked) == size * size), "end reason")
 
 
-def _int(x: Any) -> int:
-    if isinstance(x, bool) or not isinstance(x, int):
-        raise ValueError(f"{x!r} is not an integer")
-    return x
-
-
 def _line(x: Any, size: int) -> DrawnLine:
     start, end = parse_dot(str(x["from"]), size), parse_dot(str(x["to"]), size)
     direction = str(x["direction"])
@@ -287,28 +268,19 @@ def _line(x: Any, size: int) -> DrawnLine:
     same_axis = start[0] == end[0] if direction == VERTICAL else start[1] == end[1]
     require(same_axis and start != end, "lines are axis-aligned")
     return DrawnLine(
-        seat=_int(x["seat"]),
+        seat=base.stored_int(x["seat"]),
         direction=direction,
         start=start,
         end=end,
-        score=_int(x["score"]),
+        score=base.stored_int(x["score"]),
         fallback=bool(x["fallback"]),
     )
 
 
-def _event(e: Any) -> Event:
-    if not isinstance(e, dict) or not isinstance(e.get("type"), str):
-        raise ValueError("event")
-    return copy.deepcopy(e)
-
-
 def new_game(n_players: int, options: Mapping[str, int], seed: int) -> State:
     del seed  # no randomness in this game
-    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
-        raise ValueError(f"{TITLE} needs {MIN_PLAYERS}-{MAX_PLAYERS} players")
-    size = options.get("size", SIZE_OPTION.default)
-    if not SIZE_MIN <= size <= SIZE_MAX:
-        raise ValueError(f"size must be from {SIZE_MIN} to {SIZE_MAX}")
+    base.check_players(TITLE, n_players, MIN_PLAYERS, MAX_PLAYERS)
+    size = SIZE_OPTION.value(options)
     return State(
         n_players=n_players,
         size=size,
@@ -408,30 +380,17 @@ class Line:
     TYPE: ClassVar[str] = "line"
     to: str
     from_: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "to": self.to, "from": self.from_}
+    to_json = base.move_json
 
 
 Move = Line
-
-
-def parse_action(data: ActionJSON) -> Move | Forfeit:
-    """A logged action as its typed value; ``BadInput`` when the JSON is malformed. Whether the dots
-    are on the grid is the state's business (`apply`)."""
-    kind = action_type(data)
-    if kind == Forfeit.TYPE:
-        return Forfeit.from_json(data)
-    if kind != Line.TYPE:
-        raise BadInput("In Lines By The Dots the only move is drawing a line.")
-    return Line(str_field(data, "to"), optional_str_field(data, "from"))
+MOVES = base.Moves[Move]((Line,), wrong="In Lines By The Dots the only move is drawing a line.")
+parse_action = MOVES.parse  # whether the dots are on the grid is the state's business (`apply`)
 
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
-    check_seat(state.n_players, seat)
-    move = read_action(action, parse_action)
-    if not isinstance(move, Line):
-        raise BadInput("In Lines By The Dots the only move is drawing a line.")
+    base.check_seat(state.n_players, seat)
+    move = MOVES.read(action)
     size = state.size
     end = parse_dot(move.to, size)
     raw_start = move.from_
@@ -509,14 +468,6 @@ def _draw(state: State, seat: int, start: Dot, end: Dot, fallback: bool) -> Stat
     return _after_line(out, events)
 
 
-def _next_seat(state: State, after: int) -> int:
-    for step in range(1, state.n_players + 1):
-        seat = (after + step) % state.n_players
-        if seat not in state.forfeited:
-            return seat
-    return after
-
-
 def _after_line(state: State, events: list[Event]) -> State:
     """Pass to the next line owed: the turn's horizontal line, or the next player's vertical one."""
     return _skip_impossible(_advance(state), events)
@@ -542,7 +493,9 @@ def _skip_impossible(state: State, events: list[Event]) -> State:
 def _advance(state: State) -> State:
     if state.direction == VERTICAL:
         return replace(state, direction=HORIZONTAL)
-    return replace(state, direction=VERTICAL, turn=_next_seat(state, state.turn))
+    return replace(
+        state, direction=VERTICAL, turn=base.next_seat(state.n_players, state.turn, state.forfeited)
+    )
 
 
 def _finish(state: State, reason: str, events: list[Event]) -> State:
@@ -551,7 +504,7 @@ def _finish(state: State, reason: str, events: list[Event]) -> State:
 
 
 def forfeit(state: State, seat: int) -> State:
-    check_seat(state.n_players, seat)
+    base.check_seat(state.n_players, seat)
     if state.finished or seat in state.forfeited:
         return replace(state, events=())
     out = replace(state, forfeited=state.forfeited | {seat})
@@ -561,7 +514,7 @@ def forfeit(state: State, seat: int) -> State:
     if seat != state.turn:
         return replace(out, events=tuple(events))
     # The next player starts a whole turn, a vertical line first, from the current dot.
-    out = replace(out, turn=_next_seat(out, seat), direction=VERTICAL)
+    out = replace(out, turn=base.next_seat(out.n_players, seat, out.forfeited), direction=VERTICAL)
     return _skip_impossible(out, events)
 
 

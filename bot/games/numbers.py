@@ -13,13 +13,13 @@ that round. The higher total after the last round wins; equal totals draw.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, ClassVar
 
+import bot.games.base as base
 from bot.errors import (
-    BadInput,
     GameFinished,
     IllegalMove,
     Namer,
@@ -28,23 +28,12 @@ from bot.errors import (
     YouLeft,
     player_number,
 )
-from bot.games.base import (
-    ActionJSON,
-    Forfeit,
-    Option,
-    Outcome,
-    action_type,
-    check_seat,
-    int_field,
-    read_action,
-    require,
-)
+from bot.games.base import ActionJSON, Option, Outcome, require
 from bot.inputs import binary_number, excerpt, whole_number
 
 NAME = "numbers"
 TITLE = "Numbers To Number"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 2
+MIN_PLAYERS, MAX_PLAYERS = 2, 2
 M_OPTION = Option("m", "Moves per round (numbers go up to 2^m - 1)", default=6, min=3, max=8)
 OPTIONS: tuple[Option, ...] = (M_OPTION,)
 
@@ -171,16 +160,7 @@ class State:
         """Every number ``seat`` has played (revealed), in order."""
         return tuple(mv[seat] for r in self.rounds for mv in r.moves) + tuple(mv[seat] for mv in self.moves)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "m": self.m,
-            "seed": self.seed,
-            "rounds": [r.to_dict() for r in self.rounds],
-            "moves": [list(mv) for mv in self.moves],
-            "pending": list(self.pending),
-            "forfeited": sorted(self.forfeited),
-            "events": copy.deepcopy(list(self.events)),
-        }
+    to_dict = base.fields_json
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> State:
@@ -202,10 +182,9 @@ class State:
         return state
 
 
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"invalid numbers state: {value!r} is not an integer")
-    return value
+# from_dict lets these errors through as they are, so they name the game
+_int = partial(base.stored_int, game=NAME)
+_event = partial(base.stored_event, game=NAME)
 
 
 def _moves(value: Any) -> tuple[Pair, ...]:
@@ -214,12 +193,6 @@ def _moves(value: Any) -> tuple[Pair, ...]:
         require(len(mv) == 2, "a move has two numbers")
         out.append((_int(mv[0]), _int(mv[1])))
     return tuple(out)
-
-
-def _event(value: Any) -> Event:
-    if not isinstance(value, Mapping) or not isinstance(value.get("type"), str):
-        raise ValueError("invalid numbers state: malformed event")
-    return copy.deepcopy(dict(value))
 
 
 def _validate(s: State) -> None:
@@ -245,9 +218,7 @@ def _validate(s: State) -> None:
 def new_game(n_players: int, options: Mapping[str, int], seed: int) -> State:
     if n_players != 2:
         raise ValueError("Numbers To Number is for exactly 2 players")
-    m = options.get("m", M_OPTION.default)
-    if not M_OPTION.allows(m):
-        raise ValueError(f"m must be from {M_OPTION.min} to {M_OPTION.max}")
+    m = M_OPTION.value(options)
     return State(m=m, seed=seed)
 
 
@@ -279,22 +250,12 @@ class Pick:
 
     TYPE: ClassVar[str] = "pick"
     number: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "number": self.number}
+    to_json = base.move_json
 
 
 Move = Pick
-
-
-def parse_action(data: ActionJSON) -> Move | Forfeit:
-    """A logged action as its typed value; ``BadInput`` when the JSON is malformed."""
-    kind = action_type(data)
-    if kind == Forfeit.TYPE:
-        return Forfeit.from_json(data)
-    if kind != Pick.TYPE:
-        raise BadInput("In Numbers To Number the only move is picking a number.")
-    return Pick(int_field(data, "number"))
+MOVES = base.Moves[Move]((Pick,), wrong="In Numbers To Number the only move is picking a number.")
+parse_action = MOVES.parse
 
 
 class PickIsFinal(IllegalMove):
@@ -312,11 +273,8 @@ class PickIsFinal(IllegalMove):
 
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
-    check_seat(2, seat)
-    move = read_action(action, parse_action)
-    if not isinstance(move, Pick):
-        raise BadInput("In Numbers To Number the only move is picking a number.")
-    number = move.number
+    base.check_seat(2, seat)
+    number = MOVES.read(action).number
     if state.finished:
         raise GameFinished()
     if seat in state.forfeited:
@@ -397,7 +355,7 @@ def _reveal(state: State, events: list[Event]) -> State:
 def forfeit(state: State, seat: int) -> State:
     """The seat leaves: the other player wins (RULES.md: one player remains). Pending picks are
     dropped unrevealed."""
-    check_seat(2, seat)
+    base.check_seat(2, seat)
     if state.finished:
         return replace(state, events=())
     out = replace(state, forfeited=frozenset({seat}), pending=(None, None))

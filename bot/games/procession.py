@@ -11,23 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
+import bot.games.base as base
 from bot.errors import BadInput, GameFinished, IllegalMove, NotYourTurn
-from bot.games.base import (
-    ActionJSON,
-    Forfeit,
-    Option,
-    Outcome,
-    action_type,
-    check_seat,
-    int_field,
-    read_action,
-    require,
-)
+from bot.games.base import ActionJSON, Option, Outcome, require
 
 NAME = "procession"
 TITLE = "Procession"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 8
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
 N_OPTION = Option("n", "How many digits the row has", default=6, min=2, max=12)
 OPTIONS: tuple[Option, ...] = (N_OPTION,)
 
@@ -75,16 +65,7 @@ class State:
     def seen(self) -> frozenset[Multiset]:
         return frozenset(multiset(r) for r in self.rows)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "n_players": self.n_players,
-            "n": self.n,
-            "rows": list(self.rows),
-            "movers": list(self.movers),
-            "forfeited": sorted(self.forfeited),
-            "turn": self.turn,
-            "finished": self.finished,
-        }
+    to_dict = base.fields_json
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> State:
@@ -114,8 +95,7 @@ class State:
 
 def new_game(n_players: int, options: Mapping[str, int], seed: int) -> State:
     del seed  # no randomness in Procession
-    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
-        raise ValueError(f"Procession needs {MIN_PLAYERS}-{MAX_PLAYERS} players")
+    base.check_players(TITLE, n_players, MIN_PLAYERS, MAX_PLAYERS)
     n = options.get("n", N_OPTION.default)
     return State(n_players=n_players, n=n, rows=("0" * n,), movers=())
 
@@ -145,30 +125,12 @@ class Flip:
 
     TYPE: ClassVar[str] = "flip"
     position: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "position": self.position}
+    to_json = base.move_json
 
 
 Move = Flip
-
-
-def parse_action(data: ActionJSON) -> Move | Forfeit:
-    """A logged action as its typed value; ``BadInput`` when the JSON is malformed."""
-    kind = action_type(data)
-    if kind == Forfeit.TYPE:
-        return Forfeit.from_json(data)
-    if kind != Flip.TYPE:
-        raise BadInput("In Procession the only move is flipping a digit.")
-    return Flip(int_field(data, "position"))
-
-
-def _next_seat(state: State, after: int) -> int:
-    for step in range(1, state.n_players + 1):
-        seat = (after + step) % state.n_players
-        if seat not in state.forfeited:
-            return seat
-    return after
+MOVES = base.Moves[Move]((Flip,), wrong="In Procession the only move is flipping a digit.")
+parse_action = MOVES.parse
 
 
 def _settle(state: State) -> State:
@@ -179,11 +141,8 @@ def _settle(state: State) -> State:
 
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
-    check_seat(state.n_players, seat)
-    move = read_action(action, parse_action)
-    if not isinstance(move, Flip):
-        raise BadInput("In Procession the only move is flipping a digit.")
-    position = move.position
+    base.check_seat(state.n_players, seat)
+    position = MOVES.read(action).position
     if state.finished:
         raise GameFinished()
     if seat != state.turn:
@@ -205,18 +164,18 @@ def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
         state,
         rows=(*state.rows, new_row),
         movers=(*state.movers, seat),
-        turn=_next_seat(state, seat),
+        turn=base.next_seat(state.n_players, seat, state.forfeited),
     )
     return _settle(moved)
 
 
 def forfeit(state: State, seat: int) -> State:
-    check_seat(state.n_players, seat)
+    base.check_seat(state.n_players, seat)
     if state.finished or seat in state.forfeited:
         return state
     out = replace(state, forfeited=state.forfeited | {seat})
     if out.turn == seat:
-        out = replace(out, turn=_next_seat(out, seat))
+        out = replace(out, turn=base.next_seat(out.n_players, seat, out.forfeited))
     return _settle(out)
 
 

@@ -19,13 +19,14 @@ Card indices in a row, and the ``window`` of a match, are 0-based (the index of 
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from itertools import pairwise
 from typing import Any, ClassVar
 
+import bot.games.base as base
 from bot.errors import (
     BadInput,
     GameFinished,
@@ -36,24 +37,12 @@ from bot.errors import (
     YouLeft,
     name_list,
 )
-from bot.games.base import (
-    ActionJSON,
-    Forfeit,
-    Option,
-    Outcome,
-    action_type,
-    check_seat,
-    int_field,
-    read_action,
-    require,
-    str_field,
-)
+from bot.games.base import ActionJSON, Forfeit, Option, Outcome, require
 from bot.inputs import excerpt, is_ascii_digits, not_allowed, whole_number
 
 NAME = "updown"
 TITLE = "Up-Down-Stay"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 10
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
 OPTIONS: tuple[Option, ...] = ()
 
 MAX_PLAYOFFS = 5  # after five playoffs in a row end tied, the players still tied share the win
@@ -203,14 +192,7 @@ class DealPlayer:
     window: int | None  # 0-based index of the match's first card; None without a match
     forfeited: bool  # left the game during (or before the end of) this deal: scores nothing
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "prediction": self.prediction,
-            "score": self.score,
-            "window": self.window,
-            "forfeited": self.forfeited,
-        }
+    to_dict = base.fields_json
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> DealPlayer:
@@ -242,17 +224,7 @@ class DealRecord:
     def best(self) -> int:
         return max((p.score for p in self.players if not p.forfeited), default=0)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "deal": self.deal,
-            "row": list(self.row),
-            "placers": list(self.placers),
-            "changes": self.changes,
-            "players": [p.to_dict() for p in self.players],
-            "leftover": list(self.leftover),
-            "result": self.result,
-            "top": list(self.top),
-        }
+    to_dict = base.fields_json
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> DealRecord:
@@ -318,25 +290,7 @@ class State:
     def max_letters(self) -> int:
         return max(1, self.row_size - 1)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "n_players": self.n_players,
-            "seed": self.seed,
-            "deal": self.deal,
-            "players": list(self.players),
-            "hands": [list(h) for h in self.hands],
-            "leftover": list(self.leftover),
-            "predictions": list(self.predictions),
-            "phase": self.phase,
-            "row": list(self.row),
-            "placers": list(self.placers),
-            "turn": self.turn,
-            "forfeited": sorted(self.forfeited),
-            "history": [r.to_dict() for r in self.history],
-            "winners": list(self.winners),
-            "reason": self.reason,
-            "events": copy.deepcopy(list(self.events)),
-        }
+    to_dict = base.fields_json
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> State:
@@ -365,22 +319,15 @@ class State:
         return state
 
 
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"invalid updown state: {value!r} is not an integer")
-    return value
-
-
 def _bool(value: Any) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"invalid updown state: {value!r} is not a boolean")
     return value
 
 
-def _event(value: Any) -> Event:
-    if not isinstance(value, Mapping) or not isinstance(value.get("type"), str):
-        raise ValueError("invalid updown state: malformed event")
-    return copy.deepcopy(dict(value))
+# from_dict lets these errors through as they are, so they name the game
+_int = partial(base.stored_int, game=NAME)
+_event = partial(base.stored_event, game=NAME)
 
 
 def _validate(s: State) -> None:
@@ -426,8 +373,7 @@ def _validate(s: State) -> None:
 
 def new_game(n_players: int, options: Mapping[str, int], seed: int) -> State:
     del options  # Up-Down-Stay has no options
-    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
-        raise ValueError(f"Up-Down-Stay needs {MIN_PLAYERS}-{MAX_PLAYERS} players")
+    base.check_players(TITLE, n_players, MIN_PLAYERS, MAX_PLAYERS)
     return _start_deal(
         State(
             n_players=n_players,
@@ -506,9 +452,7 @@ class Predict:
 
     TYPE: ClassVar[str] = "predict"
     letters: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "letters": self.letters}
+    to_json = base.move_json
 
 
 @dataclass(frozen=True)
@@ -517,31 +461,24 @@ class Play:
 
     TYPE: ClassVar[str] = "play"
     rank: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "rank": self.rank}
+    to_json = base.move_json
 
 
 Move = Predict | Play
-
-_WRONG_MOVE = "In Up-Down-Stay you either predict (U/D/S letters) or play a card."
+MOVES = base.Moves[Move](
+    (Predict, Play), wrong="In Up-Down-Stay you either predict (U/D/S letters) or play a card."
+)
 
 
 def parse_action(data: ActionJSON) -> Move | Forfeit:
     """A logged action as its typed value; ``BadInput`` when the JSON is malformed, the letters are not
     U/D/S or the card value is not 1 to 13."""
-    kind = action_type(data)
-    if kind == Forfeit.TYPE:
-        return Forfeit.from_json(data)
-    if kind == Predict.TYPE:
-        letters = str_field(data, "letters")
-        parse_letters(letters)
-        return Predict(letters)
-    if kind == Play.TYPE:
-        rank = int_field(data, "rank")
-        _check_rank(rank)
-        return Play(rank)
-    raise BadInput(_WRONG_MOVE)
+    move = MOVES.parse(data)
+    if isinstance(move, Predict):
+        parse_letters(move.letters)
+    elif isinstance(move, Play):
+        _check_rank(move.rank)
+    return move
 
 
 def _check_rank(rank: int) -> None:
@@ -584,14 +521,12 @@ def _check_in_deal(state: State, seat: int) -> None:
 
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
-    check_seat(state.n_players, seat)
-    move = read_action(action, parse_action)
+    base.check_seat(state.n_players, seat)
+    move = MOVES.read(action)
     if isinstance(move, Predict):
         return _predict(state, seat, parse_letters(move.letters))
-    if isinstance(move, Play):
-        _check_rank(move.rank)
-        return _play(state, seat, move.rank)
-    raise BadInput(_WRONG_MOVE)
+    _check_rank(move.rank)
+    return _play(state, seat, move.rank)
 
 
 def _predict(state: State, seat: int, letters: str) -> State:
@@ -720,7 +655,7 @@ def _finish_deal(state: State, events: list[Event]) -> State:
 def forfeit(state: State, seat: int) -> State:
     """The seat leaves: their cards leave play (the row shrinks) and their prediction scores nothing.
     The game goes on while two players remain in the current deal; otherwise the last one wins."""
-    check_seat(state.n_players, seat)
+    base.check_seat(state.n_players, seat)
     if state.phase == "over" or seat in state.forfeited:
         return replace(state, events=())
     event: Event = {"type": "forfeit", "seat": seat, "cards_removed": 0}

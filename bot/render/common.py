@@ -1,6 +1,5 @@
-"""What every renderer shares: fonts from assets/, the palette, a fast palette canvas, PNG encoding.
-
-Images carry their own opaque background, so they read the same on Discord's dark and light themes.
+"""What every renderer shares: fonts from assets/, a fast palette canvas, PNG encoding, people's names
+cut to fit. The colours are `bot.render.colours`.
 
 Speed: an RGB PNG of a tall board costs 20+ ms to encode; a palette ("P") image of the same size costs
 a fraction of that. So every board is drawn on a `Canvas` in palette mode. Colours get palette slots
@@ -12,40 +11,16 @@ from __future__ import annotations
 
 import io
 import threading
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-RGB = tuple[int, int, int]
+from bot.render.colours import BACKGROUND, INK, RGB
 
-# An opaque "paper" card: dark ink on a light warm background, readable on both Discord themes.
-BACKGROUND: RGB = (246, 243, 236)
-PANEL: RGB = (232, 227, 215)
-INK: RGB = (33, 33, 38)
-MUTED: RGB = (112, 108, 100)
-GRID: RGB = (200, 194, 182)
-HIGHLIGHT: RGB = (255, 226, 140)
-GOOD: RGB = (0, 120, 80)
-BAD: RGB = (190, 40, 40)
-WHITE: RGB = (255, 255, 255)
-
-# Okabe-Ito: distinguishable under the common colour-vision deficiencies. One colour per seat.
-PLAYER_COLOURS: tuple[RGB, ...] = (
-    (0, 114, 178),  # blue
-    (213, 94, 0),  # vermillion
-    (0, 158, 115),  # bluish green
-    (204, 121, 167),  # reddish purple
-    (230, 159, 0),  # orange
-    (86, 180, 233),  # sky blue
-    (120, 120, 120),  # grey
-    (180, 160, 20),  # dark yellow (plain yellow vanishes on the light background)
-)
-
-
-def player_colour(seat: int) -> RGB:
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+Box = tuple[int, int, int, int]  # left, top, right, bottom, as Pillow takes them
 
 
 def _assets_dir() -> Path:
@@ -69,6 +44,15 @@ FONT_FILES = {
 @lru_cache(maxsize=64)
 def font(size: int, face: str = "sans") -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(ASSETS / "fonts" / FONT_FILES[face]), size)
+
+
+NAME_MAX = 18  # characters of a name shown, where a board has no narrower room for it
+
+
+def seat_name(names: Sequence[str], seat: int, limit: int = NAME_MAX) -> str:
+    """The seat's player's name, cut to ``limit`` characters with "…"; "Seat 2" when it is unknown."""
+    name = names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
+    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def line_height(size: int, face: str = "sans") -> int:
@@ -102,6 +86,10 @@ def colour_index(rgb: RGB) -> int:
             _palette.extend(rgb)
             _slots[rgb] = idx
         return idx
+
+
+def _index(rgb: RGB | None) -> int | None:
+    return None if rgb is None else colour_index(rgb)
 
 
 def _blend(bg: RGB, fg: RGB, t: float) -> RGB:
@@ -151,15 +139,9 @@ class Canvas:
         return self.img.height
 
     def rect(
-        self,
-        box: tuple[int, int, int, int],
-        fill: RGB | None = None,
-        outline: RGB | None = None,
-        width: int = 1,
-        radius: int = 0,
+        self, box: Box, fill: RGB | None = None, outline: RGB | None = None, width: int = 1, radius: int = 0
     ) -> None:
-        f = None if fill is None else colour_index(fill)
-        o = None if outline is None else colour_index(outline)
+        f, o = _index(fill), _index(outline)
         if radius:
             self.draw.rounded_rectangle(box, radius=radius, fill=f, outline=o, width=width)
         else:
@@ -168,16 +150,8 @@ class Canvas:
     def line(self, points: list[tuple[int, int]], colour: RGB, width: int = 1) -> None:
         self.draw.line(points, fill=colour_index(colour), width=width)
 
-    def ellipse(
-        self,
-        box: tuple[int, int, int, int],
-        fill: RGB | None = None,
-        outline: RGB | None = None,
-        width: int = 1,
-    ) -> None:
-        f = None if fill is None else colour_index(fill)
-        o = None if outline is None else colour_index(outline)
-        self.draw.ellipse(box, fill=f, outline=o, width=width)
+    def ellipse(self, box: Box, fill: RGB | None = None, outline: RGB | None = None, width: int = 1) -> None:
+        self.draw.ellipse(box, fill=_index(fill), outline=_index(outline), width=width)
 
     def text(
         self,

@@ -11,25 +11,14 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from bot.games.divisors import DROPPED, EMPTY, EXCHANGE, FORFEITED, IN, MOLDY, Result, View
-from bot.render.common import (
-    BACKGROUND,
-    BAD,
-    GOOD,
-    GRID,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    WHITE,
-    Canvas,
-    player_colour,
-)
+from bot.render.colours import BACKGROUND, BAD, GOOD, GRID, HIGHLIGHT, INK, MUTED, RGB, WHITE, player_colour
+from bot.render.common import Canvas, seat_name
 
 WIDTH = 760
 PAD = 16
 ROW_H = 28  # a scoreboard row
 PAIR_H = 40  # a pairing row
 CARD_W, CARD_H = 34, 30
-NAME_MAX = 18  # characters of a name shown
 
 TITLE_SIZE = 20
 TEXT = 14
@@ -56,13 +45,8 @@ STATUS_TEXT = {EMPTY: "out: no fresh cards", DROPPED: "dropped out", FORFEITED: 
 KIND_TEXT = {EXCHANGE: "exchanged", MOLDY: "to the moldy piles"}
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
-    return name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
-
-
 @lru_cache(maxsize=256)
-def _card(label: str, fill: tuple[int, int, int], ink: tuple[int, int, int]) -> Canvas:
+def _card(label: str, fill: RGB, ink: RGB) -> Canvas:
     """A card face (or back, or empty slot), drawn once and pasted everywhere."""
     c = Canvas(CARD_W, CARD_H)
     if fill == BACKGROUND:  # an empty slot: a pick still to come
@@ -91,7 +75,7 @@ def _points_text(result: Result, names: Sequence[str]) -> str:
     if pa == pb:
         return "no points" if pa == 0 else f"+{pa} each"
     winner = result.seats[0] if pa > pb else result.seats[1]
-    return f"+{max(pa, pb)} {_name(names, winner)}"
+    return f"+{max(pa, pb)} {seat_name(names, winner)}"
 
 
 def _hand_rows(view: View) -> int:
@@ -110,8 +94,8 @@ def _pairing_row(
     a, b = pair
     mid = y + (PAIR_H - CARD_H) // 2
     text_y = y + (PAIR_H - 17) // 2
-    c.text((X_CARD_A - 10, text_y), _name(names, a), TEXT, player_colour(a), "bold", "r")
-    c.text((X_NAME_B, text_y), _name(names, b), TEXT, player_colour(b), "bold")
+    c.text((X_CARD_A - 10, text_y), seat_name(names, a), TEXT, player_colour(a), "bold", "r")
+    c.text((X_NAME_B, text_y), seat_name(names, b), TEXT, player_colour(b), "bold")
     if result is not None and result.cards is not None:
         c.paste(_face(result.cards[0]), (X_CARD_A, mid))
         c.paste(_face(result.cards[1]), (X_CARD_B, mid))
@@ -135,7 +119,7 @@ def _pairing_row(
             c.paste(_hidden(seat), (x, mid))
         else:
             c.paste(_slot(), (x, mid))
-            waiting.append(_name(names, seat))
+            waiting.append(seat_name(names, seat))
     c.text((X_OUTCOME, text_y), "choosing: " + " and ".join(waiting), SMALL, MUTED)
 
 
@@ -189,7 +173,7 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
             c.rect((PAD - 4, y, WIDTH - PAD + 4, y + ROW_H - 3), fill=bg)
         colour = player_colour(seat)
         c.rect((PAD, y + 6, PAD + 11, y + ROW_H - 9), fill=colour)
-        c.text((X_NAME, y + 4), _name(names, seat), TEXT, colour, "bold", background=bg)
+        c.text((X_NAME, y + 4), seat_name(names, seat), TEXT, colour, "bold", background=bg)
         c.text((X_SCORE, y + 2), str(view.scores[seat]), 16, INK, "bold", "r", background=bg)
         c.text((X_FRESH + 24, y + 4), str(view.fresh_counts[seat]), TEXT, INK, anchor="c", background=bg)
         c.text((X_MOLDY + 24, y + 4), str(view.moldy_counts[seat]), TEXT, INK, anchor="c", background=bg)

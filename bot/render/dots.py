@@ -7,19 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.games.dots import COLUMNS, View
-from bot.render.common import (
-    BACKGROUND,
-    BAD,
-    GOOD,
-    GRID,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PANEL,
-    Canvas,
-    player_colour,
-    text_width,
-)
+from bot.render.colours import BACKGROUND, BAD, GOOD, GRID, HIGHLIGHT, INK, MUTED, PANEL, player_colour
+from bot.render.common import Canvas, seat_name, text_width
 
 PAD = 16
 LABEL_W = 28  # room for the row numbers at the left
@@ -27,19 +16,13 @@ LABEL_H = 24  # room for the column letters on top
 BOARD_SPAN = 432  # the grid's extent in pixels, whatever its size, so boards look alike
 LEGEND_ROW = 26
 MIN_WIDTH = 420
-NAME_MAX = 18
 TEXT = 14
 SMALL = 12
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
-    return name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
-
-
 def _owed_line(view: View, names: Sequence[str], room: int) -> tuple[int, str]:
     """Who draws what next, in the longest wording that fits ``room`` pixels (then smaller)."""
-    o, who = view.owed, _name(names, view.turn or 0)
+    o, who = view.owed, seat_name(names, view.turn or 0)
     assert o is not None
     if o.first:
         long, short = "from any dot (the first line)", "from any dot"
@@ -118,7 +101,7 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
             c.rect((PAD - 4, y - 2, width - PAD + 4, y + LEGEND_ROW - 4), fill=bg)
         colour = player_colour(seat)
         c.rect((PAD, y + 8, PAD + 22, y + 12), fill=colour)
-        c.text((PAD + 30, y + 1), _name(names, seat), TEXT, colour, "bold", background=bg)
+        c.text((PAD + 30, y + 1), seat_name(names, seat), TEXT, colour, "bold", background=bg)
         c.text((PAD + 250, y), str(view.scores[seat]), 16, INK, "bold", "r", background=bg)
         if seat in winners:
             c.text((PAD + 262, y + 3), "★ wins", SMALL, GOOD, background=bg)

@@ -16,18 +16,8 @@ from functools import lru_cache
 from typing import Any
 
 from bot.games.numbers import RoundRecord, View, binary, largest
-from bot.render.common import (
-    BACKGROUND,
-    GOOD,
-    GRID,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PANEL,
-    Canvas,
-    player_colour,
-    text_width,
-)
+from bot.render.colours import BACKGROUND, GOOD, GRID, HIGHLIGHT, INK, MUTED, PANEL, player_colour
+from bot.render.common import Canvas, seat_name, text_width
 
 PAD = 16
 CELL_W = 74  # fits eight binary digits
@@ -40,11 +30,6 @@ TEXT = 14
 SMALL = 11
 NAME_MAX = 16
 D_LIST_MAX = 16  # list D's members when it has at most this many; otherwise describe it
-
-
-def _name(names: Sequence[str], seat: int) -> str:
-    name = names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
-    return name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
 
 
 @lru_cache(maxsize=1024)
@@ -125,7 +110,7 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
         y = rows_y + seat * NUMBER_H
         colour = player_colour(seat)
         c.rect((PAD, y + 6, PAD + 11, y + 17), fill=colour)
-        c.text((PAD + 18, y + 3), _name(names, seat), TEXT, colour, "bold")
+        c.text((PAD + 18, y + 3), seat_name(names, seat, NAME_MAX), TEXT, colour, "bold")
         if seat in view.forfeited:
             c.text((PAD + 18, y + 20), "left the game", SMALL, MUTED)
         for i, move in enumerate(moves):
@@ -164,9 +149,10 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
             text = f"Draw: {view.totals[0]} each"
         else:
             (winner,) = outcome.winners
-            text = f"{_name(names, winner)} wins, {view.totals[winner]} to {view.totals[1 - winner]}"
+            who = seat_name(names, winner, NAME_MAX)
+            text = f"{who} wins, {view.totals[winner]} to {view.totals[1 - winner]}"
             if view.forfeited:
-                text = f"{_name(names, winner)} wins: the other player left"
+                text = f"{who} wins: the other player left"
         w = text_width(text, TEXT, "bold") + 16
         c.rect((PAD - 4, y - 2, PAD + w - 4, y + 20), fill=HIGHLIGHT, radius=4)
         c.text((PAD + 4, y), text, TEXT, INK, "bold", background=HIGHLIGHT)

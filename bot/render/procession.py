@@ -8,18 +8,8 @@ from functools import lru_cache
 from typing import Any
 
 from bot.games.procession import View, format_multiset
-from bot.render.common import (
-    BACKGROUND,
-    GRID,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PANEL,
-    WHITE,
-    Canvas,
-    player_colour,
-    text_width,
-)
+from bot.render.colours import BACKGROUND, GRID, HIGHLIGHT, INK, MUTED, PANEL, RGB, WHITE, player_colour
+from bot.render.common import Canvas, text_width
 
 CELL = 16  # a digit's square
 ROW_H = 20
@@ -29,7 +19,7 @@ TEXT = 12
 
 
 @lru_cache(maxsize=128)
-def _cell(digit: str, background: tuple[int, int, int], outline: tuple[int, int, int] | None) -> Canvas:
+def _cell(digit: str, background: RGB, outline: RGB | None) -> Canvas:
     """One digit's square, drawn once and pasted everywhere."""
     c = Canvas(CELL, CELL, background)
     fill = INK if digit == "1" else PANEL
@@ -44,7 +34,7 @@ CHUNK = 4
 
 
 @lru_cache(maxsize=256)
-def _chunk(digits: str, background: tuple[int, int, int]) -> Canvas:
+def _chunk(digits: str, background: RGB) -> Canvas:
     """A run of up to four plain digit squares: pasting chunks instead of single squares keeps a
     77-row board within the render budget."""
     c = Canvas(CELL * len(digits), CELL, background)

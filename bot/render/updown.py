@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.games.updown import DealRecord, View, card_suit
-from bot.render.common import (
+from bot.render.colours import (
     BACKGROUND,
     BAD,
     GOOD,
@@ -26,10 +26,9 @@ from bot.render.common import (
     MUTED,
     PLAYER_COLOURS,
     WHITE,
-    Canvas,
     player_colour,
-    text_width,
 )
+from bot.render.common import Box, Canvas, seat_name, text_width
 
 PER_LINE = 13
 CARD_W, CARD_H = 38, 52
@@ -41,18 +40,12 @@ PAD = 16
 TITLE = 18
 TEXT = 14
 SMALL = 11
-NAME_MAX = 18
 LEGEND_ROW = 24
 SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 CHANGE_COLOUR = {"U": GOOD, "D": BAD, "S": MUTED}
 
 LINE_W = GAP + PER_LINE * (CARD_W + GAP)  # a full line: a gap before each card and after the last
 WIDTH = PAD + LINE_W + PAD
-
-
-def _name(names: Sequence[str], seat: int) -> str:
-    name = names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
-    return name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
 
 
 @lru_cache(maxsize=64)
@@ -123,7 +116,7 @@ def _hollow(seat: int) -> bool:
     return seat >= len(PLAYER_COLOURS)
 
 
-def _swatch(c: Canvas, box: tuple[int, int, int, int], seat: int) -> None:
+def _swatch(c: Canvas, box: Box, seat: int) -> None:
     colour = player_colour(seat)
     if _hollow(seat):
         c.rect(box, fill=BACKGROUND, outline=colour, width=2)
@@ -197,7 +190,7 @@ def _render_current(view: View, names: Sequence[str]) -> bytes:
     y += 10
     for seat in view.players:
         _swatch(c, (PAD, y + 4, PAD + 11, y + 15), seat)
-        c.text((PAD + 18, y), _name(names, seat), TEXT, player_colour(seat), "bold")
+        c.text((PAD + 18, y), seat_name(names, seat), TEXT, player_colour(seat), "bold")
         if seat in view.forfeited:
             note, ink = "left the game", MUTED
         elif view.phase == "predict":
@@ -217,7 +210,7 @@ def _join(names: Sequence[str]) -> str:
 
 
 def _result_line(record: DealRecord, names: Sequence[str], over: bool) -> str:
-    who = _join([_name(names, s) for s in record.top])
+    who = _join([seat_name(names, s) for s in record.top])
     if record.result == "winner":
         return f"{who} wins with {record.best}" if over else f"{who} wins the deal with {record.best}"
     if record.result == "playoff":
@@ -250,11 +243,11 @@ def render_deal(record: DealRecord, names: Sequence[str] = (), over: bool = True
     y = legend_y
     c.line([(PAD, y - 4), (WIDTH - PAD, y - 4)], GRID)
     y += 4
-    name_w = max(text_width(_name(names, p.seat), TEXT, "bold") for p in record.players)
+    name_w = max(text_width(seat_name(names, p.seat), TEXT, "bold") for p in record.players)
     pred_x = PAD + 18 + name_w + 16
     for p in record.players:
         _swatch(c, (PAD, y + 4, PAD + 11, y + 15), p.seat)
-        c.text((PAD + 18, y), _name(names, p.seat), TEXT, player_colour(p.seat), "bold")
+        c.text((PAD + 18, y), seat_name(names, p.seat), TEXT, player_colour(p.seat), "bold")
         prediction = p.prediction or "—"
         c.text((pred_x, y + 1), prediction, 13, INK if p.score else MUTED, "mono")
         if p.forfeited:
@@ -285,7 +278,7 @@ def render_hand(view: View, names: Sequence[str] = ()) -> bytes:
     blocks: list[tuple[str, tuple[str, ...]]] = [("Your hand", view.hand)]
     if view.opponent_hand is not None:
         other = next(s for s in view.players if s != view.seat)
-        blocks.append((f"{_name(names, other)}'s hand (the cards you lack)", view.opponent_hand))
+        blocks.append((f"{seat_name(names, other)}'s hand (the cards you lack)", view.opponent_hand))
     step = CARD_W + 4
     hand_w = PAD + PER_LINE * step + PAD
     width = max(hand_w, 420)

@@ -6,7 +6,6 @@ is taken, JSON round trip, legal_actions exactly the accepted moves)."""
 from __future__ import annotations
 
 import copy
-import json
 import random
 from typing import Any
 
@@ -16,14 +15,11 @@ from hypothesis import strategies as st
 
 from bot.errors import BadInput, GameError, IllegalMove, NotYourTurn
 from bot.games import dots as T
+from tests.rules.helpers import round_trip, unchanged_after
 
 
 def line(state: T.State, to: str, start: str | None = None) -> T.State:
     return T.apply(state, state.turn, {"type": "line", "to": to, "from": start})
-
-
-def roundtrip(state: T.State) -> T.State:
-    return T.State.from_dict(json.loads(json.dumps(state.to_dict())))
 
 
 def names(dots: tuple[T.Dot, ...] | list[T.Dot]) -> list[str]:
@@ -188,46 +184,41 @@ def test_forfeit_can_cause_a_skip() -> None:
         {"type": "skip", "seat": 0, "direction": "vertical", "at": "A3"},
     )
     assert state.turn == 0 and state.direction == T.HORIZONTAL
-    assert roundtrip(state) == state
+    round_trip(state)
 
 
 # ---- bad input ----------------------------------------------------------------------------------------
 
 
-def assert_refused(state: T.State, seat: int, action: Any, error: type[GameError], match: str) -> None:
-    before = copy.deepcopy(state.to_dict())
-    with pytest.raises(error, match=match):
-        T.apply(state, seat, action)
-    assert state.to_dict() == before
-
-
 def test_bad_input_changes_nothing() -> None:
     state = T.new_game(2, {"size": 5}, 0)
-    assert_refused(state, 0, {"type": "line", "to": "A3"}, BadInput, "first line of the game starts")
-    assert_refused(state, 0, {"type": "line", "to": "C1", "from": "A1"}, IllegalMove, "must be vertical")
-    assert_refused(state, 1, {"type": "line", "to": "A3", "from": "A1"}, NotYourTurn, "player 1's turn")
+    unchanged_after(T, state, 0, {"type": "line", "to": "A3"}, BadInput, "first line of the game starts")
+    unchanged_after(T, state, 0, {"type": "line", "to": "C1", "from": "A1"}, IllegalMove, "must be vertical")
+    unchanged_after(T, state, 1, {"type": "line", "to": "A3", "from": "A1"}, NotYourTurn, "player 1's turn")
     state = line(state, "A3", "A1")
     state = line(state, "E3")  # row 3: A3 -> 1; B3..E3 are taken
     assert state.turn == 1 and state.current == (4, 2)
     v = {"type": "line"}
-    assert_refused(state, 1, {**v, "to": "D2"}, IllegalMove, "diagonal")
-    assert_refused(state, 1, {**v, "to": "B3"}, IllegalMove, "must be vertical: stay in column E")
-    assert_refused(state, 1, {**v, "to": "F1"}, BadInput, "F1 is off the grid: columns run A-E, rows 1-5")
-    assert_refused(state, 1, {**v, "to": "E3"}, IllegalMove, "must leave its dot")
-    assert_refused(state, 1, {**v, "to": "E1", "from": "A1"}, IllegalMove, "leave out from")
-    assert_refused(state, 0, {**v, "to": "E1"}, NotYourTurn, "player 2's turn")
-    assert_refused(state, 1, {**v, "to": 5}, BadInput, "text for to")
-    assert_refused(state, 1, {**v, "to": "E1", "from": 3}, BadInput, "text for from")
-    assert_refused(state, 1, {"type": "dot", "to": "E1"}, BadInput, "only move is drawing a line")
-    assert_refused(state, 1, {**v, "to": "bogus"}, BadInput, "like C4")
+    unchanged_after(T, state, 1, {**v, "to": "D2"}, IllegalMove, "diagonal")
+    unchanged_after(T, state, 1, {**v, "to": "B3"}, IllegalMove, "must be vertical: stay in column E")
+    unchanged_after(T, state, 1, {**v, "to": "F1"}, BadInput, "F1 is off the grid: columns run A-E, rows 1-5")
+    unchanged_after(T, state, 1, {**v, "to": "E3"}, IllegalMove, "must leave its dot")
+    unchanged_after(T, state, 1, {**v, "to": "E1", "from": "A1"}, IllegalMove, "leave out from")
+    unchanged_after(T, state, 0, {**v, "to": "E1"}, NotYourTurn, "player 2's turn")
+    unchanged_after(T, state, 1, {**v, "to": 5}, BadInput, "text for to")
+    unchanged_after(T, state, 1, {**v, "to": "E1", "from": 3}, BadInput, "text for from")
+    unchanged_after(T, state, 1, {"type": "dot", "to": "E1"}, BadInput, "only move is drawing a line")
+    unchanged_after(T, state, 1, {**v, "to": "bogus"}, BadInput, "like C4")
     state = line(state, "E1", "E3")  # naming the current dot as the start is the same line: accepted
     state = line(state, "B1")  # row 1: A1, E1 -> 2
     assert state.scores == (1, 3)
-    assert_refused(state, 0, {**v, "to": "B3"}, IllegalMove, "B3 is not virgin")
-    assert_refused(state, 0, {**v, "to": "B5"}, IllegalMove, "would pass B3, which a line already touched")
-    assert_refused(state, 0, {**v, "to": "A1"}, IllegalMove, "must be vertical")
+    unchanged_after(T, state, 0, {**v, "to": "B3"}, IllegalMove, "B3 is not virgin")
+    unchanged_after(
+        T, state, 0, {**v, "to": "B5"}, IllegalMove, "would pass B3, which a line already touched"
+    )
+    unchanged_after(T, state, 0, {**v, "to": "A1"}, IllegalMove, "must be vertical")
     state = line(state, "B2")
-    assert_refused(state, 0, {**v, "to": "A2"}, IllegalMove, "A2 is not virgin")
+    unchanged_after(T, state, 0, {**v, "to": "A2"}, IllegalMove, "A2 is not virgin")
 
 
 def test_from_dict_rejects_broken_states() -> None:
@@ -289,7 +280,7 @@ def play_random(n: int, size: int, seed: int) -> None:
             assert state.to_dict() == before
         if rng.random() < 0.01:
             state = T.forfeit(state, rng.randrange(n))
-            assert roundtrip(state) == state
+            round_trip(state)
             continue
         state = T.apply(state, seat, rng.choice(legal))
         drawn = [e for e in state.events if e["type"] == "line"]
@@ -306,7 +297,7 @@ def play_random(n: int, size: int, seed: int) -> None:
         marked.update(dots)
         assert state.marked == marked
         assert list(state.scores) == totals
-        assert roundtrip(state) == state
+        round_trip(state)
     full = len(state.marked) == size * size
     assert full == (state.end_reason == T.END_FULL)
     assert full or len(state.forfeited) >= n - 1

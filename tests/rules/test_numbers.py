@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -14,26 +13,9 @@ from hypothesis import strategies as st
 
 from bot.errors import BadInput, IllegalMove
 from bot.games import numbers as nb
+from tests.rules.helpers import jsonable, round_trip, unchanged_after
 
 # ---- helpers --------------------------------------------------------------------------------------
-
-
-def jsonable(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, frozenset | set):
-        return sorted(jsonable(v) for v in value)
-    if isinstance(value, tuple | list):
-        return [jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    return value
-
-
-def round_trip(state: nb.State) -> nb.State:
-    back = nb.State.from_dict(json.loads(json.dumps(state.to_dict())))
-    assert back == state
-    return back
 
 
 def pick(state: nb.State, seat: int, number: int) -> nb.State:
@@ -44,14 +26,6 @@ def play_moves(state: nb.State, moves: list[tuple[int, int]]) -> nb.State:
     for a, b in moves:
         state = pick(pick(state, 0, a), 1, b)
     return state
-
-
-def unchanged_after(state: nb.State, seat: int, action: dict[str, Any], error: type) -> str:
-    before = state.to_dict()
-    with pytest.raises(error) as info:
-        nb.apply(state, seat, action)
-    assert state.to_dict() == before
-    return str(info.value)
 
 
 def assert_no_leak(state: nb.State) -> None:
@@ -277,16 +251,16 @@ def test_forfeit_gives_the_win_to_the_other_player_and_drops_pending_picks() -> 
 
 def test_bad_picks_change_nothing() -> None:
     state = play_moves(nb.new_game(2, {"m": 4}, 0), [(5, 6)])
-    assert "out of range" in unchanged_after(state, 0, {"type": "pick", "number": 16}, BadInput)
-    assert "1 to 15" in unchanged_after(state, 0, {"type": "pick", "number": 0}, BadInput)
-    unchanged_after(state, 0, {"type": "pick", "number": "7"}, BadInput)
-    unchanged_after(state, 0, {"type": "pick", "number": 2.5}, BadInput)
-    unchanged_after(state, 0, {"type": "pick"}, BadInput)
-    unchanged_after(state, 0, {"type": "guess", "number": 3}, BadInput)
-    message = unchanged_after(state, 0, {"type": "pick", "number": 5}, IllegalMove)
+    assert "out of range" in unchanged_after(nb, state, 0, {"type": "pick", "number": 16}, BadInput)
+    assert "1 to 15" in unchanged_after(nb, state, 0, {"type": "pick", "number": 0}, BadInput)
+    unchanged_after(nb, state, 0, {"type": "pick", "number": "7"}, BadInput)
+    unchanged_after(nb, state, 0, {"type": "pick", "number": 2.5}, BadInput)
+    unchanged_after(nb, state, 0, {"type": "pick"}, BadInput)
+    unchanged_after(nb, state, 0, {"type": "guess", "number": 3}, BadInput)
+    message = unchanged_after(nb, state, 0, {"type": "pick", "number": 5}, IllegalMove)
     assert message.startswith("You already played 5 (earlier this round)")
     state = pick(state, 0, 6)  # seat 2 played 6, but seat 1 has not: allowed
-    message = unchanged_after(state, 0, {"type": "pick", "number": 7}, IllegalMove)
+    message = unchanged_after(nb, state, 0, {"type": "pick", "number": 7}, IllegalMove)
     assert "already picked 6" in message and "final" in message
     state = pick(state, 1, 7)
     with pytest.raises(ValueError):
@@ -295,15 +269,15 @@ def test_bad_picks_change_nothing() -> None:
 
 def test_numbers_from_earlier_rounds_are_refused() -> None:
     state = play_moves(nb.new_game(2, {"m": 3}, 0), [(1, 2), (3, 4), (5, 6)])
-    message = unchanged_after(state, 1, {"type": "pick", "number": 4}, IllegalMove)
+    message = unchanged_after(nb, state, 1, {"type": "pick", "number": 4}, IllegalMove)
     assert "in round 1" in message and "4 remain" in message
 
 
 def test_no_pick_after_the_game_is_over() -> None:
     state = play_moves(nb.new_game(2, {"m": 3}, 0), [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6)])
-    assert "over" in unchanged_after(state, 0, {"type": "pick", "number": 7}, IllegalMove)
+    assert "over" in unchanged_after(nb, state, 0, {"type": "pick", "number": 7}, IllegalMove)
     forfeited = nb.forfeit(nb.new_game(2, {"m": 3}, 0), 0)
-    unchanged_after(forfeited, 0, {"type": "pick", "number": 7}, IllegalMove)
+    unchanged_after(nb, forfeited, 0, {"type": "pick", "number": 7}, IllegalMove)
 
 
 def test_parse_number() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -14,39 +13,12 @@ from hypothesis import strategies as st
 
 from bot.errors import BadInput, IllegalMove, NotYourTurn
 from bot.games import updown as u
+from tests.rules.helpers import jsonable, round_trip, unchanged_after
 
 SEED_ROW = [2, 6, 5, 4, 7, 9, 7, 1, 2, 2, 5, 8]
 
 
 # ---- helpers --------------------------------------------------------------------------------------
-
-
-def jsonable(value: Any) -> Any:
-    """A view (dataclasses, tuples, frozensets) as plain JSON data."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, frozenset | set):
-        return sorted(jsonable(v) for v in value)
-    if isinstance(value, tuple | list):
-        return [jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    return value
-
-
-def round_trip(state: u.State) -> u.State:
-    back = u.State.from_dict(json.loads(json.dumps(state.to_dict())))
-    assert back == state
-    return back
-
-
-def unchanged_after(state: u.State, seat: int, action: dict[str, Any], error: type) -> str:
-    before = state.to_dict()
-    with pytest.raises(error) as info:
-        u.apply(state, seat, action)
-    assert state.to_dict() == before
-    assert str(info.value).endswith((".", "?", ")"))  # a whole sentence for the player
-    return str(info.value)
 
 
 def hand_built(
@@ -361,7 +333,7 @@ def test_predictions_can_be_replaced_until_the_first_card() -> None:
     assert state.predictions[2] == "DD" and u.view_for(state, 2).can_predict
     state = place_one(state, 0)
     assert not u.view_for(state, 2).can_predict
-    unchanged_after(state, 2, {"type": "predict", "letters": "U"}, IllegalMove)
+    unchanged_after(u, state, 2, {"type": "predict", "letters": "U"}, IllegalMove)
 
 
 # ---- forfeits -------------------------------------------------------------------------------------
@@ -374,7 +346,7 @@ def test_forfeit_while_predicting_removes_the_cards_from_the_row() -> None:
     state = u.forfeit(state, 1)
     assert state.hands[1] == () and state.row_size == 34 and state.max_letters == 33
     assert state.events[0] == {"type": "forfeit", "seat": 1, "cards_removed": 17, "row_size": 34}
-    unchanged_after(state, 2, {"type": "predict", "letters": "U" * 34}, BadInput)
+    unchanged_after(u, state, 2, {"type": "predict", "letters": "U" * 34}, BadInput)
     state = u.apply(state, 2, {"type": "predict", "letters": "D"})
     assert state.phase == "place"
     with pytest.raises(NotYourTurn, match="left this game"):
@@ -411,7 +383,7 @@ def test_forfeit_leaving_one_player_ends_the_game() -> None:
     assert outcome is not None and outcome.winners == (1,) and outcome.scores is None
     assert [e["type"] for e in state.events] == ["forfeit", "game_over"]
     assert u.forfeit(state, 1).events == ()  # nothing happens after the end
-    unchanged_after(state, 1, {"type": "predict", "letters": "U"}, IllegalMove)
+    unchanged_after(u, state, 1, {"type": "predict", "letters": "U"}, IllegalMove)
 
 
 def test_forfeit_in_a_playoff_ends_it_and_an_eliminated_player_can_leave() -> None:
@@ -439,13 +411,13 @@ def test_forfeit_in_a_playoff_ends_it_and_an_eliminated_player_can_leave() -> No
 )
 def test_bad_letters(letters: str, fragment: str) -> None:
     state = u.new_game(2, {}, 0)
-    assert fragment in unchanged_after(state, 0, {"type": "predict", "letters": letters}, BadInput)
+    assert fragment in unchanged_after(u, state, 0, {"type": "predict", "letters": letters}, BadInput)
 
 
 def test_too_long_a_prediction() -> None:
     state = u.new_game(4, {}, 0)
     assert state.max_letters == 51
-    message = unchanged_after(state, 0, {"type": "predict", "letters": "U" * 52}, BadInput)
+    message = unchanged_after(u, state, 0, {"type": "predict", "letters": "U" * 52}, BadInput)
     assert "1 to 51 letters" in message
     assert u.apply(state, 0, {"type": "predict", "letters": "U" * 51}).predictions[0] == "U" * 51
 
@@ -453,23 +425,23 @@ def test_too_long_a_prediction() -> None:
 def test_bad_moves_change_nothing() -> None:
     state = seed_example_state()
     assert "waiting for player 1 and player 2" in unchanged_after(
-        state, 0, {"type": "play", "rank": 2}, IllegalMove
+        u, state, 0, {"type": "play", "rank": 2}, IllegalMove
     )
     state = u.apply(state, 0, {"type": "predict", "letters": "U"})
     state = u.apply(state, 1, {"type": "predict", "letters": "D"})
-    assert "player 1's turn" in unchanged_after(state, 1, {"type": "play", "rank": 6}, NotYourTurn)
-    message = unchanged_after(state, 0, {"type": "play", "rank": 12}, IllegalMove)
+    assert "player 1's turn" in unchanged_after(u, state, 1, {"type": "play", "rank": 6}, NotYourTurn)
+    message = unchanged_after(u, state, 0, {"type": "play", "rank": 12}, IllegalMove)
     assert message == "You hold no Q. Your ranks: 2, 5, 7."
-    unchanged_after(state, 0, {"type": "play", "rank": 14}, BadInput)
-    unchanged_after(state, 0, {"type": "play", "rank": 0}, BadInput)
-    unchanged_after(state, 0, {"type": "play", "rank": "Q"}, BadInput)
-    unchanged_after(state, 0, {"type": "play", "rank": True}, BadInput)
-    unchanged_after(state, 0, {"type": "draw"}, BadInput)
-    unchanged_after(state, 0, {"type": "predict"}, BadInput)
+    unchanged_after(u, state, 0, {"type": "play", "rank": 14}, BadInput)
+    unchanged_after(u, state, 0, {"type": "play", "rank": 0}, BadInput)
+    unchanged_after(u, state, 0, {"type": "play", "rank": "Q"}, BadInput)
+    unchanged_after(u, state, 0, {"type": "play", "rank": True}, BadInput)
+    unchanged_after(u, state, 0, {"type": "draw"}, BadInput)
+    unchanged_after(u, state, 0, {"type": "predict"}, BadInput)
     state = u.apply(state, 0, {"type": "play", "rank": 2})
     assert state.events[0] == {"type": "placed", "seat": 0, "card": "2C", "index": 0, "change": None}
     assert "locked: yours stays U" in unchanged_after(
-        state, 0, {"type": "predict", "letters": "D"}, IllegalMove
+        u, state, 0, {"type": "predict", "letters": "D"}, IllegalMove
     )
     state = u.apply(state, 1, {"type": "play", "rank": 6})
     assert state.events[0]["change"] == "U"
