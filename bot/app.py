@@ -105,6 +105,7 @@ class QuetBot(commands.Bot):
             service.cache.set_messages(
                 item.game_id, board_message_id=done.board_message_id, lobby_message_id=done.lobby_message_id
             )
+            service.links_recorded(dm_panel=done.dm_panel, dm_blocked=done.dm_blocked)
 
         outbox.on_completed = recorded
 

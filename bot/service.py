@@ -30,7 +30,7 @@ from bot.errors import (
 )
 from bot.games import play, rules_for
 from bot.games.base import FORFEIT, resolve_options
-from bot.storage import Effect, GameRow, OutboxItem, Storage, Written
+from bot.storage import DmLink, Effect, GameRow, OutboxItem, Storage, Written
 
 CACHE_SIZE = 4096
 T = TypeVar("T")
@@ -111,7 +111,19 @@ class GameCache:
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self._games: OrderedDict[int, Loaded] = OrderedDict()
         self._live_in: dict[int, int] = {}  # channel id -> its live game's id
+        # Each player's DM link per game, as last read or recorded (DM links are written only when
+        # the outbox records a panel sent or DMs found closed, and it tells the cache: `put_link`).
+        self._links: OrderedDict[tuple[int, int], DmLink] = OrderedDict()
         self._size = size
+
+    def link(self, game_id: int, user_id: int) -> DmLink | None:
+        return self._links.get((game_id, user_id))
+
+    def put_link(self, link: DmLink) -> None:
+        self._links[(link.game_id, link.user_id)] = link
+        self._links.move_to_end((link.game_id, link.user_id))
+        while len(self._links) > self._size:
+            self._links.popitem(last=False)
 
     def get(self, game_id: int) -> Loaded | None:
         game = self._games.get(game_id)
@@ -239,6 +251,27 @@ class GameService:
             game_id=game_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id
         )
         self.cache.set_messages(game_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id)
+
+    async def dm_link(self, game_id: int, user_id: int) -> DmLink:
+        """A player's private channel for a game: DMs closed?, and their newest DM panel."""
+        link = self.cache.link(game_id, user_id)
+        if link is None:
+            link = await self.storage.get_dm_link(game_id=game_id, user_id=user_id)
+            self.cache.put_link(link)
+        return link
+
+    def links_recorded(
+        self, *, dm_panel: tuple[int, int, int, int] | None, dm_blocked: tuple[int, int] | None
+    ) -> None:
+        """What the outbox has just written about DM links (see `Storage.complete_effect`)."""
+        if dm_panel is not None:
+            self.cache.put_link(DmLink(*dm_panel[:2], False, *dm_panel[2:]))
+        if dm_blocked is not None:
+            old = self.cache.link(*dm_blocked)
+            if old is None:
+                self.cache.put_link(DmLink(*dm_blocked, True, None, None))
+            else:
+                self.cache.put_link(replace(old, blocked=True))
 
     # ---- lobby ----------------------------------------------------------------------------------
 

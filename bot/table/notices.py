@@ -54,7 +54,7 @@ class Reminders:
         if not game.row.live or seat >= len(game.row.seats):
             return Done()
         user_id = game.row.seats[seat]
-        link = await self.deps.storage.get_dm_link(game_id=game.id, user_id=user_id)
+        link = await self.deps.service.dm_link(game.id, user_id)
         if link.blocked:
             return Done()
         kind = self.deps.catalog.get(game.row.kind)

@@ -90,7 +90,7 @@ class Panels:
         game = await self.deps.service.get(item.game_id)
         seat = int(item.args["seat"])
         user_id = game.row.seats[seat]
-        link = await self.deps.storage.get_dm_link(game_id=game.id, user_id=user_id)
+        link = await self.deps.service.dm_link(game.id, user_id)
         if link.blocked or game.state is None:
             return Done()
         if link.panel_message_id is not None and link.dm_channel_id is not None:
@@ -116,7 +116,7 @@ class Panels:
         """Bring a player's newest DM panel up to date (it never offers a choice already made)."""
         game = await self.deps.service.get(item.game_id)
         seat = int(item.args["seat"])
-        link = await self.deps.storage.get_dm_link(game_id=game.id, user_id=game.row.seats[seat])
+        link = await self.deps.service.dm_link(game.id, game.row.seats[seat])
         if link.blocked or link.panel_message_id is None or link.dm_channel_id is None or game.state is None:
             return Done()
         payload = self.payload(game, seat)
