@@ -73,7 +73,7 @@ def _plain(value: Any) -> Any:
     if isinstance(value, frozenset):
         return sorted(value)
     if isinstance(value, dict):
-        return copy.deepcopy(value)
+        return {k: _plain(v) for k, v in value.items()}  # a copy (JSON data: plain values all through)
     to_dict = getattr(value, "to_dict", None)
     return value if to_dict is None else to_dict()
 
@@ -118,9 +118,9 @@ def read_action(action: A | ActionJSON, parse: Callable[[ActionJSON], P]) -> A |
     typed action is taken as it is; anything else is ``BadInput``."""
     if isinstance(action, Mapping):
         return parse(action)
-    if not isinstance(action, TypedAction):
+    if not callable(getattr(action, "to_json", None)):  # (a runtime Protocol check costs far more)
         raise BadInput("That move could not be read.")
-    return action
+    return action  # type: ignore[return-value]
 
 
 def action_json(action: TypedAction | ActionJSON) -> dict[str, Any]:

@@ -180,7 +180,11 @@ class Outbox:
 
     async def _run_game(self, game_id: int) -> None:
         queue = self._queues.get(game_id, {})
-        unrecorded: list[Completion] = []  # carried out, nothing to record: deleted with the next write
+        # Carried out, not yet recorded: written together when the game's queue runs dry (one
+        # transaction for a move's effects). What they produced is in the cache at once
+        # (`on_completed`); after a crash before the write they are carried out again, which each
+        # effect survives (a post's nonce, an edit, a strip).
+        unrecorded: list[Completion] = []
         while queue or unrecorded:
             if not queue:
                 # (Effects kicked while this write is under way join the queue: look again after.)
@@ -204,7 +208,7 @@ class Outbox:
                 tuple(done.then),
             )
             unrecorded.append(completion)
-            if completion != Completion(item.id):
+            if completion.then:  # follow-ups get their ids (and their place in the order) now
                 await self._complete(unrecorded)
             if self.on_completed is not None:
                 self.on_completed(item, done)
@@ -212,9 +216,7 @@ class Outbox:
         self._queues.pop(game_id, None)
 
     async def _complete(self, completions: list[Completion]) -> None:
-        """Record carried-out effects (one transaction), and start their follow-ups. An effect that
-        records nothing waits for the next write: after a crash it would be carried out again, which
-        each effect survives (a nonce, an edit, a strip)."""
+        """Record carried-out effects (one transaction), and start their follow-ups."""
         results = await self.storage.complete_effects(completions=list(completions))
         completions.clear()
         follow = [item for result in results for item in result.effects]
