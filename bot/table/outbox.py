@@ -35,8 +35,9 @@ log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 8  # then the effect is dropped (logged): a lost post must not block a game forever
 BACKOFF_MAX = 60.0
-POLL = 30.0
-DONE_KEPT = 10_000  # how often the worker looks for due effects nobody kicked (retries, restarts)
+POLL = 30.0  # how often the worker looks for due effects nobody kicked (retries, restarts)
+DONE_KEPT = 10_000
+RECORD_EVERY = 0.05  # seconds: carried-out effects are recorded together at most this late
 
 
 @dataclass
@@ -108,6 +109,8 @@ class Outbox:
         # was completed must not carry it out again. Bounded; ids only grow.
         self._done: OrderedDict[int, None] = OrderedDict()
         self._task: asyncio.Task[None] | None = None
+        self._unrecorded: list[Completion] = []  # see `_flush_soon`
+        self._flusher: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self.on_completed: Callable[[OutboxItem, Done], None] | None = None
 
@@ -146,14 +149,17 @@ class Outbox:
             self._task = asyncio.create_task(self._run(), name="quetbot-outbox")
 
     async def stop(self) -> None:
-        tasks = [t for t in (self._task, *self._drains.values()) if t is not None]
+        tasks = [t for t in (self._task, self._flusher, *self._drains.values()) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        self._task = None
+        self._task = self._flusher = None
         self._drains.clear()
+        if self._unrecorded:
+            with contextlib.suppress(Exception):  # (else they are carried out again after the restart)
+                await self._record(self._unrecorded)
 
     def poke(self) -> None:
         self._wake.set()
@@ -174,22 +180,13 @@ class Outbox:
 
     @property
     def busy(self) -> bool:
-        return bool(self._busy_games())
+        return bool(self._busy_games()) or bool(self._unrecorded)
 
     # ---- carrying out one game's effects ------------------------------------------------------------
 
     async def _run_game(self, game_id: int) -> None:
         queue = self._queues.get(game_id, {})
-        # Carried out, not yet recorded: written together when the game's queue runs dry (one
-        # transaction for a move's effects). What they produced is in the cache at once
-        # (`on_completed`); after a crash before the write they are carried out again, which each
-        # effect survives (a post's nonce, an edit, a strip).
-        unrecorded: list[Completion] = []
-        while queue or unrecorded:
-            if not queue:
-                # (Effects kicked while this write is under way join the queue: look again after.)
-                await self._complete(unrecorded)
-                continue
+        while queue:
             item = queue[min(queue)]
             wait = item.not_before - self.clock()
             if wait > 0:
@@ -207,18 +204,38 @@ class Outbox:
                 done.dm_blocked,
                 tuple(done.then),
             )
-            unrecorded.append(completion)
             if completion.then:  # follow-ups get their ids (and their place in the order) now
-                await self._complete(unrecorded)
+                await self._record([completion])
+            else:
+                self._unrecorded.append(completion)
+                self._flush_soon()
             if self.on_completed is not None:
                 self.on_completed(item, done)
             self._finish(item)
         self._queues.pop(game_id, None)
 
-    async def _complete(self, completions: list[Completion]) -> None:
+    # ---- recording what was carried out -------------------------------------------------------------
+
+    # Carried-out effects are recorded (deleted from the outbox, with what they produced) together,
+    # every game's in one transaction a moment later, not one write each. What they produced is in
+    # the service's cache at once (`on_completed`), so nothing in this process waits for the write;
+    # after a crash before it, they are carried out again, which each effect survives (a post's
+    # nonce, an edit, a strip).
+
+    def _flush_soon(self) -> None:
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush_later(), name="quetbot-outbox-record")
+
+    async def _flush_later(self) -> None:
+        await asyncio.sleep(RECORD_EVERY)
+        while self._unrecorded:
+            await self._record(self._unrecorded)
+
+    async def _record(self, completions: list[Completion]) -> None:
         """Record carried-out effects (one transaction), and start their follow-ups."""
-        results = await self.storage.complete_effects(completions=list(completions))
-        completions.clear()
+        batch = list(completions)
+        results = await self.storage.complete_effects(completions=batch)
+        del completions[: len(batch)]
         follow = [item for result in results for item in result.effects]
         if follow:
             self.kick(follow)
