@@ -240,10 +240,6 @@ class GameService:
             )
         return game
 
-    def known_live_in(self, channel_id: int) -> Loaded | None:
-        """The live game of the channel if this process knows it (for autocomplete: no database read)."""
-        return self.cache.live_in(channel_id)
-
     async def set_messages(
         self, game_id: int, *, lobby_message_id: int | None = None, board_message_id: int | None = None
     ) -> None:

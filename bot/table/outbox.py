@@ -57,10 +57,6 @@ def nonce_of(item: OutboxItem) -> str:
     return f"q{item.id:x}.{int(item.created_at * 1000):x}"
 
 
-class Retry(Exception):
-    """Try the effect again later (Discord said 5xx or 429, or could not be reached)."""
-
-
 @dataclass
 class Mover:
     """The interaction of the person whose move wrote the effects: told once if one of them cannot
@@ -262,8 +258,8 @@ class Outbox:
             if carrier is None:
                 raise LookupError(f"no carrier for outbox effects of kind {item.kind!r}")
             return await carrier(item, context) or Done()
-        except Retry as exc:
-            return await self._retry(item, f"Discord was not reachable ({exc})")
+        except (OSError, TimeoutError) as exc:  # Discord could not be reached
+            return await self._retry(item, f"no connection ({exc})")
         except discord.HTTPException as exc:
             if exc.status >= 500 or exc.status == 429:
                 return await self._retry(item, f"HTTP {exc.status}")

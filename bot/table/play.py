@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import enum
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +25,7 @@ import discord
 from bot.errors import MoveSaved
 from bot.games.base import Action
 from bot.service import Loaded, MoveResult
-from bot.storage import Effect, OutboxItem
+from bot.storage import Effect
 from bot.table.boards import Boards
 from bot.table.catalog import GameKind
 from bot.table.deps import Deps
@@ -215,7 +214,3 @@ class Plays:
         if payload.get("view") is None:
             payload.pop("view")
         await reply_private(interaction, payload.pop("content"), **payload)
-
-
-def effect_ids(items: Sequence[OutboxItem], kind: str) -> list[int]:
-    return [i.id for i in items if i.kind == kind]
