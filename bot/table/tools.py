@@ -18,6 +18,7 @@ from bot.table.panels import Panels
 from bot.table.play import Plays
 
 TIMEOUT_HELP = "How long each player has for a move: 10m to 7d (default 24h)"
+Timeout = app_commands.Range[str, 1, 40] | None  # the `timeout` option of every `/<game> new`
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,20 @@ class Tools:
         if game.state is None:
             raise BadInput("The game has not started yet: the host starts it from the lobby.")
         return game
+
+    async def open_lobby(
+        self,
+        interaction: discord.Interaction,
+        rules: Any,
+        timeout_text: str | None,
+        **options: int,
+    ) -> None:
+        """`/<game> new`: a lobby of ``rules``' game in the command's channel."""
+        await self.lobbies.open(interaction, self.deps.catalog.get(rules.NAME), timeout_text, options)
+
+    async def play(self, interaction: discord.Interaction, rules: Any, action: Any) -> None:
+        """A move by slash command: ``action`` in the started game of ``rules`` in this channel."""
+        await self.plays.act(interaction, await self.game_here(interaction, rules.NAME), action)
 
     async def _started(self, interaction: discord.Interaction, kind: str) -> Loaded | None:
         if interaction.channel_id is None:

@@ -11,7 +11,7 @@ from bot.games import divisors
 from bot.inputs import whole_number
 from bot.service import Loaded
 from bot.table.ids import ComponentId
-from bot.table.tools import TIMEOUT_HELP, Tools, timeout_autocomplete
+from bot.table.tools import TIMEOUT_HELP, Timeout, Tools, timeout_autocomplete
 
 M = divisors.M_OPTION
 MRange = app_commands.Range[int, M.min, M.max]  # type: ignore[valid-type]
@@ -44,17 +44,14 @@ class DivisorsCommands(
         self,
         interaction: discord.Interaction,
         m: MRange = M.default,
-        timeout: app_commands.Range[str, 1, 40] | None = None,
+        timeout: Timeout = None,
     ) -> None:
-        await self.tools.lobbies.open(
-            interaction, self.tools.deps.catalog.get(divisors.NAME), timeout, {"m": m}
-        )
+        await self.tools.open_lobby(interaction, divisors, timeout, m=m)
 
     @app_commands.command(name="pick", description="Secretly choose the card for your pairing")
     @app_commands.describe(card="A card from your fresh pile (only you see your choice)")
     async def pick(self, interaction: discord.Interaction, card: Card) -> None:
-        game = await self.tools.game_here(interaction, divisors.NAME)
-        await self.tools.plays.act(interaction, game, divisors.Pick(card))
+        await self.tools.play(interaction, divisors, divisors.Pick(card))
 
     @pick.autocomplete("card")
     async def pick_card(
@@ -73,8 +70,7 @@ class DivisorsCommands(
 
     @app_commands.command(name="drop", description="Drop out of the game: your score still counts")
     async def drop(self, interaction: discord.Interaction) -> None:
-        game = await self.tools.game_here(interaction, divisors.NAME)
-        await self.tools.plays.act(interaction, game, divisors.Drop())
+        await self.tools.play(interaction, divisors, divisors.Drop())
 
     @app_commands.command(name="pile", description="Your fresh pile and your pairing (only you see them)")
     async def pile(self, interaction: discord.Interaction) -> None:

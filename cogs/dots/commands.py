@@ -16,7 +16,7 @@ from bot.games import dots
 from bot.service import Loaded
 from bot.table.ids import ComponentId
 from bot.table.replies import reply_private
-from bot.table.tools import TIMEOUT_HELP, Tools, timeout_autocomplete
+from bot.table.tools import TIMEOUT_HELP, Timeout, Tools, timeout_autocomplete
 from cogs.dots.present import SELECT_MAX, ends_menu
 
 SIZE = dots.SIZE_OPTION
@@ -75,11 +75,9 @@ class DotsCommands(
         self,
         interaction: discord.Interaction,
         size: SizeRange = SIZE.default,
-        timeout: app_commands.Range[str, 1, 40] | None = None,
+        timeout: Timeout = None,
     ) -> None:
-        await self.tools.lobbies.open(
-            interaction, self.tools.deps.catalog.get(dots.NAME), timeout, {"size": size}
-        )
+        await self.tools.open_lobby(interaction, dots, timeout, size=size)
 
     @app_commands.command(name="line", description="Draw the line you owe now")
     @app_commands.rename(from_="from")

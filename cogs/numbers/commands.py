@@ -12,7 +12,7 @@ from bot.games import numbers
 from bot.service import Loaded
 from bot.table.components import send_modal
 from bot.table.ids import ComponentId, custom_id
-from bot.table.tools import TIMEOUT_HELP, Tools, timeout_autocomplete
+from bot.table.tools import TIMEOUT_HELP, Timeout, Tools, timeout_autocomplete
 from cogs.numbers.present import refusal
 
 M = numbers.M_OPTION
@@ -70,17 +70,14 @@ class NumbersCommands(
         self,
         interaction: discord.Interaction,
         m: MRange = M.default,
-        timeout: app_commands.Range[str, 1, 40] | None = None,
+        timeout: Timeout = None,
     ) -> None:
-        await self.tools.lobbies.open(
-            interaction, self.tools.deps.catalog.get(numbers.NAME), timeout, {"m": m}
-        )
+        await self.tools.open_lobby(interaction, numbers, timeout, m=m)
 
     @app_commands.command(name="pick", description="Pick your secret number for this move (final)")
     @app_commands.describe(number="A number from 1 to 2^m - 1 you have not played yet; only you see it")
     async def pick(self, interaction: discord.Interaction, number: Number) -> None:
-        game = await self.tools.game_here(interaction, numbers.NAME)
-        await self.tools.plays.act(interaction, game, numbers.Pick(number))
+        await self.tools.play(interaction, numbers, numbers.Pick(number))
 
     @pick.autocomplete("number")
     async def pick_number(

@@ -10,7 +10,7 @@ from bot.games import procession
 from bot.inputs import whole_number
 from bot.service import Loaded
 from bot.table.ids import ComponentId
-from bot.table.tools import TIMEOUT_HELP, Tools, timeout_autocomplete
+from bot.table.tools import TIMEOUT_HELP, Timeout, Tools, timeout_autocomplete
 
 N = procession.N_OPTION
 NRange = app_commands.Range[int, N.min, N.max]  # type: ignore[valid-type]
@@ -40,17 +40,14 @@ class ProcessionCommands(
         self,
         interaction: discord.Interaction,
         n: NRange = N.default,
-        timeout: app_commands.Range[str, 1, 40] | None = None,
+        timeout: Timeout = None,
     ) -> None:
-        await self.tools.lobbies.open(
-            interaction, self.tools.deps.catalog.get(procession.NAME), timeout, {"n": n}
-        )
+        await self.tools.open_lobby(interaction, procession, timeout, n=n)
 
     @app_commands.command(name="flip", description="Flip one digit of the row")
     @app_commands.describe(position="Which digit to flip, counted from the left (1 = leftmost)")
     async def flip(self, interaction: discord.Interaction, position: Position) -> None:
-        game = await self.tools.game_here(interaction, procession.NAME)
-        await self.tools.plays.act(interaction, game, procession.Flip(position))
+        await self.tools.play(interaction, procession, procession.Flip(position))
 
     @flip.autocomplete("position")
     async def flip_position(

@@ -14,7 +14,7 @@ from bot.inputs import whole_number
 from bot.service import Loaded
 from bot.table.components import send_modal
 from bot.table.ids import ComponentId, custom_id
-from bot.table.tools import TIMEOUT_HELP, Tools, timeout_autocomplete
+from bot.table.tools import TIMEOUT_HELP, Timeout, Tools, timeout_autocomplete
 from cogs.updown.present import cards_text, rank_counts
 
 
@@ -62,24 +62,20 @@ class UpDownCommands(
     @app_commands.command(name="new", description="Open an Up-Down-Stay lobby in this channel (2-10 players)")
     @app_commands.describe(timeout=TIMEOUT_HELP)
     @app_commands.autocomplete(timeout=timeout_autocomplete)
-    async def new(
-        self, interaction: discord.Interaction, timeout: app_commands.Range[str, 1, 40] | None = None
-    ) -> None:
-        await self.tools.lobbies.open(interaction, self.tools.deps.catalog.get(updown.NAME), timeout, {})
+    async def new(self, interaction: discord.Interaction, timeout: Timeout = None) -> None:
+        await self.tools.open_lobby(interaction, updown, timeout)
 
     @app_commands.command(name="predict", description="Submit (or change) your secret U/D/S prediction")
     @app_commands.describe(letters="U (up), D (down), S (same), e.g. UUDSU; only you see it")
     async def predict(
         self, interaction: discord.Interaction, letters: app_commands.Range[str, 1, 100]
     ) -> None:
-        game = await self.tools.game_here(interaction, updown.NAME)
-        await self.tools.plays.act(interaction, game, updown.Predict(updown.parse_letters(letters)))
+        await self.tools.play(interaction, updown, updown.Predict(updown.parse_letters(letters)))
 
     @app_commands.command(name="play", description="Place a card from your hand on the row")
     @app_commands.describe(card="The value to place: A, 2-10, J, Q, K (or 1-13)")
     async def play(self, interaction: discord.Interaction, card: app_commands.Range[str, 1, 10]) -> None:
-        game = await self.tools.game_here(interaction, updown.NAME)
-        await self.tools.plays.act(interaction, game, updown.Play(updown.parse_rank(card)))
+        await self.tools.play(interaction, updown, updown.Play(updown.parse_rank(card)))
 
     @play.autocomplete("card")
     async def play_card(
