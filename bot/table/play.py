@@ -111,8 +111,10 @@ class Plays:
         """Apply a move by ``interaction.user`` (committed with its effects before any answer)."""
         kind = self.deps.catalog.get(game.row.kind)
         source = source_of(interaction, game)
-        by_board = kind.private is None and source is not Source.BOARD
-        token = interaction.token if by_board else None
+        # A public move not made on the board is answered with the new board: its effect keeps the
+        # interaction's token, to find that answer again after a restart.
+        answered_with_board = kind.private is None and source is not Source.BOARD
+        token = interaction.token if answered_with_board else None
 
         def effects(result: MoveResult) -> list[Effect]:
             return owed(kind, result, source, token=token)
