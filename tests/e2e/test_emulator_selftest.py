@@ -757,6 +757,12 @@ async def test_thread_members_and_a_thread_a_person_started(
     assert (status, body["code"]) == (400, 50024)
     with pytest.raises(EmulatorError, match="already has a thread"):
         await emulator.start_thread(scene.bob, card.messages[0], "again")
+    # Posting in a thread joins it; the guild's active threads list it with the bot's membership.
+    assert (await raw(emulator, "POST", f"/channels/{thread.id}/messages", {"content": "hi"}))[0] == 200
+    assert emulator.thread_members(thread) == [scene.alice, emulator.bot_user]
+    emulator.edit_thread(scene.thread, archived=True)
+    active = await bare.bot.get_guild(scene.guild.id).active_threads()
+    assert [(t.id, [m.id for m in t.members]) for t in active] == [(thread.id, [emulator.bot_user.id])]
     clean(emulator)
 
 

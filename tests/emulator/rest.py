@@ -221,6 +221,7 @@ class RestApi:
         add("GET", "/guilds/{guild_id}/channels", self.get_guild_channels)
         add("GET", "/guilds/{guild_id}/roles", self.get_guild_roles)
         add("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member)
+        add("GET", "/guilds/{guild_id}/threads/active", self.get_active_threads)
 
     @staticmethod
     def needs_auth(path: str) -> bool:
@@ -596,6 +597,8 @@ class RestApi:
             existing = self.w.nonce_message(channel, self.w.bot_user, nonce)
             if existing is not None:
                 return Reply(200, message_payload(self.w, existing, with_nonce=True))
+        if channel.is_thread:
+            self.w.add_thread_member(channel, self.w.bot_user)  # posting in a thread joins it
         message = self.w.create_message(channel, self.w.bot_user, call.json, call.files)
         return Reply(200, message_payload(self.w, message, with_nonce=True))
 
@@ -811,6 +814,20 @@ class RestApi:
 
     async def get_guild_roles(self, call: Call) -> Reply:
         return Reply(200, [role_payload(r) for r in self._guild(call).roles])
+
+    async def get_active_threads(self, call: Call) -> Reply:
+        """The guild's threads that are not archived, and the bot's own memberships among them."""
+        guild = self._guild(call)
+        me = self.w.bot_user.id
+        threads = [c for c in guild.channels if c.is_thread and not c.archived and not c.deleted]
+        return Reply(
+            200,
+            {
+                "threads": [channel_payload(t) for t in threads],
+                "members": [thread_member_payload(t, me) for t in threads if me in t.members],
+                "has_more": False,
+            },
+        )
 
     async def get_member(self, call: Call) -> Reply:
         guild = self._guild(call)
