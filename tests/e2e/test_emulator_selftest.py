@@ -650,6 +650,14 @@ async def test_a_thread_needs_create_public_threads(
     assert [(v.status, v.code) for v in emulator.violations] == [(403, 50013)]
     assert emulator.channel_messages(scene.channel)[0].thread is None
 
+    # A thread cannot be started inside a thread (the bot then plays in place).
+    emulator.set_bot_permissions(scene.guild, int(DEFAULT_BOT))
+    rec = await emulator.slash(scene.alice, scene.thread, "threaded", name="Game 3")
+    await rec.response()
+    await emulator.wait_idle()
+    assert [m.text for m in emulator.private_messages(scene.alice)][-1] == "ok: no thread (50024)"
+    assert emulator.threads_of(scene.channel) == [scene.thread]
+
 
 async def test_posting_in_a_thread_needs_send_messages_in_threads(
     emulator: DiscordEmulator, scene: Scene, bare: BotHarness
