@@ -20,7 +20,7 @@ from bot.storage.driver import Txn
 from tests.emulator import DiscordEmulator, EmulatorError, InteractionFailed
 from tests.emulator.bare_bot import BareBot
 from tests.emulator.harness import TOKEN, BotHarness, handler_running
-from tests.emulator.models import CallbackType
+from tests.emulator.models import DEFAULT_BOT, HAS_THREAD, CallbackType, Channel, ChannelType, Perm
 from tests.emulator.traps import interaction_filter
 from tests.emulator.world import Scene
 
@@ -587,3 +587,218 @@ async def test_a_forged_slash_command_goes_unchecked(
     )
     with pytest.raises(EmulatorError, match="no subcommand 'nope'"):
         await emulator.forged_slash(scene.alice, scene.channel, "game nope")
+
+
+# ---- threads --------------------------------------------------------------------------------------
+
+
+def bot_thread(bare: BotHarness, scene: Scene, thread_id: int) -> Any:
+    """The bot's cached thread (discord.py's guild thread cache), or None."""
+    return bare.bot.get_guild(scene.guild.id).get_thread(thread_id)
+
+
+async def start_game_thread(emulator: DiscordEmulator, scene: Scene, name: str = "Game 1") -> Channel:
+    rec = await emulator.slash(scene.alice, scene.channel, "threaded", name=name)
+    await rec.response()
+    await emulator.wait_idle()
+    return next(t for t in emulator.threads_of(scene.channel) if t.name == name)
+
+
+async def test_a_thread_started_from_the_bots_message(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    mark = emulator.message_mark()
+    thread = await start_game_thread(emulator, scene)
+    card = emulator.channel_messages(scene.channel, since=mark)
+    assert [m.content for m in card] == ["ok: card Game 1"]  # the only message in the parent channel
+    assert thread.id == card[0].id and card[0].thread is thread and card[0].flags & HAS_THREAD
+    assert thread.type is ChannelType.PUBLIC_THREAD and thread.parent is scene.channel
+    assert thread.owner_id == emulator.bot_user.id and thread.auto_archive_duration == 60
+    assert [m.content for m in emulator.thread_messages(thread)] == ["ok: in Game 1"]
+    assert emulator.thread_members(thread) == [emulator.bot_user, scene.alice]
+    assert thread in emulator.threads_of(scene.channel) and scene.thread in emulator.threads_of(scene.channel)
+    cached = await emulator.wait_until(lambda: bot_thread(bare, scene, thread.id))
+    assert cached.name == "Game 1" and cached.parent_id == scene.channel.id and cached.me is not None
+    assert emulator.requests_matching("POST /channels/{channel_id}/messages/{message_id}/threads")
+    assert emulator.requests_matching("PUT /channels/{channel_id}/thread-members/{user_id}")
+    assert emulator.all_public_payloads()[0].body == {"name": "Game 1"}
+    assert emulator.violations == []
+    clean(emulator)
+
+    # The bot's card, fetched again, carries its thread.
+    status, _, body = await raw(emulator, "GET", f"/channels/{scene.channel.id}/messages/{thread.id}")
+    assert status == 200 and body["thread"]["id"] == str(thread.id) and body["thread"]["type"] == 11
+    # A second thread from the same message is refused, as are a bad name and duration.
+    path = f"/channels/{scene.channel.id}/messages/{thread.id}/threads"
+    status, _, body = await raw(emulator, "POST", path, {"name": "again"})
+    assert (status, body["code"]) == (400, 160004)
+    other = emulator.last_message(scene.channel).id
+    path = f"/channels/{scene.channel.id}/messages/{other}/threads"
+    status, _, body = await raw(emulator, "POST", path, {"name": "x", "auto_archive_duration": 30})
+    assert (status, body["code"]) == (400, 50035)
+
+
+async def test_a_thread_needs_create_public_threads(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    emulator.set_bot_permissions(scene.guild, int(DEFAULT_BOT & ~Perm.CREATE_PUBLIC_THREADS))
+    rec = await emulator.slash(scene.alice, scene.channel, "threaded", name="Game 2")
+    await rec.response()
+    await emulator.wait_idle()
+    assert emulator.threads_of(scene.channel) == [scene.thread]
+    assert [m.text for m in emulator.private_messages(scene.alice)] == ["ok: no thread (50013)"]
+    assert [(v.status, v.code) for v in emulator.violations] == [(403, 50013)]
+    assert emulator.channel_messages(scene.channel)[0].thread is None
+
+    # A thread cannot be started inside a thread (the bot then plays in place).
+    emulator.set_bot_permissions(scene.guild, int(DEFAULT_BOT))
+    rec = await emulator.slash(scene.alice, scene.thread, "threaded", name="Game 3")
+    await rec.response()
+    await emulator.wait_idle()
+    assert [m.text for m in emulator.private_messages(scene.alice)][-1] == "ok: no thread (50024)"
+    assert emulator.threads_of(scene.channel) == [scene.thread]
+
+
+async def test_posting_in_a_thread_needs_send_messages_in_threads(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    thread = await start_game_thread(emulator, scene)
+    emulator.set_bot_permissions(scene.guild, int(DEFAULT_BOT & ~Perm.SEND_MESSAGES_IN_THREADS))
+    rec = await emulator.slash(scene.alice, scene.channel, "tpost", thread_id=str(thread.id), text="hello")
+    await rec.response()
+    await emulator.wait_idle()
+    assert rec.ephemeral_texts()[-1] == "ok: refused 50013"
+    assert len(emulator.thread_messages(thread)) == 1
+
+
+async def test_an_archived_thread_refuses_posts_until_unarchived(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    thread = await start_game_thread(emulator, scene)
+    emulator.edit_thread(thread, archived=True)  # Discord archives it after an hour of silence
+    await emulator.wait_until(lambda: bot_thread(bare, scene, thread.id) is None)  # dropped from the cache
+    rec = await emulator.slash(scene.alice, scene.channel, "tpost", thread_id=str(thread.id), text="late")
+    await rec.response()
+    await emulator.wait_idle()
+    assert rec.ephemeral_texts()[-1] == "ok: refused 50083"
+    assert [(v.status, v.code, v.message) for v in emulator.violations] == [
+        (400, 50083, "Thread is archived")
+    ]
+    assert len(emulator.thread_messages(thread)) == 1
+
+    rec = await emulator.slash(
+        scene.alice, scene.channel, "tpost", thread_id=str(thread.id), text="back", archived=False
+    )
+    await rec.response()
+    await emulator.wait_idle()
+    assert rec.ephemeral_texts()[-1] == "ok: posted" and not thread.archived
+    assert emulator.thread_messages(thread)[-1].content == "back"
+    assert bot_thread(bare, scene, thread.id) is not None
+
+    # A person's message unarchives an unlocked thread (and joins them to it).
+    emulator.edit_thread(thread, archived=True)
+    await emulator.send_message(scene.bob, thread, "anyone?")
+    assert not thread.archived and scene.bob in emulator.thread_members(thread)
+    emulator.edit_thread(thread, archived=True, locked=True)
+    with pytest.raises(EmulatorError, match="locked"):
+        await emulator.send_message(scene.bob, thread, "hello?")
+    clean(emulator)
+
+
+async def test_interactions_inside_a_thread(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    thread = await start_game_thread(emulator, scene)
+    mark = emulator.message_mark()
+    rec = await emulator.slash(scene.bob, thread, "panel")
+    await rec.response()
+    assert rec.payload["channel_id"] == str(thread.id)
+    channel = rec.payload["channel"]
+    assert (
+        channel["type"] == 11 and channel["parent_id"] == str(scene.channel.id) and "permissions" in channel
+    )
+    panel = rec.messages[0]
+    assert panel.channel is thread
+    click = await emulator.click(scene.carol, panel, "bare:button:1")
+    assert (await click.response()).message is not None and click.messages[0].channel is thread
+    pick = await emulator.select(scene.carol, panel, "bare:select", ["a", "c"])
+    await pick.response()
+    assert pick.texts() == ["ok: selected a,c"] and pick.channel is thread
+    form = await emulator.slash(scene.alice, thread, "form")
+    await form.response()
+    submitted = await emulator.submit_modal(scene.alice, form, values={"bare:answer": "yes"})
+    await submitted.response()
+    assert submitted.texts() == ["ok: answer=yes note="]
+    new_in_thread = emulator.thread_messages(thread, since=mark)
+    assert len(new_in_thread) == 4 and all(m.channel is thread for m in new_in_thread)
+    assert emulator.channel_messages(scene.channel, since=mark) == []
+    assert thread.message_count == 5
+    clean(emulator)
+
+
+async def test_thread_members_and_a_thread_a_person_started(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    card = await emulator.slash(scene.alice, scene.channel, "ping")
+    await card.response()
+    thread = await emulator.start_thread(scene.alice, card.messages[0], "chat")
+    assert thread.id == card.messages[0].id and emulator.thread_members(thread) == [scene.alice]
+    cached = await emulator.wait_until(lambda: bot_thread(bare, scene, thread.id))
+    assert cached.me is None  # the bot has not joined
+
+    base = f"/channels/{thread.id}/thread-members"
+    assert (await raw(emulator, "PUT", f"{base}/@me"))[0] == 204
+    await emulator.wait_until(lambda: cached.me is not None)  # THREAD_MEMBERS_UPDATE reached the bot
+    assert (await raw(emulator, "PUT", f"{base}/{scene.bob.id}"))[0] == 204
+    status, _, listed = await raw(emulator, "GET", base)
+    assert status == 200
+    assert [m["user_id"] for m in listed] == [str(u.id) for u in (scene.alice, emulator.bot_user, scene.bob)]
+    status, _, one = await raw(emulator, "GET", f"{base}/{scene.bob.id}")
+    assert status == 200 and one["id"] == str(thread.id)
+    assert (await raw(emulator, "DELETE", f"{base}/{scene.bob.id}"))[0] == 204
+    assert (await raw(emulator, "GET", f"{base}/{scene.bob.id}"))[0] == 404
+    assert (await raw(emulator, "DELETE", f"{base}/@me"))[0] == 204
+    assert emulator.thread_members(thread) == [scene.alice]
+    status, _, body = await raw(emulator, "PUT", f"{base}/{emulator.owner_user.id + 999}")
+    assert (status, body["code"]) == (404, 10007)
+    status, _, body = await raw(emulator, "GET", f"/channels/{scene.channel.id}/thread-members")
+    assert (status, body["code"]) == (400, 50024)
+    with pytest.raises(EmulatorError, match="already has a thread"):
+        await emulator.start_thread(scene.bob, card.messages[0], "again")
+    # Posting in a thread joins it; the guild's active threads list it with the bot's membership.
+    assert (await raw(emulator, "POST", f"/channels/{thread.id}/messages", {"content": "hi"}))[0] == 200
+    assert emulator.thread_members(thread) == [scene.alice, emulator.bot_user]
+    emulator.edit_thread(scene.thread, archived=True)
+    active = await bare.bot.get_guild(scene.guild.id).active_threads()
+    assert [(t.id, [m.id for m in t.members]) for t in active] == [(thread.id, [emulator.bot_user.id])]
+    clean(emulator)
+
+
+async def test_edit_delete_and_a_thread_without_a_message(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    status, _, body = await raw(
+        emulator, "POST", f"/channels/{scene.channel.id}/threads", {"name": "loose", "type": 11}
+    )
+    assert status == 201 and body["type"] == 11 and body["member"]["user_id"] == str(emulator.bot_user.id)
+    thread = emulator.channel(int(body["id"]))
+    notice = emulator.last_message(scene.channel)
+    assert notice.type == 18 and notice.content == "loose"  # Discord's "started a thread" notice
+    cached = await emulator.wait_until(lambda: bot_thread(bare, scene, thread.id))
+
+    status, _, body = await raw(
+        emulator, "PATCH", f"/channels/{thread.id}", {"name": "renamed", "locked": True}
+    )
+    assert status == 200 and body["thread_metadata"]["locked"] is True
+    await emulator.wait_until(lambda: cached.name == "renamed" and cached.locked)
+    status, _, body = await raw(emulator, "PATCH", f"/channels/{thread.id}", {"name": ""})
+    assert (status, body["code"]) == (400, 50035)
+
+    emulator.set_bot_permissions(scene.guild, int(DEFAULT_BOT & ~Perm.MANAGE_THREADS))
+    status, _, body = await raw(emulator, "DELETE", f"/channels/{thread.id}")
+    assert (status, body["code"]) == (403, 50013)
+    emulator.set_bot_permissions(scene.guild, int(DEFAULT_BOT))
+    assert (await raw(emulator, "DELETE", f"/channels/{thread.id}"))[0] == 200
+    await emulator.wait_until(lambda: bot_thread(bare, scene, thread.id) is None)
+    assert thread not in emulator.threads_of(scene.channel)
+    assert (await raw(emulator, "GET", f"/channels/{thread.id}"))[0] == 404

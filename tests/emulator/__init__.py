@@ -14,6 +14,14 @@ The tour (`DiscordEmulator`, built up in world.py, actions.py and server.py):
   `MessageRecord`, edits in `versions`, its `nonce`), `requests` / `requests_matching(pattern)`,
   `violations` (4xx Discord would answer), `schema_violations` (against the OpenAPI description),
   `all_public_payloads()`.
+- Threads: the bot starts them (POST .../messages/{id}/threads: the thread's id is the message's;
+  403 / 50013 without Create Public Threads, 400 / 160004 when the message has one) and edits,
+  deletes and joins them; an archived thread refuses its posts and edits (400 / 50083). Test side:
+  `threads_of(channel)`, `thread_messages(thread, since=)`, `thread_members(thread)`,
+  `message_mark()` with `channel_messages(channel, since=mark)` (what came after the mark),
+  `edit_thread(thread, archived=/locked=/name=)` (as Discord's auto-archive does), `delete_thread`,
+  `add_thread_member` / `remove_thread_member`, and `start_thread(user, message, name)`. A user's
+  message in a thread joins them and unarchives it (unless locked).
 - Waiting: `wait_until(condition)`, `wait_for_message(channel, predicate)`, `wait_idle()`.
 - Faults: `fail_next(pattern, status=429 or 5xx, times=...)`, `drop_gateway()`;
   `expire_next_interaction(match or user=/command=/custom_id=)`: the callback answers 404 / 10062

@@ -18,6 +18,7 @@ from .models import (
     DEFAULT_EVERYONE,
     Attachment,
     Channel,
+    ChannelType,
     EmulatorError,
     InteractionRecord,
     InteractionType,
@@ -249,6 +250,14 @@ class UserActions(World):
             raise EmulatorError(f"{user.name} is not a member of {channel.guild!r}")
         if not channel.guild.permissions_of(user.id) & Perm.VIEW_CHANNEL:
             raise EmulatorError(f"{user.name} cannot see {channel!r}")
+        if channel.deleted:
+            raise EmulatorError(f"{channel!r} was deleted")
+        if (
+            channel.type is ChannelType.PRIVATE_THREAD
+            and user.id not in channel.members
+            and not channel.guild.permissions_of(user.id) & Perm.MANAGE_THREADS
+        ):
+            raise EmulatorError(f"{user.name} is not in the private thread {channel!r}")
 
     def _start_interaction(
         self,
@@ -550,7 +559,34 @@ class UserActions(World):
         or when mentioned)."""
         who, where = self.user(user), self.channel(channel)
         self._can_see(who, where)
+        if where.is_thread:
+            assert where.guild is not None
+            perms = where.guild.permissions_of(who.id)
+            if not perms & Perm.SEND_MESSAGES_IN_THREADS:
+                raise EmulatorError(f"{who.name} may not send messages in threads")
+            if where.locked and not perms & Perm.MANAGE_THREADS:
+                raise EmulatorError(f"{where!r} is locked")
+            if where.archived:  # a user's message unarchives an unlocked thread
+                self.edit_thread(where, archived=False)
+            self.add_thread_member(where, who)  # posting in a thread joins it
         return self._user_message(who, where, content, files)
+
+    async def start_thread(
+        self, user: UserRef, message: MessageRecord | int, name: str, *, auto_archive_duration: int = 1440
+    ) -> Channel:
+        """The user starts a public thread from a message (the bot gets THREAD_CREATE)."""
+        who = self.user(user)
+        msg = self._visible_message(who, message)
+        if msg.thread is not None:
+            raise EmulatorError(f"{msg!r} already has a thread")
+        where = msg.channel
+        if where.guild is None or where.is_thread:
+            raise EmulatorError(f"threads cannot be started in {where!r}")
+        if not where.guild.permissions_of(who.id) & Perm.CREATE_PUBLIC_THREADS:
+            raise EmulatorError(f"{who.name} may not create public threads in {where!r}")
+        return self.add_thread(
+            where, name, owner=who, message=msg, auto_archive_duration=auto_archive_duration
+        )
 
     def _user_message(
         self, user: User, channel: Channel, content: str, files: Sequence[tuple[str, bytes]]

@@ -213,6 +213,39 @@ class BareBot(commands.Bot):
             fruits = ["apple", "apricot", "banana", "cherry"]
             return [app_commands.Choice(name=f, value=f) for f in fruits if f.startswith(current)]
 
+        @tree.command(description="Post a card, start a thread from it, add me and post there")
+        async def threaded(interaction: discord.Interaction, name: str) -> None:
+            await interaction.response.send_message(f"{REPLY}: card {name}")
+            card = await interaction.original_response()
+            try:
+                thread = await card.create_thread(name=name, auto_archive_duration=60)
+            except discord.HTTPException as exc:
+                await interaction.followup.send(f"{REPLY}: no thread ({exc.code})", ephemeral=True)
+                return
+            await thread.add_user(interaction.user)
+            await thread.send(f"{REPLY}: in {thread.name}")
+
+        @tree.command(description="Post in a thread (by id), or archive, rename or unarchive it first")
+        async def tpost(
+            interaction: discord.Interaction,
+            thread_id: str,
+            text: str,
+            archived: bool | None = None,
+            rename: str | None = None,
+        ) -> None:
+            await interaction.response.defer(ephemeral=True)
+            thread = interaction.guild.get_thread(int(thread_id)) if interaction.guild else None
+            try:
+                if thread is None:
+                    thread = cast(discord.Thread, await self.fetch_channel(int(thread_id)))
+                if archived is not None or rename is not None:
+                    thread = await thread.edit(archived=bool(archived), name=rename or thread.name)
+                await thread.send(text)
+            except discord.HTTPException as exc:
+                await interaction.followup.send(f"{REPLY}: refused {exc.code}", ephemeral=True)
+            else:
+                await interaction.followup.send(f"{REPLY}: posted", ephemeral=True)
+
         game = app_commands.Group(name="game", description="Subcommands")
 
         @game.command(name="status", description="A subcommand")

@@ -19,6 +19,8 @@ EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 SUPPRESS_EMBEDS = 1 << 2
 COMPONENTS_V2 = 1 << 15
+HAS_THREAD = 1 << 5  # a message flag: a thread was started from this message
+AUTO_ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes, the only values Discord accepts
 
 
 class EmulatorError(AssertionError):
@@ -207,6 +209,14 @@ class Channel:
     owner_id: int | None = None
     position: int = 0
     created_at: float = field(default_factory=time.time)
+    # Threads only: their state (`thread_metadata`), who has joined (user id -> when), counters.
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archived_at: float | None = None
+    members: dict[int, float] = field(default_factory=dict)
+    message_count: int = 0
+    deleted: bool = False
 
     @property
     def is_dm(self) -> bool:

@@ -123,14 +123,14 @@ def channel_payload(channel: Channel, *, permissions_for: int | None = None) -> 
         data.update(
             parent_id=str(channel.parent.id),
             owner_id=str(channel.owner_id or 0),
-            message_count=0,
-            member_count=1,
-            total_message_sent=0,
+            message_count=channel.message_count,
+            member_count=min(50, len(channel.members)),
+            total_message_sent=channel.message_count,
             thread_metadata={
-                "archived": False,
-                "auto_archive_duration": 1440,
-                "archive_timestamp": iso(channel.created_at),
-                "locked": False,
+                "archived": channel.archived,
+                "auto_archive_duration": channel.auto_archive_duration,
+                "archive_timestamp": iso(channel.archived_at or channel.created_at),
+                "locked": channel.locked,
                 "create_timestamp": iso(channel.created_at),
                 "invitable": channel.type is ChannelType.PRIVATE_THREAD,
             },
@@ -146,6 +146,18 @@ def channel_payload(channel: Channel, *, permissions_for: int | None = None) -> 
     if permissions_for is not None:
         data["permissions"] = str(channel.guild.permissions_of(permissions_for))
     return data
+
+
+def thread_member_payload(thread: Channel, user_id: int) -> dict[str, Any]:
+    """A thread member object (as in THREAD_MEMBERS_UPDATE and GET /thread-members)."""
+    assert thread.guild is not None
+    return {
+        "id": str(thread.id),
+        "user_id": str(user_id),
+        "join_timestamp": iso(thread.members[user_id]),
+        "flags": 0,
+        "guild_id": str(thread.guild.id),
+    }
 
 
 def guild_create_payload(world: World, guild: Guild, *, all_members: bool) -> dict[str, Any]:
@@ -166,7 +178,9 @@ def guild_create_payload(world: World, guild: Guild, *, all_members: bool) -> di
         "voice_states": [],
         "members": [member_payload(guild, m) for m in members],
         "channels": [channel_payload(c) for c in guild.channels if not c.is_thread],
-        "threads": [channel_payload(c) for c in guild.channels if c.is_thread],
+        "threads": [
+            channel_payload(c) for c in guild.channels if c.is_thread and not c.archived and not c.deleted
+        ],
         "presences": [],
         "stage_instances": [],
         "guild_scheduled_events": [],

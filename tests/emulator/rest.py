@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .models import (
+    AUTO_ARCHIVE_DURATIONS,
     EPHEMERAL,
     LOADING,
     CallbackRecord,
@@ -36,6 +37,7 @@ from .payloads import (
     member_payload,
     message_payload,
     role_payload,
+    thread_member_payload,
     user_payload,
 )
 from .validation import (
@@ -82,6 +84,11 @@ MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
 CANNOT_DM = (403, 50007, "Cannot send messages to this user")
 EMPTY_MESSAGE = (400, 50006, "Cannot send an empty message")
 NOT_AUTHOR = (403, 50005, "Cannot edit a message authored by another user")
+WRONG_CHANNEL_TYPE = (400, 50024, "Cannot execute action on this channel type")
+THREAD_ARCHIVED = (400, 50083, "Thread is archived")
+THREAD_EXISTS = (400, 160004, "A thread has already been created for this message")
+THREAD_LOCKED = (400, 160005, "Thread is locked")
+UNKNOWN_MEMBER = (404, 10007, "Unknown Member")
 
 
 @dataclass
@@ -200,15 +207,21 @@ class RestApi:
         add("PUT", reaction, self.add_reaction)
         add("DELETE", reaction, self.remove_reaction)
         add("POST", "/channels/{channel_id}/typing", self.typing)
+        add("PATCH", "/channels/{channel_id}", self.edit_channel)
+        add("DELETE", "/channels/{channel_id}", self.delete_channel)
         add("POST", "/channels/{channel_id}/threads", self.create_thread)
         add("POST", "/channels/{channel_id}/messages/{message_id}/threads", self.create_thread)
-        add("PUT", "/channels/{channel_id}/thread-members/@me", self.no_content)
-        add("DELETE", "/channels/{channel_id}/thread-members/@me", self.no_content)
-        add("PUT", "/channels/{channel_id}/thread-members/{user_id}", self.no_content)
+        members = "/channels/{channel_id}/thread-members"
+        add("GET", members, self.list_thread_members)
+        for who in ("@me", "{user_id}"):
+            add("PUT", f"{members}/{who}", self.add_thread_member)
+            add("DELETE", f"{members}/{who}", self.remove_thread_member)
+        add("GET", f"{members}/{{user_id}}", self.get_thread_member)
         add("GET", "/guilds/{guild_id}", self.get_guild)
         add("GET", "/guilds/{guild_id}/channels", self.get_guild_channels)
         add("GET", "/guilds/{guild_id}/roles", self.get_guild_roles)
         add("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member)
+        add("GET", "/guilds/{guild_id}/threads/active", self.get_active_threads)
 
     @staticmethod
     def needs_auth(path: str) -> bool:
@@ -568,6 +581,7 @@ class RestApi:
         send_perm = Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread else Perm.SEND_MESSAGES
         if not self._bot_can(channel, send_perm):
             raise ApiError(*MISSING_PERMISSIONS)
+        self._not_archived(channel)
         if call.files and not self._bot_can(channel, Perm.ATTACH_FILES):
             raise ApiError(*MISSING_PERMISSIONS)
         self._check_body(call)
@@ -583,6 +597,8 @@ class RestApi:
             existing = self.w.nonce_message(channel, self.w.bot_user, nonce)
             if existing is not None:
                 return Reply(200, message_payload(self.w, existing, with_nonce=True))
+        if channel.is_thread:
+            self.w.add_thread_member(channel, self.w.bot_user)  # posting in a thread joins it
         message = self.w.create_message(channel, self.w.bot_user, call.json, call.files)
         return Reply(200, message_payload(self.w, message, with_nonce=True))
 
@@ -595,6 +611,7 @@ class RestApi:
         message = self._message(call, channel)
         if message.author.id != self.w.bot_user.id:
             raise ApiError(*NOT_AUTHOR)
+        self._not_archived(channel)
         self._check_body(call, editing=message)
         self.w.edit_message(message, call.json, call.files)
         return Reply(200, message_payload(self.w, message))
@@ -639,27 +656,146 @@ class RestApi:
         self._channel(call)
         return Reply(204)
 
-    async def no_content(self, call: Call) -> Reply:
-        self._channel(call)
-        return Reply(204)
+    def _not_archived(self, channel: Channel) -> None:
+        """An archived thread takes no messages (nor edits, nor new members) until unarchived."""
+        if channel.is_thread and channel.archived:
+            raise ApiError(*THREAD_ARCHIVED)
+
+    def _thread(self, call: Call) -> Channel:
+        channel = self._channel(call)
+        if not channel.is_thread:
+            raise ApiError(*WRONG_CHANNEL_TYPE)
+        return channel
 
     async def create_thread(self, call: Call) -> Reply:
         parent = self._channel(call)
         if parent.guild is None or parent.is_thread:
-            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+            raise ApiError(*WRONG_CHANNEL_TYPE)
+        problems: list[Problem] = []
         name = call.json.get("name")
         if not isinstance(name, str) or not 1 <= len(name) <= 100:
-            raise invalid_form([Problem("name", "Must be between 1 and 100 in length.")])
-        private = "message_id" not in call.params and call.json.get("type", 12) == ChannelType.PRIVATE_THREAD
+            problems.append(Problem("name", "Must be between 1 and 100 in length."))
+        duration = call.json.get("auto_archive_duration", 1440)
+        if duration not in AUTO_ARCHIVE_DURATIONS:
+            problems.append(
+                Problem("auto_archive_duration", f"Value must be one of {AUTO_ARCHIVE_DURATIONS}.")
+            )
+        if problems:
+            raise invalid_form(problems)
+        from_message = "message_id" in call.params
+        private = not from_message and call.json.get("type", 12) == ChannelType.PRIVATE_THREAD
         perm = Perm.CREATE_PRIVATE_THREADS if private else Perm.CREATE_PUBLIC_THREADS
         if not self._bot_can(parent, perm):
             raise ApiError(*MISSING_PERMISSIONS)
-        thread = self.w.add_thread(parent, name, private=private, owner=self.w.bot_user)
-        if "message_id" in call.params:
-            self._message(call, parent).thread = thread
+        starter = self._message(call, parent) if from_message else None
+        if starter is not None and starter.thread is not None:
+            raise ApiError(*THREAD_EXISTS)
+        thread = self.w.add_thread(
+            parent,
+            name,
+            private=private,
+            owner=self.w.bot_user,
+            message=starter,
+            auto_archive_duration=duration,
+        )
         if not private:
             self.w.public_extras.append(PublicPayload("thread", parent.id, None, {"name": name}, ()))
-        return Reply(201, channel_payload(thread))
+        if not private and starter is None:
+            # Discord announces a thread started without a message in its parent channel.
+            notice = self.w.create_message(parent, self.w.bot_user, {"content": name}, dispatch=False)
+            notice.type = 18  # THREAD_CREATED
+            self.w._dispatch_message("MESSAGE_CREATE", notice)
+        return Reply(
+            201, {**channel_payload(thread), "member": thread_member_payload(thread, self.w.bot_user.id)}
+        )
+
+    async def edit_channel(self, call: Call) -> Reply:
+        channel = self._channel(call)
+        body = call.json
+        if not channel.is_thread:
+            if channel.guild is None:
+                raise ApiError(*WRONG_CHANNEL_TYPE)
+            if not self._bot_can(channel, Perm.MANAGE_CHANNELS):
+                raise ApiError(*MISSING_PERMISSIONS)
+            if isinstance(body.get("name"), str):
+                channel.name = body["name"]
+            return Reply(200, channel_payload(channel))
+        manager = self._bot_can(channel, Perm.MANAGE_THREADS)
+        owner = channel.owner_id == self.w.bot_user.id
+        if "locked" in body and not manager:
+            raise ApiError(*MISSING_PERMISSIONS)
+        if not (manager or owner):
+            raise ApiError(*MISSING_PERMISSIONS)
+        if channel.locked and channel.archived and not manager:
+            raise ApiError(*THREAD_LOCKED)
+        name = body.get("name")
+        if name is not None and (not isinstance(name, str) or not 1 <= len(name) <= 100):
+            raise invalid_form([Problem("name", "Must be between 1 and 100 in length.")])
+        duration = body.get("auto_archive_duration")
+        if duration is not None and duration not in AUTO_ARCHIVE_DURATIONS:
+            raise invalid_form(
+                [Problem("auto_archive_duration", f"Value must be one of {AUTO_ARCHIVE_DURATIONS}.")]
+            )
+        if channel.archived and body.get("archived") is not False and set(body) - {"archived", "locked"}:
+            raise ApiError(*THREAD_ARCHIVED)  # only unarchiving (or locking) touches an archived thread
+        self.w.edit_thread(
+            channel,
+            name=name,
+            archived=body.get("archived"),
+            locked=body.get("locked"),
+            auto_archive_duration=duration,
+        )
+        if name is not None and channel.type is ChannelType.PUBLIC_THREAD:
+            assert channel.parent is not None
+            self.w.public_extras.append(PublicPayload("thread", channel.parent.id, None, {"name": name}, ()))
+        return Reply(200, channel_payload(channel))
+
+    async def delete_channel(self, call: Call) -> Reply:
+        channel = self._thread(call)
+        if not self._bot_can(channel, Perm.MANAGE_THREADS):
+            raise ApiError(*MISSING_PERMISSIONS)
+        payload = channel_payload(channel)
+        self.w.delete_thread(channel)
+        return Reply(200, payload)
+
+    def _thread_user(self, call: Call, thread: Channel) -> int:
+        if "user_id" not in call.params:
+            return self.w.bot_user.id
+        uid = call.int_param("user_id")
+        assert thread.guild is not None
+        if uid not in thread.guild.members:
+            raise ApiError(*UNKNOWN_MEMBER)
+        return uid
+
+    async def list_thread_members(self, call: Call) -> Reply:
+        thread = self._thread(call)
+        return Reply(200, [thread_member_payload(thread, uid) for uid in thread.members])
+
+    async def get_thread_member(self, call: Call) -> Reply:
+        thread = self._thread(call)
+        uid = self._thread_user(call, thread)
+        if uid not in thread.members:
+            raise ApiError(*UNKNOWN_MEMBER)
+        return Reply(200, thread_member_payload(thread, uid))
+
+    async def add_thread_member(self, call: Call) -> Reply:
+        thread = self._thread(call)
+        uid = self._thread_user(call, thread)
+        self._not_archived(thread)
+        if uid != self.w.bot_user.id and not self._bot_can(thread, Perm.SEND_MESSAGES_IN_THREADS):
+            raise ApiError(*MISSING_PERMISSIONS)
+        self.w.add_thread_member(thread, uid)
+        return Reply(204)
+
+    async def remove_thread_member(self, call: Call) -> Reply:
+        thread = self._thread(call)
+        uid = self._thread_user(call, thread)
+        self._not_archived(thread)
+        if uid != self.w.bot_user.id and not self._bot_can(thread, Perm.MANAGE_THREADS):
+            if not (thread.type is ChannelType.PRIVATE_THREAD and thread.owner_id == self.w.bot_user.id):
+                raise ApiError(*MISSING_PERMISSIONS)
+        self.w.remove_thread_member(thread, uid)  # removing a non-member changes nothing
+        return Reply(204)
 
     # ---- guilds ---------------------------------------------------------------------------------
 
@@ -678,6 +814,20 @@ class RestApi:
 
     async def get_guild_roles(self, call: Call) -> Reply:
         return Reply(200, [role_payload(r) for r in self._guild(call).roles])
+
+    async def get_active_threads(self, call: Call) -> Reply:
+        """The guild's threads that are not archived, and the bot's own memberships among them."""
+        guild = self._guild(call)
+        me = self.w.bot_user.id
+        threads = [c for c in guild.channels if c.is_thread and not c.archived and not c.deleted]
+        return Reply(
+            200,
+            {
+                "threads": [channel_payload(t) for t in threads],
+                "members": [thread_member_payload(t, me) for t in threads if me in t.members],
+                "has_more": False,
+            },
+        )
 
     async def get_member(self, call: Call) -> Reply:
         guild = self._guild(call)

@@ -19,6 +19,7 @@ from .models import (
     DEFAULT_BOT,
     DEFAULT_EVERYONE,
     EPHEMERAL,
+    HAS_THREAD,
     LOADING,
     SUPPRESS_EMBEDS,
     Attachment,
@@ -40,7 +41,7 @@ from .models import (
     User,
     Violation,
 )
-from .payloads import channel_payload, guild_create_payload, message_payload
+from .payloads import channel_payload, guild_create_payload, message_payload, thread_member_payload
 from .traps import Expiry, Hook, InteractionMatch, Trap, interaction_filter, matches
 
 
@@ -208,22 +209,128 @@ class World:
         return channel
 
     def add_thread(
-        self, channel: Channel, name: str, *, private: bool = False, owner: User | None = None
+        self,
+        channel: Channel,
+        name: str,
+        *,
+        private: bool = False,
+        owner: User | None = None,
+        message: MessageRecord | None = None,
+        auto_archive_duration: int = 1440,
     ) -> Channel:
+        """A thread in `channel`, started by `owner` (default: the server owner), who joins it.
+
+        With `message` (a message in `channel`) the thread is started from it, as Discord does:
+        the thread's id is the message's, and the message gains `thread` and the HAS_THREAD flag
+        (MESSAGE_UPDATE). The bot gets THREAD_CREATE with `newly_created` (and its own thread
+        member when it started the thread)."""
         assert channel.guild is not None and not channel.is_thread, "threads live in guild text channels"
+        starter = owner or self.owner_user
         thread = Channel(
-            id=self.ids.next(),
+            id=message.id if message is not None else self.ids.next(),
             name=name,
             type=ChannelType.PRIVATE_THREAD if private else ChannelType.PUBLIC_THREAD,
             guild=channel.guild,
             parent=channel,
-            owner_id=(owner or self.owner_user).id,
+            owner_id=starter.id,
+            auto_archive_duration=auto_archive_duration,
         )
+        thread.members[starter.id] = time.time()
         channel.guild.channels.append(thread)
         self.channels[thread.id] = thread
         payload = {**channel_payload(thread), "newly_created": True}
+        if starter.id == self.bot_user.id:
+            payload["member"] = thread_member_payload(thread, starter.id)
         self.gateway.dispatch("THREAD_CREATE", payload, intent=Intent.GUILDS)
+        if message is not None:
+            message.thread = thread
+            message.flags |= HAS_THREAD
+            self._dispatch_message("MESSAGE_UPDATE", message)
+        self._notify()
         return thread
+
+    def edit_thread(
+        self,
+        thread: ChannelRef,
+        *,
+        name: str | None = None,
+        archived: bool | None = None,
+        locked: bool | None = None,
+        auto_archive_duration: int | None = None,
+    ) -> Channel:
+        """Change a thread as Discord does (THREAD_UPDATE): e.g. `archived=True` is what Discord
+        does on its own after `auto_archive_duration` minutes without activity."""
+        ch = self.channel(thread)
+        assert ch.is_thread, f"{ch!r} is not a thread"
+        if name is not None:
+            ch.name = name
+        if archived is not None and archived != ch.archived:
+            ch.archived = archived
+            ch.archived_at = time.time()
+        if locked is not None:
+            ch.locked = locked
+        if auto_archive_duration is not None:
+            ch.auto_archive_duration = auto_archive_duration
+        self.gateway.dispatch("THREAD_UPDATE", channel_payload(ch), intent=Intent.GUILDS)
+        self._notify()
+        return ch
+
+    def delete_thread(self, thread: ChannelRef) -> None:
+        """The thread and its messages are gone (THREAD_DELETE); its starter message loses it."""
+        ch = self.channel(thread)
+        assert ch.is_thread and ch.guild is not None and ch.parent is not None
+        ch.deleted = True
+        self.channels.pop(ch.id, None)
+        if ch in ch.guild.channels:
+            ch.guild.channels.remove(ch)
+        for message in self.messages.values():
+            if message.thread is ch:
+                message.thread = None
+                message.flags &= ~HAS_THREAD
+            if message.channel is ch:
+                message.deleted = True
+        data = {
+            "id": str(ch.id),
+            "guild_id": str(ch.guild.id),
+            "parent_id": str(ch.parent.id),
+            "type": int(ch.type),
+        }
+        self.gateway.dispatch("THREAD_DELETE", data, intent=Intent.GUILDS)
+        self._notify()
+
+    def add_thread_member(self, thread: ChannelRef, user: UserRef) -> bool:
+        """`user` joins the thread (THREAD_MEMBERS_UPDATE); False if they already had."""
+        ch, who = self.channel(thread), self.user(user)
+        if who.id in ch.members:
+            return False
+        ch.members[who.id] = time.time()
+        self._members_update(ch, who.id, {"added_members": [thread_member_payload(ch, who.id)]})
+        return True
+
+    def remove_thread_member(self, thread: ChannelRef, user: UserRef) -> bool:
+        """`user` leaves the thread (THREAD_MEMBERS_UPDATE); False if they were not in it."""
+        ch, who = self.channel(thread), self.user(user)
+        if ch.members.pop(who.id, None) is None:
+            return False
+        self._members_update(ch, who.id, {"removed_member_ids": [str(who.id)]})
+        return True
+
+    def _members_update(self, thread: Channel, user_id: int, change: dict[str, Any]) -> None:
+        """THREAD_MEMBERS_UPDATE goes to sessions with GUILD_MEMBERS; without that privileged
+        intent, only when the bot itself was added or removed (Discord's rule)."""
+        assert thread.guild is not None
+        data = {
+            "id": str(thread.id),
+            "guild_id": str(thread.guild.id),
+            "member_count": min(50, len(thread.members)),
+            **change,
+        }
+        for session in self.gateway.live_sessions:
+            if not session.intents & Intent.GUILDS:
+                continue
+            if user_id == self.bot_user.id or session.intents & Intent.GUILD_MEMBERS:
+                self.gateway._send_dispatch(session, "THREAD_MEMBERS_UPDATE", data)
+        self._notify()
 
     def add_user(
         self,
@@ -496,6 +603,8 @@ class World:
             message.reference_id = int(reference["message_id"])
             message.type = 19
         self.messages[message.id] = message
+        if channel.is_thread and not message.ephemeral:
+            channel.message_count += 1
         if dispatch and not message.ephemeral:
             self._dispatch_message("MESSAGE_CREATE", message)
         self._notify()
@@ -580,14 +689,40 @@ class World:
     def message(self, message_id: int) -> MessageRecord:
         return _look_up(self.messages, message_id, "message")
 
-    def channel_messages(self, channel: ChannelRef, *, include_deleted: bool = False) -> list[MessageRecord]:
-        """What everyone in the channel sees, oldest first (no ephemeral messages)."""
+    def channel_messages(
+        self, channel: ChannelRef, *, include_deleted: bool = False, since: int = 0
+    ) -> list[MessageRecord]:
+        """What everyone in the channel sees, oldest first (no ephemeral messages); with `since` (a
+        `message_mark()`), only the messages created after that mark. A thread's messages are not
+        its parent channel's."""
         ch = self.channel(channel)
         return [
             m
             for m in self.messages.values()
-            if m.channel is ch and not m.ephemeral and (include_deleted or not m.deleted)
+            if m.channel is ch and m.seq > since and not m.ephemeral and (include_deleted or not m.deleted)
         ]
+
+    def message_mark(self) -> int:
+        """A mark in the order of creation: `channel_messages(ch, since=mark)` counts what came after."""
+        return self._message_seq
+
+    def threads_of(self, channel: ChannelRef) -> list[Channel]:
+        """The threads of a text channel (archived ones too, not deleted ones), oldest first."""
+        ch = self.channel(channel)
+        assert ch.guild is not None
+        return [c for c in ch.guild.channels if c.is_thread and c.parent is ch and not c.deleted]
+
+    def thread_messages(self, thread: ChannelRef, *, since: int = 0) -> list[MessageRecord]:
+        """Everything posted in the thread, oldest first (`channel_messages` of a thread)."""
+        ch = self.channel(thread)
+        if not ch.is_thread:
+            raise EmulatorError(f"{ch!r} is not a thread")
+        return self.channel_messages(ch, since=since)
+
+    def thread_members(self, thread: ChannelRef) -> list[User]:
+        """Who has joined the thread, in order of joining."""
+        ch = self.channel(thread)
+        return [self.users[uid] for uid in ch.members]
 
     def last_message(self, channel: ChannelRef) -> MessageRecord:
         messages = self.channel_messages(channel)
