@@ -120,3 +120,17 @@ def test_updown_predictions_and_hands_are_not_in_the_alt_text() -> None:
     assert U.view_for(other, None).hand_sizes == U.view_for(start, None).hand_sizes
     assert alt("updown", U, other, 3) == alt("updown", U, start, 3)
     assert "♥" not in text and "♠" not in text
+
+
+async def test_the_board_file_carries_the_alt_text() -> None:
+    from bot.games import procession as P
+    from bot.table.boards import Boards
+    from bot.table.catalog import GameKind
+
+    kind = GameKind.of(P, importlib.import_module("cogs.procession.present"))
+    state = P.new_game(2, {"n": 5}, 0)
+    view, table = P.view_for(state, None), table_for(P, state, 2)
+    file = await Boards(deps=None).image(kind, view, table)  # type: ignore[arg-type]
+    assert file.description == kind.present.alt_text(view, table)
+    assert file.description.startswith("Procession board, n = 5: Alice (A) against")
+    assert file.filename.endswith(".png")
