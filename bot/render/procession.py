@@ -1,7 +1,7 @@
 """Procession board: a title with the players (each a letter badge in their colour), then the table of
 rows so far, each with its run-length multiset, as in the seed's sample game; the latest row
-highlighted, the flipped digit of each row outlined in its mover's colour and the mover's badge at
-the row's end, the positions numbered above the digits (they are the buttons' labels)."""
+highlighted, the flipped digit of each row outlined in its mover's colour and the mover's badge after
+the digits, the positions numbered above the digits (they are the buttons' labels)."""
 
 from __future__ import annotations
 
@@ -59,6 +59,22 @@ def _chunk(digits: str, background: RGB) -> Canvas:
     return c
 
 
+@lru_cache(maxsize=512)
+def _row(digits: str, flipped: int | None, mover: int | None, multiset: str, background: RGB) -> Canvas:
+    """A whole row: its digits (the flipped one outlined in the mover's colour), the mover's badge
+    and the multiset. Drawn once: a game's next board repeats every row but the new one."""
+    digits_w = len(digits) * CELL
+    c = Canvas(digits_w + 8 + BADGE + 8 + text_width(multiset, TEXT), CELL, background)
+    for p in range(0, len(digits), CHUNK):
+        c.paste(_chunk(digits[p : p + CHUNK], background), (p * CELL, 0))
+    if flipped is not None and mover is not None:
+        c.paste(_cell(digits[flipped], background, player_colour(mover)), (flipped * CELL, 0))
+    if mover is not None:
+        c.badge((digits_w + 8, (CELL - BADGE) // 2), mover, BADGE, background=background)
+    c.text((digits_w + 8 + BADGE + 8, 1), multiset, TEXT, INK, background=background)
+    return c
+
+
 def _flipped(prev: str, row: str) -> int | None:
     for i, (a, b) in enumerate(zip(prev, row, strict=True)):
         if a != b:
@@ -81,8 +97,8 @@ def render_board(view: View, names: tuple[str, ...] | list[str] = ()) -> bytes:
     per_col = -(-rows // columns)
     num_w = text_width(str(rows - 1), TEXT) + 12
     digits_w = view.n * CELL
-    ms_w = max(text_width(format_multiset(ms), TEXT) for ms in view.multisets) + 16
-    col_w = num_w + digits_w + ms_w + BADGE + PAD
+    ms_w = max(text_width(format_multiset(ms), TEXT) for ms in view.multisets)
+    col_w = num_w + digits_w + 8 + BADGE + 8 + ms_w + PAD + 8
     players = [seat_name(names, s, NAME_MAX) for s in range(2)]
     head_w = PAD + sum(BADGE + 6 + text_width(p, TEXT, "bold") + 18 for p in players) + PAD
     status, ink = _status(view, names)
@@ -115,17 +131,9 @@ def render_board(view: View, names: tuple[str, ...] | list[str] = ()) -> bytes:
         if bg != BACKGROUND:
             c.rect((x - 4, y - 2, x + col_w - PAD, y + ROW_H - 3), fill=bg)
         c.text((x + num_w - 8, y + 1), str(i), TEXT, MUTED, anchor="r", background=bg)
-        mover = view.movers[i]
         flipped = _flipped(view.rows[i - 1], row) if i > 0 else None
-        for p in range(0, view.n, CHUNK):
-            c.paste(_chunk(row[p : p + CHUNK], bg), (x + num_w + p * CELL, y))
-        if flipped is not None and mover is not None:
-            c.paste(_cell(row[flipped], bg, player_colour(mover)), (x + num_w + flipped * CELL, y))
-        c.text(
-            (x + num_w + digits_w + 8, y + 1), format_multiset(view.multisets[i]), TEXT, INK, background=bg
-        )
-        if mover is not None:
-            c.badge((x + num_w + digits_w + ms_w, y + 1), mover, BADGE, background=bg)
+        sprite = _row(row, flipped, view.movers[i], format_multiset(view.multisets[i]), bg)
+        c.paste(sprite, (x + num_w, y))
     return c.png()
 
 
