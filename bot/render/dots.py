@@ -19,7 +19,7 @@ MIN_WIDTH = 440
 TEXT = 14
 SMALL = 14
 BADGE = 20
-MARK = 16  # the letter badge on each line
+MARK = 18  # the letter badge on each line
 
 
 def _owed_line(view: View, names: Sequence[str], room: int) -> tuple[int, str]:
