@@ -18,9 +18,12 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.render.colours import BACKGROUND, INK, RGB
+from bot.render.colours import BACKGROUND, BORDER, INK, RGB, ink_on, player_colour, seat_letter
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom, as Pillow takes them
+
+MIN_WIDTH = 400  # no board is narrower (Discord shows smaller images too small to read)
+BADGE = 20  # a seat's letter badge: its side, in pixels
 
 
 def _assets_dir() -> Path:
@@ -50,8 +53,8 @@ NAME_MAX = 18  # characters of a name shown, where a board has no narrower room 
 
 
 def seat_name(names: Sequence[str], seat: int, limit: int = NAME_MAX) -> str:
-    """The seat's player's name, cut to ``limit`` characters with "…"; "Seat 2" when it is unknown."""
-    name = names[seat] if seat < len(names) and names[seat] else f"Seat {seat + 1}"
+    """The seat's player's name, cut to ``limit`` characters with "…"; "Player B" when it is unknown."""
+    name = names[seat] if seat < len(names) and names[seat] else f"Player {seat_letter(seat)}"
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
@@ -193,8 +196,28 @@ class Canvas:
         else:
             self.img.im.paste(src.im, box, mask.im)
 
-    def png(self) -> bytes:
+    def badge(self, xy: tuple[int, int], seat: int, size: int = BADGE, background: RGB = BACKGROUND) -> None:
+        """The seat's letter on a square of its colour (the mark that never relies on colour alone)."""
+        self._paste(_badge(seat, size, background).img, xy, None)
+
+    def png(self, frame: bool = True) -> bytes:
+        """The PNG; a board (``frame``) gets its thin border, which reads on both Discord themes."""
+        if frame:
+            self.draw.rectangle(
+                (0, 0, self.width - 1, self.height - 1), outline=colour_index(BORDER), width=2
+            )
         self.img.putpalette(_palette)
         buf = io.BytesIO()
         self.img.save(buf, format="PNG", compress_level=1)
         return buf.getvalue()
+
+
+@lru_cache(maxsize=256)
+def _badge(seat: int, size: int, background: RGB) -> Canvas:
+    c = Canvas(size, size, background)
+    fill = player_colour(seat)
+    c.rect((0, 0, size - 1, size - 1), fill=fill, radius=4)
+    letter_size = size - 5
+    top = (size - line_height(letter_size, "bold")) // 2 + 1
+    c.text((size // 2, top), seat_letter(seat), letter_size, ink_on(fill), "bold", "c", background=fill)
+    return c

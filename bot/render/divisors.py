@@ -11,18 +11,32 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from bot.games.divisors import DROPPED, EMPTY, EXCHANGE, FORFEITED, IN, MOLDY, Result, View
-from bot.render.colours import BACKGROUND, BAD, GOOD, GRID, HIGHLIGHT, INK, MUTED, RGB, WHITE, player_colour
+from bot.render.colours import (
+    BACKGROUND,
+    BAD,
+    CARD_INK,
+    GOOD,
+    GRID,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    RGB,
+    WHITE,
+    ink_on,
+    player_colour,
+)
 from bot.render.common import Canvas, seat_name
 
 WIDTH = 760
 PAD = 16
-ROW_H = 28  # a scoreboard row
-PAIR_H = 40  # a pairing row
+ROW_H = 30  # a scoreboard row
+PAIR_H = 46  # a pairing row
 CARD_W, CARD_H = 34, 30
 
 TITLE_SIZE = 20
 TEXT = 14
-SMALL = 12
+SMALL = 14
+BADGE = 20
 
 # Scoreboard columns (x of the column's left edge, or right edge for numbers).
 X_NAME = PAD + 20
@@ -52,18 +66,18 @@ def _card(label: str, fill: RGB, ink: RGB) -> Canvas:
     if fill == BACKGROUND:  # an empty slot: a pick still to come
         c.rect((0, 0, CARD_W - 1, CARD_H - 1), outline=GRID, width=2, radius=5)
     else:
-        c.rect((0, 0, CARD_W - 1, CARD_H - 1), fill=fill, outline=INK, width=1, radius=5)
+        c.rect((0, 0, CARD_W - 1, CARD_H - 1), fill=fill, outline=GRID, width=1, radius=5)
     if label:
         c.text((CARD_W // 2, 5), label, 15, ink, "bold", "c", background=fill)
     return c
 
 
 def _face(value: int) -> Canvas:
-    return _card(str(value), WHITE, INK)
+    return _card(str(value), WHITE, CARD_INK)
 
 
 def _hidden(seat: int) -> Canvas:
-    return _card("?", player_colour(seat), WHITE)
+    return _card("?", player_colour(seat), ink_on(player_colour(seat)))
 
 
 def _slot() -> Canvas:
@@ -75,7 +89,7 @@ def _points_text(result: Result, names: Sequence[str]) -> str:
     if pa == pb:
         return "no points" if pa == 0 else f"+{pa} each"
     winner = result.seats[0] if pa > pb else result.seats[1]
-    return f"+{max(pa, pb)} {seat_name(names, winner)}"
+    return f"+{max(pa, pb)} {seat_name(names, winner, 12)}"
 
 
 def _hand_rows(view: View) -> int:
@@ -94,15 +108,18 @@ def _pairing_row(
     a, b = pair
     mid = y + (PAIR_H - CARD_H) // 2
     text_y = y + (PAIR_H - 17) // 2
-    c.text((X_CARD_A - 10, text_y), seat_name(names, a), TEXT, player_colour(a), "bold", "r")
-    c.text((X_NAME_B, text_y), seat_name(names, b), TEXT, player_colour(b), "bold")
+    badge_y = y + (PAIR_H - BADGE) // 2
+    c.badge((X_CARD_A - 8 - BADGE, badge_y), a, BADGE)
+    c.text((X_CARD_A - 16 - BADGE, text_y), seat_name(names, a, 16), TEXT, INK, "bold", "r")
+    c.badge((X_NAME_B, badge_y), b, BADGE)
+    c.text((X_NAME_B + BADGE + 8, text_y), seat_name(names, b, 12), TEXT, INK, "bold")
     if result is not None and result.cards is not None:
         c.paste(_face(result.cards[0]), (X_CARD_A, mid))
         c.paste(_face(result.cards[1]), (X_CARD_B, mid))
         label = result.label
         c.text((X_OUTCOME, y + 3), f"{label[0].upper()}{label[1:]}", TEXT, INK, "bold")
         c.text(
-            (X_OUTCOME, y + 21),
+            (X_OUTCOME, y + 23),
             f"{_points_text(result, names)} · {KIND_TEXT[result.kind]}",
             SMALL,
             GOOD if any(result.points) else MUTED,
@@ -159,7 +176,7 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
     # Scoreboard.
     y = _section(c, y, "Players")
     for x, label, anchor in (
-        (X_NAME, "Name", "l"),
+        (X_NAME + 8, "Name", "l"),
         (X_SCORE, "Score", "r"),
         (X_FRESH + 24, "Fresh", "c"),
         (X_MOLDY + 24, "Moldy", "c"),
@@ -171,9 +188,8 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
         bg = HIGHLIGHT if seat in view.to_act else BACKGROUND
         if bg != BACKGROUND:
             c.rect((PAD - 4, y, WIDTH - PAD + 4, y + ROW_H - 3), fill=bg)
-        colour = player_colour(seat)
-        c.rect((PAD, y + 6, PAD + 11, y + ROW_H - 9), fill=colour)
-        c.text((X_NAME, y + 4), seat_name(names, seat), TEXT, colour, "bold", background=bg)
+        c.badge((PAD, y + 3), seat, BADGE, background=bg)
+        c.text((X_NAME + 8, y + 4), seat_name(names, seat), TEXT, INK, "bold", background=bg)
         c.text((X_SCORE, y + 2), str(view.scores[seat]), 16, INK, "bold", "r", background=bg)
         c.text((X_FRESH + 24, y + 4), str(view.fresh_counts[seat]), TEXT, INK, anchor="c", background=bg)
         c.text((X_MOLDY + 24, y + 4), str(view.moldy_counts[seat]), TEXT, INK, anchor="c", background=bg)

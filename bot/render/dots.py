@@ -15,9 +15,11 @@ LABEL_W = 28  # room for the row numbers at the left
 LABEL_H = 24  # room for the column letters on top
 BOARD_SPAN = 432  # the grid's extent in pixels, whatever its size, so boards look alike
 LEGEND_ROW = 26
-MIN_WIDTH = 420
+MIN_WIDTH = 440
 TEXT = 14
-SMALL = 12
+SMALL = 14
+BADGE = 20
+MARK = 18  # the letter badge on each line
 
 
 def _owed_line(view: View, names: Sequence[str], room: int) -> tuple[int, str]:
@@ -70,6 +72,13 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
     for line in view.lines:
         c.line([at(line.start), at(line.end)], player_colour(line.seat), line_w)
 
+    # Each line's player letter, half a step from its start (never on a dot).
+    for line in view.lines:
+        (sx, sy), (ex, ey) = at(line.start), at(line.end)
+        dx, dy = (ex > sx) - (ex < sx), (ey > sy) - (ey < sy)
+        mx, my = sx + dx * step // 2, sy + dy * step // 2
+        c.badge((mx - MARK // 2, my - MARK // 2), line.seat, MARK, background=PANEL)
+
     # Dots.
     virgin_r, marked_r = max(3, step // 14), max(5, step // 8)
     for col in range(size):
@@ -99,15 +108,15 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
         bg = HIGHLIGHT if seat == view.turn else BACKGROUND
         if bg != BACKGROUND:
             c.rect((PAD - 4, y - 2, width - PAD + 4, y + LEGEND_ROW - 4), fill=bg)
-        colour = player_colour(seat)
-        c.rect((PAD, y + 8, PAD + 22, y + 12), fill=colour)
-        c.text((PAD + 30, y + 1), seat_name(names, seat), TEXT, colour, "bold", background=bg)
-        c.text((PAD + 250, y), str(view.scores[seat]), 16, INK, "bold", "r", background=bg)
+        c.rect((PAD, y + 8, PAD + 10, y + 12), fill=player_colour(seat))
+        c.badge((PAD + 12, y + 1), seat, BADGE, background=bg)
+        c.text((PAD + 40, y + 1), seat_name(names, seat), TEXT, INK, "bold", background=bg)
+        c.text((PAD + 260, y), str(view.scores[seat]), 16, INK, "bold", "r", background=bg)
         if seat in winners:
-            c.text((PAD + 262, y + 3), "★ wins", SMALL, GOOD, background=bg)
+            c.text((PAD + 272, y + 3), "★ wins", SMALL, GOOD, background=bg)
         elif seat in view.forfeited:
-            c.text((PAD + 262, y + 3), "left the game", SMALL, BAD, background=bg)
+            c.text((PAD + 272, y + 3), "left the game", SMALL, BAD, background=bg)
         elif seat == view.turn:
-            c.text((PAD + 262, y + 3), "to move", SMALL, INK, background=bg)
+            c.text((PAD + 272, y + 3), "to move", SMALL, INK, background=bg)
         y += LEGEND_ROW
     return c.png()

@@ -16,18 +16,19 @@ from functools import lru_cache
 from typing import Any
 
 from bot.games.numbers import RoundRecord, View, binary, largest
-from bot.render.colours import BACKGROUND, GOOD, GRID, HIGHLIGHT, INK, MUTED, PANEL, player_colour
+from bot.render.colours import BACKGROUND, GOOD, GRID, HIGHLIGHT, INK, MUTED, PANEL
 from bot.render.common import Canvas, seat_name, text_width
 
 PAD = 16
 CELL_W = 74  # fits eight binary digits
 SYMBOL_H = 46
-NUMBER_H = 40
+NUMBER_H = 46
 LABEL_W = 150
 RIGHT_W = 96
 TITLE = 18
 TEXT = 14
-SMALL = 11
+SMALL = 14
+BADGE = 20
 NAME_MAX = 16
 D_LIST_MAX = 16  # list D's members when it has at most this many; otherwise describe it
 
@@ -37,8 +38,8 @@ def _number(value: int, m: int, scored: bool) -> Canvas:
     """A revealed number: decimal over binary; highlighted when it is in D (a point)."""
     bg = HIGHLIGHT if scored else BACKGROUND
     c = Canvas(CELL_W - 6, NUMBER_H - 4, bg)
-    c.text(((CELL_W - 6) // 2, 1), str(value), 15, INK, "bold", "c", background=bg)
-    c.text(((CELL_W - 6) // 2, 20), binary(value, m), SMALL, MUTED, "mono", "c", background=bg)
+    c.text(((CELL_W - 6) // 2, 1), str(value), 16, INK, "bold", "c", background=bg)
+    c.text(((CELL_W - 6) // 2, 21), binary(value, m), SMALL, MUTED, "mono", "c", background=bg)
     return c
 
 
@@ -108,11 +109,10 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
     pending_cell = len(moves) if record is None and view.outcome is None else None
     for seat in (0, 1):
         y = rows_y + seat * NUMBER_H
-        colour = player_colour(seat)
-        c.rect((PAD, y + 6, PAD + 11, y + 17), fill=colour)
-        c.text((PAD + 18, y + 3), seat_name(names, seat, NAME_MAX), TEXT, colour, "bold")
+        c.badge((PAD, y + 3), seat, BADGE)
+        c.text((PAD + 26, y + 3), seat_name(names, seat, NAME_MAX - 3), TEXT, INK, "bold")
         if seat in view.forfeited:
-            c.text((PAD + 18, y + 20), "left the game", SMALL, MUTED)
+            c.text((PAD + 26, y + 23), "left the game", SMALL, MUTED)
         for i, move in enumerate(moves):
             value = move[seat]
             c.paste(_number(value, m, value in d), (x0 + i * CELL_W + 3, y + 2))
@@ -129,7 +129,7 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
                 "bold",
                 "r",
             )
-        c.text((right, y + 20), f"total {view.totals[seat]}", SMALL, INK, anchor="r")
+        c.text((right, y + 23), f"total {view.totals[seat]}", SMALL, INK, anchor="r")
     c.line([(PAD, foot_y - 6), (width - PAD, foot_y - 6)], GRID)
 
     # The footer: D after a round, the result after the game.

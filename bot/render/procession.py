@@ -1,6 +1,7 @@
-"""Procession board: the table of rows so far, each with its run-length multiset, as in the seed's sample
-game; the latest row highlighted, the flipped digit of each row outlined in its mover's colour, the
-positions numbered above the digits (they are the buttons' labels)."""
+"""Procession board: a title with the players (each a letter badge in their colour), then the table of
+rows so far, each with its run-length multiset, as in the seed's sample game; the latest row
+highlighted, the flipped digit of each row outlined in its mover's colour and the mover's badge after
+the digits, the positions numbered above the digits (they are the buttons' labels)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,29 @@ from functools import lru_cache
 from typing import Any
 
 from bot.games.procession import View, format_multiset
-from bot.render.colours import BACKGROUND, GRID, HIGHLIGHT, INK, MUTED, PANEL, RGB, WHITE, player_colour
-from bot.render.common import Canvas, text_width
+from bot.render.colours import (
+    BACKGROUND,
+    BAD,
+    CARD_INK,
+    GRID,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    RGB,
+    player_colour,
+)
+from bot.render.common import MIN_WIDTH, Canvas, seat_name, text_width
 
-CELL = 16  # a digit's square
-ROW_H = 20
-PAD = 12
-MAX_ROWS_PER_COLUMN = 30
-TEXT = 12
+CELL = 22  # a digit's square (room for "12" above it)
+ROW_H = 23
+PAD = 16
+MAX_ROWS_PER_COLUMN = 40
+TEXT = 14
+TITLE = 20
+BADGE = 18
+HEAD_H = 88  # the title, the players line and the status line
+NAME_MAX = 16
 
 
 @lru_cache(maxsize=128)
@@ -24,7 +40,7 @@ def _cell(digit: str, background: RGB, outline: RGB | None) -> Canvas:
     c = Canvas(CELL, CELL, background)
     fill = INK if digit == "1" else PANEL
     c.rect((1, 1, CELL - 2, CELL - 2), fill=fill)
-    c.text((CELL // 2, 1), digit, TEXT, WHITE if digit == "1" else MUTED, "monobold", "c", background=fill)
+    c.text((CELL // 2, 1), digit, TEXT, CARD_INK if digit == "1" else MUTED, "monobold", "c", background=fill)
     if outline is not None:
         c.rect((0, 0, CELL - 1, CELL - 1), outline=outline, width=2)
     return c
@@ -43,6 +59,22 @@ def _chunk(digits: str, background: RGB) -> Canvas:
     return c
 
 
+@lru_cache(maxsize=512)
+def _row(digits: str, flipped: int | None, mover: int | None, multiset: str, background: RGB) -> Canvas:
+    """A whole row: its digits (the flipped one outlined in the mover's colour), the mover's badge
+    and the multiset. Drawn once: a game's next board repeats every row but the new one."""
+    digits_w = len(digits) * CELL
+    c = Canvas(digits_w + 8 + BADGE + 8 + text_width(multiset, TEXT), CELL, background)
+    for p in range(0, len(digits), CHUNK):
+        c.paste(_chunk(digits[p : p + CHUNK], background), (p * CELL, 0))
+    if flipped is not None and mover is not None:
+        c.paste(_cell(digits[flipped], background, player_colour(mover)), (flipped * CELL, 0))
+    if mover is not None:
+        c.badge((digits_w + 8, (CELL - BADGE) // 2), mover, BADGE, background=background)
+    c.text((digits_w + 8 + BADGE + 8, 1), multiset, TEXT, INK, background=background)
+    return c
+
+
 def _flipped(prev: str, row: str) -> int | None:
     for i, (a, b) in enumerate(zip(prev, row, strict=True)):
         if a != b:
@@ -50,52 +82,58 @@ def _flipped(prev: str, row: str) -> int | None:
     return None
 
 
+def _status(view: View, names: tuple[str, ...] | list[str]) -> tuple[str, RGB]:
+    if view.outcome is not None:
+        won = " and ".join(seat_name(names, w, NAME_MAX) for w in view.outcome.winners)
+        return (f"{won} wins: " if won else "Game over: ") + view.outcome.reason, BAD
+    if view.turn is not None:
+        return f"Move {len(view.rows)}: {seat_name(names, view.turn, NAME_MAX)} to flip a digit", INK
+    return "", MUTED
+
+
 def render_board(view: View, names: tuple[str, ...] | list[str] = ()) -> bytes:
     rows = len(view.rows)
     columns = -(-rows // MAX_ROWS_PER_COLUMN)
     per_col = -(-rows // columns)
-    num_w = text_width(str(rows - 1), TEXT) + 10
+    num_w = text_width(str(rows - 1), TEXT) + 12
     digits_w = view.n * CELL
-    ms_w = max(text_width(format_multiset(ms), TEXT) for ms in view.multisets) + 14
-    name_w = max([text_width(n[:16], TEXT) for n in names] + [40]) + 8
-    col_w = num_w + digits_w + ms_w + name_w + PAD
-    width = PAD + columns * col_w
-    height = PAD + ROW_H + per_col * ROW_H + PAD
+    ms_w = max(text_width(format_multiset(ms), TEXT) for ms in view.multisets)
+    col_w = num_w + digits_w + 8 + BADGE + 8 + ms_w + PAD + 8
+    players = [seat_name(names, s, NAME_MAX) for s in range(2)]
+    head_w = PAD + sum(BADGE + 6 + text_width(p, TEXT, "bold") + 18 for p in players) + PAD
+    status, ink = _status(view, names)
+    width = max(PAD + columns * col_w, MIN_WIDTH, head_w, PAD + text_width(status, TEXT) + PAD)
+    top = PAD + HEAD_H
+    height = top + ROW_H + per_col * ROW_H + PAD
     c = Canvas(width, height)
+
+    # Title, the players and whose move it is.
+    c.text((PAD, PAD - 2), f"Procession · n = {view.n}", TITLE, INK, "bold")
+    x = PAD
+    for seat, name in enumerate(players):
+        c.badge((x, PAD + 32), seat, BADGE)
+        x += BADGE + 6
+        x += c.text((x, PAD + 32), name, TEXT, INK, "bold") + 18
+    c.text((PAD, PAD + 58), status, TEXT, ink)
 
     for col in range(columns):
         x0 = PAD + col * col_w
         for p in range(view.n):  # positions above the digits
-            c.text((x0 + num_w + p * CELL + CELL // 2, PAD), str(p + 1), 10, MUTED, anchor="c")
-        c.line([(x0, PAD + ROW_H - 3), (x0 + col_w - PAD, PAD + ROW_H - 3)], GRID)
+            c.text((x0 + num_w + p * CELL + CELL // 2, top), str(p + 1), TEXT, MUTED, anchor="c")
+        c.line([(x0, top + ROW_H - 3), (x0 + col_w - PAD, top + ROW_H - 3)], GRID)
 
     last = rows - 1
     for i, row in enumerate(view.rows):
         col, r = divmod(i, per_col)
         x = PAD + col * col_w
-        y = PAD + ROW_H + r * ROW_H
+        y = top + ROW_H + r * ROW_H
         bg = HIGHLIGHT if i == last and view.turn is not None else BACKGROUND
         if bg != BACKGROUND:
             c.rect((x - 4, y - 2, x + col_w - PAD, y + ROW_H - 3), fill=bg)
         c.text((x + num_w - 8, y + 1), str(i), TEXT, MUTED, anchor="r", background=bg)
-        mover = view.movers[i]
         flipped = _flipped(view.rows[i - 1], row) if i > 0 else None
-        for p in range(0, view.n, CHUNK):
-            c.paste(_chunk(row[p : p + CHUNK], bg), (x + num_w + p * CELL, y))
-        if flipped is not None and mover is not None:
-            c.paste(_cell(row[flipped], bg, player_colour(mover)), (x + num_w + flipped * CELL, y))
-        c.text(
-            (x + num_w + digits_w + 8, y + 1), format_multiset(view.multisets[i]), TEXT, INK, background=bg
-        )
-        if mover is not None and mover < len(names):
-            c.text(
-                (x + num_w + digits_w + ms_w, y + 1),
-                names[mover][:16],
-                TEXT,
-                player_colour(mover),
-                "bold",
-                background=bg,
-            )
+        sprite = _row(row, flipped, view.movers[i], format_multiset(view.multisets[i]), bg)
+        c.paste(sprite, (x + num_w, y))
     return c.png()
 
 

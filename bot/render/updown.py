@@ -19,6 +19,8 @@ from bot.games.updown import DealRecord, View, card_suit
 from bot.render.colours import (
     BACKGROUND,
     BAD,
+    CARD_INK,
+    CARD_RED,
     GOOD,
     GRID,
     HIGHLIGHT,
@@ -27,19 +29,21 @@ from bot.render.colours import (
     PLAYER_COLOURS,
     WHITE,
     player_colour,
+    seat_letter,
 )
 from bot.render.common import Box, Canvas, seat_name, text_width
 
 PER_LINE = 13
 CARD_W, CARD_H = 38, 52
 GAP = 20  # between two cards: room for the change letter
-NUM_H = 14  # the card-number strip under each card
-LANE = 8  # one window bar's lane under a line of cards
+NUM_H = 18  # the card-number strip under each card
+LANE = 20  # one window bar's lane under a line of cards
 LINE_GAP = 12
 PAD = 16
 TITLE = 18
 TEXT = 14
-SMALL = 11
+SMALL = 14
+BADGE = 18
 LEGEND_ROW = 24
 SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 CHANGE_COLOUR = {"U": GOOD, "D": BAD, "S": MUTED}
@@ -53,7 +57,7 @@ def _card(card: str) -> Canvas:
     """A card face: the rank above the suit, red suits red."""
     c = Canvas(CARD_W, CARD_H)
     c.rect((0, 0, CARD_W - 1, CARD_H - 1), fill=WHITE, outline=GRID, radius=5)
-    ink = BAD if card_suit(card) in "HD" else INK
+    ink = CARD_RED if card_suit(card) in "HD" else CARD_INK
     label = card[:-1]
     c.text((CARD_W // 2, 5), label, 18 if len(label) == 1 else 16, ink, "bold", "c", background=WHITE)
     c.text((CARD_W // 2, 26), SUIT_SYMBOL[card_suit(card)], 18, ink, "sans", "c", background=WHITE)
@@ -150,7 +154,11 @@ def _draw_window(c: Canvas, geo: _Row, lane: int, start: int, last: int, seat: i
         y = geo.lane_y(line, lane)
         x0 = _card_x(a) - (0 if line == first_line else GAP // 2)
         x1 = _card_x(b) + CARD_W - 1 + (0 if line == last_line else GAP // 2)
-        _swatch(c, (x0, y + 1, x1, y + LANE - 2), seat)
+        _swatch(c, (x0, y + 1, x1, y + LANE - 3), seat)
+        # The seat's letter on every segment: the bar never relies on its colour alone.
+        fill = BACKGROUND if _hollow(seat) else player_colour(seat)
+        ink = player_colour(seat) if _hollow(seat) else CARD_INK
+        c.text((x0 + 4, y - 1), seat_letter(seat), SMALL, ink, "bold", background=fill)
 
 
 def _title(view: View) -> str:
@@ -189,8 +197,8 @@ def _render_current(view: View, names: Sequence[str]) -> bytes:
     c.line([(PAD, y), (WIDTH - PAD, y)], GRID)
     y += 10
     for seat in view.players:
-        _swatch(c, (PAD, y + 4, PAD + 11, y + 15), seat)
-        c.text((PAD + 18, y), seat_name(names, seat), TEXT, player_colour(seat), "bold")
+        c.badge((PAD, y), seat, BADGE)
+        c.text((PAD + 26, y), seat_name(names, seat), TEXT, INK, "bold")
         if seat in view.forfeited:
             note, ink = "left the game", MUTED
         elif view.phase == "predict":
@@ -200,7 +208,7 @@ def _render_current(view: View, names: Sequence[str]) -> bytes:
             note, ink = f"{view.hand_sizes[seat]} cards in hand", MUTED
         if view.turn == seat:
             note, ink = f"to place · {view.hand_sizes[seat]} cards in hand", INK
-        c.text((PAD + 200, y), note, TEXT, ink)
+        c.text((PAD + 220, y), note, TEXT, ink)
         y += LEGEND_ROW
     return c.png()
 
@@ -244,12 +252,12 @@ def render_deal(record: DealRecord, names: Sequence[str] = (), over: bool = True
     c.line([(PAD, y - 4), (WIDTH - PAD, y - 4)], GRID)
     y += 4
     name_w = max(text_width(seat_name(names, p.seat), TEXT, "bold") for p in record.players)
-    pred_x = PAD + 18 + name_w + 16
+    pred_x = PAD + 26 + name_w + 16
     for p in record.players:
-        _swatch(c, (PAD, y + 4, PAD + 11, y + 15), p.seat)
-        c.text((PAD + 18, y), seat_name(names, p.seat), TEXT, player_colour(p.seat), "bold")
+        c.badge((PAD, y), p.seat, BADGE)
+        c.text((PAD + 26, y), seat_name(names, p.seat), TEXT, INK, "bold")
         prediction = p.prediction or "—"
-        c.text((pred_x, y + 1), prediction, 13, INK if p.score else MUTED, "mono")
+        c.text((pred_x, y + 1), prediction, TEXT, INK if p.score else MUTED, "mono")
         if p.forfeited:
             note, ink = "left: scores 0", MUTED
         elif p.window is None:

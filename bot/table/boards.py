@@ -42,7 +42,11 @@ class Boards:
 
     async def image(self, kind: GameKind, view: Any, table: TableInfo) -> discord.File:
         png = await asyncio.to_thread(kind.present.render, view, table)
-        return discord.File(io.BytesIO(png), filename=f"{table.kind}-{table.game_id}-{table.version}.png")
+        return discord.File(
+            io.BytesIO(png),
+            filename=f"{table.kind}-{table.game_id}-{table.version}.png",
+            description=kind.present.alt_text(view, table)[:1024],
+        )
 
     def text(self, kind: GameKind, view: Any, table: TableInfo, headline: str) -> str:
         lines = [table.heading]

@@ -97,6 +97,25 @@ def _usual_status(view: Any, table: TableInfo) -> str:
     return whose_move(table)
 
 
+def _plain_alt(view: Any, table: TableInfo) -> str:
+    """The board's alt text when a game offers no better: the game and whose move, in plain names."""
+
+    def name(seat: int) -> str:
+        return (
+            table.names[seat] if 0 <= seat < len(table.names) and table.names[seat] else f"player {seat + 1}"
+        )
+
+    text = f"{table.title} board, game #{table.game_id}."
+    if table.outcome is not None:
+        winners = [name(s) for s in table.outcome.winners]
+        return f"{text} Game over: {table.outcome.reason}." + (
+            f" Won by {join_words(winners)}." if winners else ""
+        )
+    if table.waiting:
+        text += f" Waiting for {join_words([name(s) for s in table.waiting])}."
+    return text
+
+
 @dataclass(frozen=True)
 class Presenter:
     """A game's public presentation: the functions its present.py offers (defaults where most games
@@ -113,6 +132,9 @@ class Presenter:
     start_note: Callable[[Any, TableInfo], str] = _no_note  # under the first board
     # Whether the board post carries the image (Dots leaves it out between a turn's two lines).
     board_image: Callable[[Any], bool] = _always
+    # The image's alt text: the position in words, from the public view (Discord takes 1,024
+    # characters; stay under 1,000).
+    alt_text: Callable[[Any, TableInfo], str] = _plain_alt
     mine_label: str = ""  # the board button that shows a player's panel privately (secret games)
 
 

@@ -15,6 +15,7 @@ import discord
 
 from bot.games import divisors
 from bot.games.divisors import Result
+from bot.render.alt import fit_alt, player, words
 from bot.render.divisors import render_board
 from bot.table.components import select
 from bot.table.ids import custom_id
@@ -23,6 +24,7 @@ from bot.table.present import (
     Panel,
     TableInfo,
     forfeit_line,
+    points,
     quiet_when,
 )
 from bot.table.replies import join_words
@@ -266,3 +268,60 @@ def asked(news: News[View], table: TableInfo) -> list[int]:
 
 
 quiet = quiet_when("picked")
+
+
+STATUS_WORDS = {
+    divisors.EMPTY: "out of fresh cards",
+    divisors.DROPPED: "dropped out",
+    divisors.FORFEITED: "left the game",
+}
+
+
+def alt_text(view: View, table: TableInfo) -> str:
+    """The board in words, from the public view only (never a hand or a pending pick): the scores,
+    this round's pairings with who has picked, and the last round's results."""
+    names = table.names
+
+    def who(seat: int) -> str:
+        return player(names, seat)
+
+    parts = [f"The Numerical Card Game board, cards 1 to {view.m}, {view.n_players} players."]
+    if view.outcome is not None:
+        won = words([who(s) for s in view.outcome.winners])
+        parts.append("Game over: " + (f"{won} wins, " if won else "") + f"{view.outcome.reason}.")
+    else:
+        parts.append(
+            f"Cycle {view.cycle}, round {view.round} of {view.rounds_per_cycle}; cycles without a moldy "
+            f"card: {view.quiet_cycles} of {view.m}."
+        )
+    rows = []
+    for seat in range(view.n_players):
+        status = view.status[seat]
+        notes = [f"{view.fresh_counts[seat]} fresh, {view.moldy_counts[seat]} moldy"]
+        if status != divisors.IN:
+            notes.append(STATUS_WORDS[status])
+        elif seat in view.to_act:
+            notes.append("to pick a card")
+        elif seat in view.picked:
+            notes.append("picked")
+        rows.append(f"{who(seat)} {points(view.scores[seat])} ({', '.join(notes)})")
+    parts.append("Scores: " + "; ".join(rows) + ".")
+    settled = {r.seats: r for r in view.results}
+
+    def poss(seat: int) -> str:
+        return f"{who(seat)}'s"
+
+    if view.pairings:
+        pairs = []
+        for a, b in view.pairings:
+            result = settled.get((a, b))
+            if result is not None:
+                pairs.append(result_text(result, poss, who).replace("**", ""))
+            else:
+                picks = [f"{who(s)} {'has picked' if s in view.picked else 'is choosing'}" for s in (a, b)]
+                pairs.append(" and ".join(picks))
+        parts.append("This round: " + "; ".join(pairs) + ".")
+    if view.last_results:
+        last = [result_text(r, poss, who).replace("**", "") for r in view.last_results]
+        parts.append(("Last round: " if view.outcome is None else "Final round: ") + "; ".join(last) + ".")
+    return fit_alt(parts)

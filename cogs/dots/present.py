@@ -14,6 +14,8 @@ from typing import Any
 import discord
 
 from bot.games import dots
+from bot.render.alt import fit_alt, player, words
+from bot.render.colours import seat_letter
 from bot.render.dots import render_board
 from bot.table.components import select
 from bot.table.ids import custom_id
@@ -179,3 +181,41 @@ def _start_option(view: View, start: dots.Dot) -> discord.SelectOption:
         value=dots.dot_name(start),
         description=f"to {ends} · {points(view.line_scores[start])}"[:100],
     )
+
+
+def alt_text(view: View, table: TableInfo) -> str:
+    """The board in words: the scores, the line owed, the current dot and every line by player."""
+    names = table.names
+    size = f"{view.size} by {view.size}"
+    parts = [
+        f"Lines By The Dots board, {size} dots "
+        f"(columns A to {dots.COLUMNS[view.size - 1]}, rows 1 to {view.size})."
+    ]
+    scores = []
+    for seat in range(view.n_players):
+        note = " (left)" if seat in view.forfeited else (" (to move)" if seat == view.turn else "")
+        scores.append(f"{player(names, seat)} {view.scores[seat]}{note}")
+    parts.append("Scores: " + ", ".join(scores) + ".")
+    if view.outcome is not None:
+        won = words([player(names, s) for s in view.outcome.winners])
+        parts.append("Game over: " + (f"{won} wins, " if won else "") + f"{view.outcome.reason}.")
+    elif view.owed is not None and view.turn is not None:
+        o = view.owed
+        if o.first:
+            owed = f"the first line, a {o.direction} line from any dot"
+        elif o.fallback and view.current is not None:
+            owed = (
+                f"a {o.direction} line from a non-virgin dot of their choice (fallback: none can start at "
+                f"{dots.dot_name(view.current)})"
+            )
+        else:
+            owed = owed_text(view)
+        parts.append(f"{player(names, view.turn)} owes {owed}.")
+        if view.current is not None:
+            parts.append(f"The current dot is {dots.dot_name(view.current)}.")
+    parts.append(f"{len(view.lines)} lines, {len(view.marked)} dots used.")
+    for seat in range(view.n_players):
+        mine = [f"{dots.dot_name(ln.start)}-{dots.dot_name(ln.end)}" for ln in view.lines if ln.seat == seat]
+        if mine:
+            parts.append(f"{seat_letter(seat)}'s lines: " + ", ".join(mine) + ".")
+    return fit_alt(parts)

@@ -14,6 +14,7 @@ import discord
 
 from bot.errors import GameError, GameOver, IllegalMove
 from bot.games import numbers
+from bot.render.alt import fit_alt, player, words
 from bot.render.numbers import render_board
 from bot.table.components import button
 from bot.table.ids import custom_id
@@ -212,3 +213,37 @@ def not_waiting_reason(view: View, seat: int, table: TableInfo) -> str | None:
 
 
 quiet = quiet_when("picked")
+
+
+def alt_text(view: View, table: TableInfo) -> str:
+    """The board in words, as the image shows it: the round drawn (the finished one with D, or the
+    current one), the moves revealed, who has picked, the totals."""
+    names = table.names
+    m = view.m
+    record = view.last_round if not view.moves and view.last_round is not None else None
+    moves = record.moves if record is not None else view.moves
+    symbols = record.symbols if record is not None else view.symbols
+    round_no = min(view.round - 1 if record is not None else view.round, view.n_rounds - 1) + 1
+    a, b = player(names, 0), player(names, 1)
+    state = "finished" if record is not None else f"move {len(moves) + 1} of {m}"
+    parts = [
+        f"Numbers To Number board: {a} against {b}, numbers 1 to {numbers.largest(m)} (m = {m}). "
+        f"Round {round_no} of {view.n_rounds}, {state}.",
+        f"Totals: {a} {view.totals[0]}, {b} {view.totals[1]}.",
+    ]
+    if view.outcome is not None:
+        won = words([player(names, s) for s in view.outcome.winners])
+        parts.append(("Draw" if view.outcome.draw else f"{won} wins") + f": {view.outcome.reason}.")
+    elif record is None:
+        picks = [f"{player(names, s)} {'has picked' if view.picked[s] else 'is picking'}" for s in (0, 1)]
+        parts.append("This move: " + ", ".join(picks) + ".")
+    if record is not None:
+        parts.append(
+            f"Points this round: {a} {record.points[0]}, {b} {record.points[1]}. "
+            f"D = {{{ranges_text(list(record.d))}}}."
+        )
+    parts.append(f"The list so far: {' '.join(symbols) or 'empty'}.")
+    if moves:
+        pairs = "; ".join(f"{i + 1}: {x} and {y}, {numbers.symbol(x, y)}" for i, (x, y) in enumerate(moves))
+        parts.append(f"Moves ({names[0] if names else 'A'} first): {pairs}.")
+    return fit_alt(parts)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games import procession
+from bot.render.alt import fit_alt, player, words
+from bot.render.colours import seat_letter
 from bot.render.procession import render_board
 from bot.table.components import button
 from bot.table.ids import custom_id
@@ -46,3 +48,29 @@ def board_items(view: View, table: TableInfo) -> list[Any]:
         )
         for p in range(1, view.n + 1)
     ]
+
+
+def alt_text(view: View, table: TableInfo) -> str:
+    """The board in words: the players, whose move, the current row and the rows before it."""
+    names = table.names
+    rows, n = view.rows, view.n
+    head = [f"Procession board, n = {n}: {player(names, 0)} against {player(names, 1)}."]
+    if view.outcome is not None:
+        won = words([player(names, s) for s in view.outcome.winners])
+        head.append(
+            f"Game over after {len(rows) - 1} moves: "
+            + (f"{won} wins, " if won else "")
+            + f"{view.outcome.reason}."
+        )
+    elif view.turn is not None:
+        legal = ", ".join(map(str, view.legal))
+        head.append(f"Move {len(rows)}: {player(names, view.turn)} to flip one of positions {legal}.")
+    head.append(f"Current row {rows[-1]}, runs {procession.format_multiset(view.multisets[-1])}.")
+    history = []
+    for i in range(len(rows) - 1, 0, -1):
+        mover = view.movers[i]
+        by = f" by {seat_letter(mover)}" if mover is not None else ""
+        history.append(f"{i}: {rows[i]}{by}")
+    history.append(f"0: {rows[0]}")
+    head.append("Rows, latest first: " + "; ".join(history) + ".")
+    return fit_alt(head)

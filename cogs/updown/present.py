@@ -12,6 +12,7 @@ import discord
 
 from bot.errors import BadInput
 from bot.games import updown
+from bot.render.alt import fit_alt, player, words
 from bot.render.updown import render as render_board
 from bot.table.components import button, select
 from bot.table.ids import custom_id
@@ -205,3 +206,65 @@ def typed_action(view: View, seat: int, text: str) -> Any:
 
 
 quiet = quiet_when("predicted")
+
+
+def alt_text(view: View, table: TableInfo) -> str:
+    """The board in words, as the image shows it: the latest reveal, or the current deal's row."""
+    names = table.names
+    stage = "" if view.deal == 0 else f", playoff {view.deal}"
+    record = view.last_deal
+    if record is not None and (not view.row or (view.phase == "over" and view.row == record.row)):
+        return _reveal_alt(record, names, stage)
+    parts = [f"Up-Down-Stay board{stage}."]
+    if view.phase == "predict":
+        still_in = [s for s in view.players if s not in view.forfeited]
+        parts.append(
+            f"Predicting: {len(view.predicted)} of {len(still_in)} predictions in; the row will have "
+            f"{view.row_size} cards, predictions are 1 to {view.max_letters} letters."
+        )
+    elif view.phase == "place":
+        parts.append(f"{len(view.row)} of {view.row_size} cards placed.")
+    status = []
+    for seat in view.players:
+        if seat in view.forfeited:
+            note = "left the game"
+        elif view.turn == seat:
+            note = f"to place, {count_text(view.hand_sizes[seat], 'card')} in hand"
+        elif view.phase == "predict":
+            note = "predicted" if seat in view.predicted else "predicting"
+        else:
+            note = f"{count_text(view.hand_sizes[seat], 'card')} in hand"
+        status.append(f"{player(names, seat)} {note}")
+    parts.append("; ".join(status) + ".")
+    if view.row:
+        parts.append(f"Changes so far: {view.changes or 'none'}.")
+        parts.append(f"The row: {cards_text(view.row)}.")
+    return fit_alt(parts)
+
+
+def _reveal_alt(record: updown.DealRecord, names: tuple[str, ...], stage: str) -> str:
+    who = words([player(names, s) for s in record.top])
+    if record.result == "winner":
+        result = f"{who} wins with {record.best}"
+    elif record.result == "playoff":
+        result = f"tied at {record.best}: {who} play again"
+    else:
+        result = f"still tied at {record.best}: {who} share the win"
+    parts = [f"Up-Down-Stay reveal{stage}: {result}."]
+    for p in record.players:
+        if p.forfeited:
+            parts.append(f"{player(names, p.seat)} left: 0.")
+        elif p.prediction is None or p.window is None:
+            said = f"predicted {p.prediction}, no match" if p.prediction else "made no prediction"
+            parts.append(f"{player(names, p.seat)} {said}: 0.")
+        else:
+            last = p.window + len(p.prediction)
+            parts.append(
+                f"{player(names, p.seat)} predicted {p.prediction}: {p.score}, "
+                f"cards {p.window + 1} to {last + 1}."
+            )
+    parts.append(f"Changes: {record.changes}.")
+    parts.append(f"The row of {len(record.row)} cards: {cards_text(record.row)}.")
+    if record.leftover:
+        parts.append(f"Set aside: {cards_text(record.leftover)}.")
+    return fit_alt(parts)
