@@ -146,7 +146,7 @@ class Boards:
         view = kind.rules.view_for(state, None)
         players = ", ".join(f"{i + 1}. {table.who(i)}" for i in range(len(table.seats)))
         note = kind.present.start_note(view, table)
-        headline = f"The game begins. Seats: {players}." + (f"\n{note}" if note else "")
+        headline = f"The game begins. In turn order: {players}." + (f"\n{note}" if note else "")
         channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
         payload = await self.payload(kind, view, table, headline)
         message_id = await self._send(item, context, channel, payload)
