@@ -22,6 +22,7 @@ from bot.table.catalog import Catalog
 from bot.table.deps import Deps
 from bot.table.lobby import Lobbies
 from bot.table.notices import Reminders
+from bot.table.notify import Notify
 from bot.table.outbox import Done, Outbox
 from bot.table.panels import Panels
 from bot.table.play import Plays
@@ -75,7 +76,9 @@ class QuetBot(commands.Bot):
         self.catalog = catalog = Catalog()
         router = Router(service, Replies())
         self.outbox = outbox = Outbox(storage)
-        deps = Deps(self, service, storage, catalog, router, outbox, Shown())
+        notify = Notify(storage)
+        await notify.load()
+        deps = Deps(self, service, storage, catalog, router, outbox, Shown(), notify)
         boards = Boards(deps)
         panels = Panels(deps, boards)
         plays = Plays(deps, boards, panels)
@@ -98,6 +101,7 @@ class QuetBot(commands.Bot):
             ("expired", lobbies.carry_expired),
             ("remind", reminders.carry_remind),
             ("remind_dm", reminders.carry_remind_dm),
+            ("nudge", reminders.carry_nudge),
         ):
             outbox.carry(kind, carrier)
 
@@ -118,6 +122,7 @@ class QuetBot(commands.Bot):
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(router.on_interaction, "on_interaction")
         self.add_listener(typed.on_message, "on_message")
+        self.add_listener(panels.on_message, "on_message")
         await self.sync_commands()
         outbox.start()
         self.scheduler.start()

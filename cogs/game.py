@@ -1,4 +1,4 @@
-"""/game: the commands every game shares (join, start, status, rules, leave, cancel)."""
+"""/game: the commands every game shares (join, start, status, rules, leave, cancel, notify)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,24 @@ from bot.errors import GameError
 from bot.games.base import FORFEIT
 from bot.rules_text import RULES_TEXT
 from bot.table.lobby import channel_of
+from bot.table.notify import MODES, describe
 from bot.table.replies import fit, mention, reply_private
 from bot.table.tools import Tools
 
 GAME_CHOICES = [app_commands.Choice(name=text.title, value=key) for key, text in RULES_TEXT.items()]
+NOTIFY_CHOICES = [
+    app_commands.Choice(name=name, value=mode)
+    for mode, name in zip(
+        MODES,
+        (
+            "mention: a ping on the board (default)",
+            "dm: a short direct message",
+            "both: a ping and a direct message",
+            "off: neither",
+        ),
+        strict=True,
+    )
+]
 
 
 class GameAdmin(commands.GroupCog, group_name="game", group_description="Commands shared by every game"):
@@ -80,6 +94,15 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     async def cancel(self, interaction: discord.Interaction) -> None:
         game = await self.tools.deps.service.live_in_channel(channel_of(interaction))
         await self.tools.lobbies.act(interaction, game, "cancel")
+
+    # ---- how a player is told it is their move ---------------------------------------------------
+
+    @app_commands.command(name="notify", description="How you are told it is your move (and reminded)")
+    @app_commands.describe(mode="mention (default), dm, both or off")
+    @app_commands.choices(mode=NOTIFY_CHOICES)
+    async def notify(self, interaction: discord.Interaction, mode: str) -> None:
+        await self.tools.deps.notify.choose(interaction.user.id, mode)
+        await reply_private(interaction, describe(mode))
 
 
 def build(tools: Tools) -> tuple[None, commands.Cog]:

@@ -28,6 +28,12 @@ class Settings(Repository):
     async def set_user_setting(self, *, user_id: int, key: str, value: SettingValue) -> None:
         await self._set_setting("user_settings", "user_id", USER_SETTINGS, user_id, key, value)
 
+    async def notify_choices(self) -> dict[int, str]:
+        """Everyone's ``notify`` setting, for the people who set one (the others have the default):
+        read once at startup, so that no move reads it."""
+        rows = await self._read("SELECT user_id, notify FROM user_settings WHERE notify IS NOT NULL")
+        return {int(user_id): str(notify) for user_id, notify in rows}
+
     async def _get_settings(
         self, table: str, id_column: str, keys: tuple[str, ...], owner: int
     ) -> dict[str, Any]:

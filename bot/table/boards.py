@@ -26,7 +26,7 @@ from bot.table.components import mine_button
 from bot.table.deps import Deps
 from bot.table.outbox import Context, Done, nonce_of
 from bot.table.present import News, TableInfo
-from bot.table.replies import NO_PINGS, PING_USERS, fit
+from bot.table.replies import NO_PINGS, fit
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class Boards:
         """The board post: text, image and (for the current version of a live game) controls."""
         payload: dict[str, Any] = {
             "content": self.text(kind, view, table, headline),
-            "allowed_mentions": PING_USERS,
+            "allowed_mentions": self.deps.notify.pinged(table.seats[s] for s in table.waiting),
         }
         if image:
             payload["file"] = await self.image(kind, view, table)

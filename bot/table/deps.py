@@ -9,6 +9,7 @@ import discord
 from bot.service import GameService
 from bot.storage import Storage
 from bot.table.catalog import Catalog
+from bot.table.notify import Notify
 from bot.table.outbox import Outbox
 from bot.table.routing import Router
 from bot.table.shown import Shown
@@ -23,3 +24,4 @@ class Deps:
     router: Router
     outbox: Outbox
     shown: Shown
+    notify: Notify  # how each person is told it is their move

@@ -163,6 +163,8 @@ class Lobbies:
                 out.append(Effect("lobby"))
             if kind.private is not None:
                 out.extend(Effect("panel", {"seat": s}) for s in range(len(started.row.seats)))
+            else:
+                out.extend(self.deps.notify.nudges(kind.rules.to_act(started.state), started.row.seats))
             return out
 
         changed = await self.deps.service.start(game.id, interaction.user.id, effects=effects)

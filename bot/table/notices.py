@@ -1,6 +1,15 @@
-"""Reminders: halfway to a deadline, a mention in the game's channel and a DM, each with a button
-to mute reminders for that game. Written to the outbox with the mark that they are due, so each is
-sent once even across a restart."""
+"""Notices: reminders, and the "your move" DMs of games without secrets.
+
+Reminders: halfway to a deadline, as the player chose to be told of their move (`/game notify`):
+``mention``, a mention in the game's channel; ``dm``, a DM; ``both``; ``off``, none. Each has a
+button to mute reminders for that game. Both kinds are written to the outbox with the mark that they
+are due (so each is sent once even across a restart); each is carried out only when the player's
+choice asks for it, so a changed choice holds at once. A player who chose DMs but whose DMs are
+closed is reminded in the channel.
+
+"Your move" DMs (``nudge``): for a player who chose DMs, after the board that asks for their move.
+(In a game with secrets their DM panel carries it: bot/table/panels.py.)
+"""
 
 from __future__ import annotations
 
@@ -10,12 +19,13 @@ from dataclasses import dataclass
 import discord
 
 from bot.service import Loaded
-from bot.storage import OutboxItem
+from bot.storage import Effect, OutboxItem
 from bot.table.components import mute_button
 from bot.table.deps import Deps
 from bot.table.ids import ComponentId
+from bot.table.notify import jump_link, your_move
 from bot.table.outbox import Context, Done, nonce_of
-from bot.table.panels import Panels
+from bot.table.panels import CANNOT_DM, Panels
 from bot.table.replies import NO_PINGS, PING_USERS, mention, reply_private
 from bot.table.routing import ANY_GAME
 
@@ -31,11 +41,17 @@ class Reminders:
         self.deps.router.on_click(ANY_GAME, "mute", self.on_mute)
 
     async def carry_remind(self, item: OutboxItem, context: Context) -> Done:
-        """The reminder in the game's channel."""
+        """The reminder in the game's channel (for a player who chose mentions, or DMs they cannot
+        get)."""
         game = await self.deps.service.get(item.game_id)
         seat = int(item.args["seat"])
         if not game.row.live or seat >= len(game.row.seats):
             return Done()
+        user_id = game.row.seats[seat]
+        notify = self.deps.notify
+        if not notify.pings(user_id):
+            if not notify.dms(user_id) or not (await self.deps.service.dm_link(game.id, user_id)).blocked:
+                return Done()
         kind = self.deps.catalog.get(game.row.kind)
         due = f"<t:{int(item.args['deadline'])}:R>"
         text = (
@@ -54,6 +70,8 @@ class Reminders:
         if not game.row.live or seat >= len(game.row.seats):
             return Done()
         user_id = game.row.seats[seat]
+        if not self.deps.notify.dms(user_id):
+            return Done()
         link = await self.deps.service.dm_link(game.id, user_id)
         if link.blocked:
             return Done()
@@ -69,7 +87,35 @@ class Reminders:
                 nonce=nonce_of(item),
             )
         except discord.Forbidden:
+            self.deps.notify.unreachable(user_id)
             return Done(dm_blocked=(game.id, user_id))
+        return Done()
+
+    async def carry_nudge(self, item: OutboxItem, context: Context) -> Done:
+        """The short "your move" DM, with a link to the board, for a player who chose DMs (still
+        their move, and still their choice)."""
+        game = await self.deps.service.get(item.game_id)
+        seat = int(item.args["seat"])
+        if not game.row.live or game.state is None or seat >= len(game.row.seats):
+            return Done()
+        user_id = game.row.seats[seat]
+        kind = self.deps.catalog.get(game.row.kind)
+        if not self.deps.notify.dms(user_id) or seat not in kind.table(game).waiting:
+            return Done()
+        link = await self.deps.service.dm_link(game.id, user_id)
+        if link.blocked:
+            return Done()
+        board = game.row.board_message_id
+        to = None if board is None else jump_link(game.row.guild_id, game.row.channel_id, board)
+        try:
+            dm = await self.deps.client.create_dm(discord.Object(user_id))
+            await dm.send(your_move(kind.title, game.id, to), allowed_mentions=NO_PINGS, nonce=nonce_of(item))
+        except discord.Forbidden as exc:
+            if exc.code != CANNOT_DM:
+                raise
+            self.deps.notify.unreachable(user_id)
+            return Done(dm_blocked=(game.id, user_id), then=[Effect("dm_closed", {"user_id": user_id})])
+        self.deps.notify.reachable(user_id)
         return Done()
 
     async def on_mute(

@@ -1,19 +1,24 @@
 """Panels: what one player privately sees of a game with secrets, by DM or privately in the channel.
 
-Each player's panel goes by DM when they newly have to act (an outbox effect, `panel`), and is
-brought up to date in place when a move made elsewhere changes it (`refresh`). Only a player's newest
-DM panel keeps controls. Closed DMs (403, code 50007) are noted once per player and game, with one
-notice in the game's channel; no DM is tried again in that game. Panels are built from the player's
-own view only.
+A player's DM for a game is one panel message: sent (a new DM) when their first secret action is
+due, and from then on edited in place whenever it is to show something new (their hand, a pick
+due, the end). A new DM only when the old panel is gone (404 on the edit) or buried: `BURIED_AFTER`
+messages were posted in that DM channel after it (the bot sees every message of its DM channels,
+its own included, as gateway events: counting them costs no request). The buried panel then loses
+its controls: only the newest panel keeps them. Closed DMs (403, code 50007) are noted once per
+player and game, with one notice in the game's channel; no DM is tried again in that game. Panels
+are built from the player's own view only.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from discord.http import Route
 
 from bot.errors import GameError, NotAPlayer
 from bot.service import Loaded
@@ -21,18 +26,54 @@ from bot.storage import Effect, OutboxItem
 from bot.table.boards import Boards
 from bot.table.catalog import GameKind
 from bot.table.deps import Deps
+from bot.table.notify import jump_link, your_move
 from bot.table.outbox import Context, Done, nonce_of
 from bot.table.replies import NO_PINGS, PING_USERS, fit, mention, reply_private
 
 log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007
+# A panel with this many messages after it in its DM channel (typed answers, other games' panels,
+# "your move" DMs, reminders) is out of sight: it is sent again rather than edited. A few short lines
+# below a panel still leave it on screen; three panels of other games do not.
+BURIED_AFTER = 3
+DM_CHANNELS_KEPT = 10_000
+
+
+class DmTraffic:
+    """The newest messages this process saw posted in each DM channel: enough to tell whether a
+    panel has `BURIED_AFTER` messages after it. In memory only: after a restart no panel counts as
+    buried until that many messages follow it again (an edit of a buried panel is the safe side's
+    cost). Bounded: the least recently active channels are forgotten first."""
+
+    def __init__(self, depth: int = BURIED_AFTER, channels: int = DM_CHANNELS_KEPT) -> None:
+        self.depth = depth
+        self._channels = channels
+        self._recent: OrderedDict[int, deque[int]] = OrderedDict()
+
+    def seen(self, channel_id: int, message_id: int) -> None:
+        recent = self._recent.get(channel_id)
+        if recent is None:
+            recent = self._recent[channel_id] = deque(maxlen=self.depth)
+            if len(self._recent) > self._channels:
+                self._recent.popitem(last=False)
+        else:
+            self._recent.move_to_end(channel_id)
+        if message_id not in recent:
+            recent.append(message_id)
+
+    def buried(self, channel_id: int, message_id: int) -> bool:
+        """Whether at least `depth` messages were posted in the channel after ``message_id`` (ids
+        are snowflakes: a later message has a larger id, whatever order the events came in)."""
+        recent = self._recent.get(channel_id)
+        return recent is not None and len(recent) == self.depth and min(recent) > message_id
 
 
 @dataclass(frozen=True)
 class Panels:
     deps: Deps
     boards: Boards
+    traffic: DmTraffic = field(default_factory=DmTraffic)
 
     # ---- building -------------------------------------------------------------------------------
 
@@ -85,65 +126,112 @@ class Panels:
     # ---- carrying out ---------------------------------------------------------------------------
 
     async def carry_panel(self, item: OutboxItem, context: Context) -> Done:
-        """DM a player a new panel (with an optional note above it); the previous one loses its
-        controls."""
+        """Show a player their panel, with an optional note at its top: the DM panel edited in place,
+        or a new DM when there is none yet, or the old one is gone or buried (it then loses its
+        controls). With ``nudge`` (their move is due), a player who chose to be told by DM also gets
+        the short "your move" DM after an edit: an edit notifies nobody (a new DM does)."""
         game = await self.deps.service.get(item.game_id)
         seat = int(item.args["seat"])
         user_id = game.row.seats[seat]
         link = await self.deps.service.dm_link(game.id, user_id)
         if link.blocked or game.state is None:
             return Done()
-        if link.panel_message_id is not None and link.dm_channel_id is not None:
-            await self.boards.strip(link.dm_channel_id, link.panel_message_id)
         payload = self.payload(game, seat, str(item.args.get("note", "")))
+        channel_id, panel_id = link.dm_channel_id, link.panel_message_id
+        if channel_id is not None and panel_id is not None:
+            if not self.traffic.buried(channel_id, panel_id):
+                try:
+                    edited = await self._edit(channel_id, panel_id, payload)
+                except discord.Forbidden as exc:
+                    return self._closed(exc, game, user_id)
+                if edited:
+                    if item.args.get("nudge") and self.deps.notify.dms(user_id):
+                        kind = self.deps.catalog.get(game.row.kind)
+                        text = your_move(kind.title, game.id, jump_link(None, channel_id, panel_id))
+                        channel = self.deps.client.get_partial_messageable(channel_id)
+                        # A nonce of its own: the same DM channel as the panel's.
+                        await channel.send(text, allowed_mentions=NO_PINGS, nonce=nonce_of(item) + "n")
+                    return Done()
+            else:
+                await self.boards.strip(channel_id, panel_id)
         if payload.get("view") is None:
             payload.pop("view")
         try:
-            dm = await self.deps.client.create_dm(discord.Object(user_id))
+            if channel_id is not None:
+                dm: discord.abc.Messageable = self.deps.client.get_partial_messageable(channel_id)
+            else:
+                dm = await self.deps.client.create_dm(discord.Object(user_id))
             message = await dm.send(nonce=nonce_of(item), **payload)
         except discord.Forbidden as exc:
-            if exc.code != CANNOT_DM:
-                raise
-            return Done(
-                dm_blocked=(game.id, user_id),
-                then=[Effect("dm_closed", {"user_id": user_id})],
-            )
+            return self._closed(exc, game, user_id)
+        self.deps.notify.reachable(user_id)
         if "view" not in payload:
             self.deps.shown.bare(message.id)
-        return Done(dm_panel=(game.id, user_id, dm.id, message.id))
+        return Done(dm_panel=(game.id, user_id, message.channel.id, message.id))
 
     async def carry_refresh(self, item: OutboxItem, context: Context) -> Done:
-        """Bring a player's newest DM panel up to date (it never offers a choice already made)."""
+        """Bring a player's DM panel up to date in place (it never offers a choice already made),
+        buried or not: nothing is due from them, so nothing needs to catch their eye."""
         game = await self.deps.service.get(item.game_id)
         seat = int(item.args["seat"])
         link = await self.deps.service.dm_link(game.id, game.row.seats[seat])
         if link.blocked or link.panel_message_id is None or link.dm_channel_id is None or game.state is None:
             return Done()
-        payload = self.payload(game, seat)
-        message = self.deps.client.get_partial_messageable(link.dm_channel_id).get_partial_message(
-            link.panel_message_id
-        )
         try:
-            await message.edit(**payload)
-        except discord.NotFound:
-            return Done()
-        if payload.get("view") is None:
-            self.deps.shown.bare(link.panel_message_id)
-        else:
-            self.deps.shown.forget(link.panel_message_id)
+            await self._edit(link.dm_channel_id, link.panel_message_id, self.payload(game, seat))
+        except discord.Forbidden as exc:
+            return self._closed(exc, game, game.row.seats[seat])
         return Done()
+
+    async def _edit(self, channel_id: int, message_id: int, payload: dict[str, Any]) -> bool:
+        """Edit a DM panel in place: False when it is gone (404)."""
+        view = payload.get("view")
+        body = {
+            "content": payload["content"],
+            "components": view.to_components() if view is not None else [],
+            "allowed_mentions": NO_PINGS.to_dict(),
+        }
+        path = "/channels/{channel_id}/messages/{message_id}"
+        route = Route("PATCH", path, channel_id=channel_id, message_id=message_id)
+        try:
+            # The raw request: the edited message that comes back is not needed, so not parsed.
+            await self.deps.client.http.request(route, json=body)
+        except discord.NotFound:
+            return False
+        if view is None:
+            self.deps.shown.bare(message_id)
+        else:
+            self.deps.shown.forget(message_id)
+        return True
+
+    def _closed(self, exc: discord.Forbidden, game: Loaded, user_id: int) -> Done:
+        """The player's DMs are closed (403, code 50007): noted once, with one notice in the channel."""
+        if exc.code != CANNOT_DM:
+            raise exc
+        self.deps.notify.unreachable(user_id)
+        return Done(dm_blocked=(game.id, user_id), then=[Effect("dm_closed", {"user_id": user_id})])
+
+    async def on_message(self, message: discord.Message) -> None:
+        """The client's listener for messages (DMs only reach it): what may bury a panel."""
+        if message.guild is None:
+            self.traffic.seen(message.channel.id, message.id)
 
     async def carry_dm_closed(self, item: OutboxItem, context: Context) -> Done:
         """One notice in the channel for a player whose DMs are closed."""
         game = await self.deps.service.get(item.game_id)
         kind = self.deps.catalog.get(game.row.kind)
         user_id = int(item.args["user_id"])
-        label = kind.present.mine_label
-        text = (
-            f"{mention(user_id)}, I cannot send you direct messages (your DMs are closed), so for "
-            f"game #{game.id} use the **{label}** button under the board, or the "
-            f"/{kind.name} commands: I answer them privately."
-        )
+        if kind.private is None:  # a "your move" DM was refused
+            text = (
+                f"{mention(user_id)}, I cannot send you direct messages (your DMs are closed), so in "
+                f"game #{game.id} the board mentions you when it is your move instead."
+            )
+        else:
+            text = (
+                f"{mention(user_id)}, I cannot send you direct messages (your DMs are closed), so for "
+                f"game #{game.id} use the **{kind.present.mine_label}** button under the board, or the "
+                f"/{kind.name} commands: I answer them privately."
+            )
         channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
         await channel.send(text, allowed_mentions=PING_USERS, nonce=nonce_of(item))
         return Done()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import enum
 import logging
 from dataclasses import dataclass
@@ -29,9 +30,10 @@ from bot.storage import Effect
 from bot.table.boards import Boards
 from bot.table.catalog import GameKind
 from bot.table.deps import Deps
+from bot.table.notify import Notify
 from bot.table.outbox import Context, Mover
 from bot.table.panels import Panels
-from bot.table.present import News
+from bot.table.present import News, newly_waiting
 from bot.table.replies import reply_private
 
 log = logging.getLogger(__name__)
@@ -66,17 +68,39 @@ def source_of(interaction: discord.Interaction, game: Loaded) -> Source:
 
 
 def owed(
-    kind: GameKind, result: MoveResult, source: Source, *, token: str | None = None, note: str = ""
+    kind: GameKind,
+    result: MoveResult,
+    source: Source,
+    *,
+    token: str | None = None,
+    note: str = "",
+    notify: Notify | None = None,
 ) -> list[Effect]:
-    """What a committed move owes the world, in the order it is to be done."""
+    """What a committed move owes the world, in the order it is to be done.
+
+    After the board (``announce``), a game with secrets owes each DM panel that is to show something
+    new one effect: ``panel`` (edited in place, or sent anew when it is gone or buried) for a player
+    asked to act and for the mover of a typed answer (its note at the panel's top), ``refresh``
+    (edited in place only) for a player whose own secrets changed (their hand, their pick) or who is
+    no longer asked, and for the mover when the move came from elsewhere. A mover who used their DM
+    panel has it updated by the interaction's own answer; a panel whose player's secrets did not
+    change is left alone (what everyone sees is on the board). Players who chose to be told of
+    their move by DM get it: with their panel (``nudge``), or as a ``nudge`` of its own.
+    """
     after = result.after
     effects = [Effect("announce", {"version": after.row.version}, token=token)]
-    if kind.private is None:
-        return effects
     mover = result.seat
+    news = News(seat=mover, before=result.before.view(None), after=after.view(None))
+    users = after.row.seats
+    if kind.private is None:
+        if notify is not None and after.row.live:
+            before = result.before
+            due = newly_waiting(before.rules.to_act(before.state), after.rules.to_act(after.state), mover)
+            effects.extend(notify.nudges(due, users))
+        return effects
     if not after.row.live:
         # The end: every DM panel takes its final form, without controls.
-        for seat in range(len(after.row.seats)):
+        for seat in range(len(users)):
             if seat == mover and source is Source.TYPED:
                 effects.append(Effect("panel", {"seat": seat, "note": note}))
             elif seat != mover or source is not Source.DM_PANEL:
@@ -88,10 +112,35 @@ def owed(
         # A move made elsewhere also brings the DM panel up to date: it never offers a control for
         # a choice already made.
         effects.append(Effect("refresh", {"seat": mover}))
-    news = News(seat=mover, before=result.before.view(None), after=after.view(None))
-    for seat in kind.private.asked(news, kind.table(after)):
-        effects.append(Effect("panel", {"seat": seat}))
+    asked = set(kind.private.asked(news, kind.table(after))) - {mover}
+    for seat in range(len(users)):
+        if seat in asked:
+            args: dict[str, Any] = {"seat": seat}
+            if notify is not None and notify.dms(users[seat]):
+                args["nudge"] = True
+            effects.append(Effect("panel", args))
+        elif seat != mover and _own_news(result, seat):
+            effects.append(Effect("refresh", {"seat": seat}))
     return effects
+
+
+def _own_news(result: MoveResult, seat: int) -> bool:
+    """Whether another player's move changed what ``seat`` alone sees (their hand, their pending
+    pick, what they may do) or whether they are to act: the parts of their view that differ from
+    the public view, compared before and after the move."""
+    before, after = result.before, result.after
+    if (seat in before.rules.to_act(before.state)) != (seat in after.rules.to_act(after.state)):
+        return True
+    mine_before, mine_after = before.view(seat), after.view(seat)
+    if not dataclasses.is_dataclass(mine_after) or type(mine_before) is not type(mine_after):
+        return bool(mine_before != mine_after)
+    public_before, public_after = before.view(None), after.view(None)
+    for f in dataclasses.fields(mine_after):
+        was, now = getattr(mine_before, f.name), getattr(mine_after, f.name)
+        private = was != getattr(public_before, f.name) or now != getattr(public_after, f.name)
+        if private and was != now:
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -117,7 +166,7 @@ class Plays:
         token = interaction.token if answered_with_board else None
 
         def effects(result: MoveResult) -> list[Effect]:
-            return owed(kind, result, source, token=token)
+            return owed(kind, result, source, token=token, notify=self.deps.notify)
 
         result = await self.deps.service.act(
             game.id, interaction.user.id, action, expected_version=expected_version, effects=effects
@@ -150,7 +199,7 @@ class Plays:
 
         def effects(result: MoveResult) -> list[Effect]:
             note = private.confirm(self._news(kind, result, result.seat), kind.table(result.after))
-            return owed(kind, result, Source.TYPED, note=note)
+            return owed(kind, result, Source.TYPED, note=note, notify=self.deps.notify)
 
         result = await self.deps.service.act(game.id, message.author.id, action, effects=effects)
         self.deps.outbox.kick(result.effects, self._contexts(kind, result))
@@ -160,7 +209,7 @@ class Plays:
         game = await self.deps.service.get(game_id)
         kind = self.deps.catalog.get(game.row.kind)
         result = await self.deps.service.time_out(
-            game_id, seat, now=now, effects=lambda r: owed(kind, r, Source.CLOCK)
+            game_id, seat, now=now, effects=lambda r: owed(kind, r, Source.CLOCK, notify=self.deps.notify)
         )
         if result is None:
             return False

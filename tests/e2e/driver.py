@@ -171,6 +171,37 @@ def private_panel(emu: DiscordEmulator, user: User, game_id: int) -> MessageReco
     return panels[-1]
 
 
+DmMark = dict[int, int]
+
+
+def dm_mark(emu: DiscordEmulator, user: User) -> DmMark:
+    """What ``user`` has been shown by DM so far: each of the bot's DM messages and how many
+    versions it has had (a panel is edited in place: a new version, not a new message)."""
+    return {m.id: len(m.history) for m in emu.dm_messages(user)}
+
+
+def dm_changes(emu: DiscordEmulator, user: User, mark: DmMark) -> list[MessageRecord]:
+    """The bot's DM messages to ``user`` created or edited since ``mark``, new ones last."""
+    shown = emu.dm_messages(user)
+    edited = [m for m in shown if m.id in mark and len(m.history) > mark[m.id]]
+    return edited + [m for m in shown if m.id not in mark]
+
+
+async def typed_answer(emu: DiscordEmulator, user: User, text: str) -> str:
+    """Type ``text`` in the DM with the bot; the answer: a new DM (a refusal, a question), or the
+    panel edited in place (a move taken: its note at the top)."""
+    mark = dm_mark(emu, user)
+    await emu.send_dm(user, text)
+    await emu.wait_until(lambda: dm_changes(emu, user, mark), what=f"the answer to {user.name}'s typed DM")
+    await emu.wait_idle()
+    return dm_changes(emu, user, mark)[-1].content
+
+
+def panel_messages(emu: DiscordEmulator, user: User, game_id: int) -> int:
+    """How many DM panel messages of the game ``user`` got (edits not counted)."""
+    return len(game_panels(emu, user, game_id))
+
+
 async def wait_dm_control(
     emu: DiscordEmulator, user: User, game_id: int, verb: str
 ) -> tuple[MessageRecord, str]:

@@ -26,6 +26,7 @@ from tests.e2e.driver import (
     latest_board,
     private_reply,
     start_game,
+    typed_answer,
 )
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
@@ -90,10 +91,7 @@ async def pick(
         answer = emu.message(panel.id).content  # the private panel is answered in place
     else:
         assert how == "typed"
-        count = len(emu.dm_messages(user))
-        await emu.send_dm(user, f"{card}")
-        await emu.wait_until(lambda: len(emu.dm_messages(user)) > count, what="the DM answer")
-        answer = emu.dm_messages(user)[-1].content
+        answer = await typed_answer(emu, user, f"{card}")
     post = await settled(emu, channel, before)
     return answer, post
 

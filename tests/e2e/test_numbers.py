@@ -20,13 +20,17 @@ from tests.e2e.driver import (
     bot_messages,
     closed_dm_notice,
     db_snapshot,
+    dm_changes,
+    dm_mark,
     dm_panel,
     form_answer,
     game_panels,
     latest_board,
+    panel_messages,
     private_panel,
     private_reply,
     start_game,
+    typed_answer,
     wait_dm_control,
 )
 from tests.emulator import DiscordEmulator
@@ -81,10 +85,7 @@ async def pick(
         panel, cid = await wait_dm_control(emu, user, game_id, "pick")
         answer = await by_modal(emu, user, panel, cid, text)
     elif how == "reply":  # a plain DM
-        dms = len(emu.dm_messages(user))
-        await emu.send_dm(user, text)
-        await emu.wait_until(lambda: len(emu.dm_messages(user)) > dms, what="the answer to a typed DM")
-        answer = emu.dm_messages(user)[-1].content
+        answer = await typed_answer(emu, user, text)
     elif how == "command":
         answer = await private_reply(await emu.slash(user, channel, "numbers pick", number=number))
     elif how == "button":  # the My move fallback under the board, then the private panel's Pick
@@ -171,12 +172,12 @@ async def test_whole_m3_game_by_every_input_path_with_a_restart(
     for i, (first, second) in enumerate(plan):
         user, how, number, typed = first
         other = bob if user is alice else alice
-        since, dms = public_keys(emu), len(emu.dm_messages(other))
+        since, dms = public_keys(emu), dm_mark(emu, other)
         answer, line = await pick(emu, scene, game_id, user, how, number, typed)
         assert f"Your pick **{number}** (`{numbers.binary(number, 3)}`) is in" in answer, answer
         assert f"<@{user.id}> has picked." in line.content and not line.attachments
         assert_hidden(emu, since, number, 3)
-        assert len(emu.dm_messages(other)) == dms, "the other player was told something"
+        assert dm_changes(emu, other, dms) == [], "the other player was told something"
         if i == 2:  # the bot restarts between the two picks: the pick is kept, and still hidden
             await bot_harness.restart()
             game = await game_of(bot_harness, game_id)
@@ -219,6 +220,8 @@ async def test_whole_m3_game_by_every_input_path_with_a_restart(
     assert game.row.result["winners"] == [0] and game.row.result["scores"] == [2, 1]
     assert game.state.played(0) == (5, 2, 4, 6, 1, 3) and game.state.played(1) == (3, 6, 4, 2, 7, 5)
     assert await bot_harness.bot.service.replay(game_id) == game.state
+    # One DM panel message each for the whole game (typed answers included): edited, never re-sent.
+    assert [panel_messages(emu, user, game_id) for user in (alice, bob)] == [1, 1]
     # No DM panel keeps a Pick button once the game is over.
     for user in (alice, bob):
         assert not any(cid.endswith(":pick") for m in emu.dm_messages(user) for cid in m.custom_ids)

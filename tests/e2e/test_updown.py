@@ -22,9 +22,11 @@ from tests.e2e.driver import (
     dm_panel,
     form_answer,
     latest_board,
+    panel_messages,
     private_panel,
     private_reply,
     start_game,
+    typed_answer,
     wait_dm_control,
 )
 from tests.emulator import DiscordEmulator
@@ -61,12 +63,11 @@ async def predict_by_modal(emu: DiscordEmulator, user: User, game_id: int, lette
 
 
 async def predict_by_reply(emu: DiscordEmulator, user: User, game_id: int, letters: str) -> str:
-    before = len(emu.dm_messages(user))
-    await emu.send_dm(user, letters)
-    await emu.wait_idle()
-    answers = emu.dm_messages(user)[before:]
-    assert answers, "the bot did not answer the typed DM"
-    return answers[-1].content
+    """A prediction typed in the DM: answered by the DM panel, edited in place."""
+    panels = panel_messages(emu, user, game_id)
+    answer = await typed_answer(emu, user, letters)
+    assert panel_messages(emu, user, game_id) == panels, "a typed answer is not a new DM panel"
+    return answer
 
 
 async def place_all(

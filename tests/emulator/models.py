@@ -321,6 +321,9 @@ class MessageRecord:
     reactions: set[str] = field(default_factory=set)
     thread: Channel | None = None
     nonce: int | str | None = None  # as the bot sent it; Discord echoes it in the created message
+    # The users its mentions notified when it was created (`allowed_mentions` applied; edits notify
+    # nobody). A DM notifies its recipient whatever it says: not counted here.
+    pinged: frozenset[int] = frozenset()
 
     @property
     def channel_id(self) -> int:

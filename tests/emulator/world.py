@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -43,6 +44,20 @@ from .models import (
 )
 from .payloads import channel_payload, guild_create_payload, message_payload, thread_member_payload
 from .traps import Expiry, Hook, InteractionMatch, Trap, interaction_filter, matches
+
+USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def pinged_by(body: Mapping[str, Any]) -> frozenset[int]:
+    """The users a new message's mentions notify, as Discord decides: the users its content
+    mentions, narrowed by ``allowed_mentions`` when the request has one (``parse: ["users"]``: all
+    of them; else only those listed in ``users``)."""
+    named = {int(uid) for uid in USER_MENTION.findall(str(body.get("content") or ""))}
+    allowed = body.get("allowed_mentions")
+    if not isinstance(allowed, dict) or "users" in (allowed.get("parse") or []):
+        return frozenset(named)
+    listed = {int(uid) for uid in allowed.get("users") or [] if str(uid).isdigit()}
+    return frozenset(named & listed)
 
 
 @dataclass
@@ -594,6 +609,8 @@ class World:
         )
         if interaction is not None and interaction.command is not None:
             message.type = 20
+        if not message.ephemeral:
+            message.pinged = pinged_by(body)
         nonce = body.get("nonce")
         if isinstance(nonce, int | str) and not isinstance(nonce, bool) and interaction is None:
             message.nonce = nonce

@@ -1,0 +1,112 @@
+"""How each person is told that it is their move: their choice (`/game notify`), and what follows
+from it.
+
+- ``mention`` (the default): the board's "your move" mention pings them.
+- ``dm``: no ping; a short DM instead ("Your move in Procession #12: <link>"). In a game with
+  secrets the DM panel is edited in place, which notifies nobody, so they get that short DM too
+  (unless the panel was just sent as a new message, which notifies by itself).
+- ``both``: the ping and the DM. ``off``: neither (the game still waits; /game status shows it).
+
+Reminders follow the same choice (bot/table/notices.py). The choices are kept in memory: read once
+at startup (only the people who chose something other than the default have a row) and updated
+when someone chooses, so that no move reads the database for them. (One bot process: a choice made
+through another process is seen after a restart.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import discord
+
+from bot.errors import BadInput
+from bot.storage import Effect, Storage
+
+MENTION, DM, BOTH, OFF = "mention", "dm", "both", "off"
+MODES = (MENTION, DM, BOTH, OFF)
+DEFAULT = MENTION
+
+DESCRIPTIONS = {
+    MENTION: "a mention on the board pings you",
+    DM: "a short DM tells you (no ping on the board)",
+    BOTH: "a mention on the board pings you, and a short DM tells you",
+    OFF: "nothing tells you (no ping, no DM, no reminders)",
+}
+
+
+class Notify:
+    """Each person's choice of how they are told it is their move."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._modes: dict[int, str] = {}  # only the choices other than the default
+        # People who chose DMs but whose DMs were found closed: the board mentions them instead.
+        self._unreachable: set[int] = set()
+
+    async def load(self) -> None:
+        choices = await self.storage.notify_choices()
+        self._modes = {u: m for u, m in choices.items() if m in MODES and m != DEFAULT}
+
+    def mode(self, user_id: int) -> str:
+        return self._modes.get(user_id, DEFAULT)
+
+    def pings(self, user_id: int) -> bool:
+        return self.mode(user_id) in (MENTION, BOTH)
+
+    def dms(self, user_id: int) -> bool:
+        return self.mode(user_id) in (DM, BOTH)
+
+    async def choose(self, user_id: int, mode: str) -> None:
+        if mode not in MODES:
+            raise BadInput(f"There is no notification mode {mode[:20]!r}: choose mention, dm, both or off.")
+        # The default is stored as no value: a later change of the default reaches everyone who
+        # never chose otherwise.
+        await self.storage.set_user_setting(
+            user_id=user_id, key="notify", value=None if mode == DEFAULT else mode
+        )
+        if mode == DEFAULT:
+            self._modes.pop(user_id, None)
+        else:
+            self._modes[user_id] = mode
+
+    def unreachable(self, user_id: int) -> None:
+        """A DM to the person was refused (their DMs are closed)."""
+        self._unreachable.add(user_id)
+
+    def reachable(self, user_id: int) -> None:
+        """A DM to the person was delivered."""
+        self._unreachable.discard(user_id)
+
+    def pinged(self, user_ids: Iterable[int]) -> discord.AllowedMentions:
+        """What a board may ping: of the people who must move now, those who want a mention, or
+        want a DM but cannot get one. (Anybody else named on the board, the mover say, is named
+        without a ping.)"""
+        users = [
+            discord.Object(u)
+            for u in dict.fromkeys(user_ids)
+            if self.pings(u) or (u in self._unreachable and self.dms(u))
+        ]
+        return discord.AllowedMentions(users=users, roles=False, everyone=False, replied_user=False)
+
+    def nudges(self, seats: Iterable[int], users: tuple[int, ...]) -> list[Effect]:
+        """A "your move" DM (an outbox effect, ``nudge``) for each of ``seats`` whose player wants
+        one (a game without secrets: its players have no DM panel)."""
+        return [Effect("nudge", {"seat": s}) for s in seats if 0 <= s < len(users) and self.dms(users[s])]
+
+
+def describe(mode: str) -> str:
+    """The private answer to `/game notify`: what is now set."""
+    return (
+        f"Notifications: **{mode}**. When it is your move in a game, {DESCRIPTIONS[mode]}. "
+        "Reminders before a deadline follow the same choice. "
+        "Your DM panels of games with secrets come all the same. Change it any time with /game notify."
+    )
+
+
+def jump_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+def your_move(title: str, game_id: int, link: str | None) -> str:
+    """The short "your move" DM."""
+    return f"🔔 Your move in {title} #{game_id}" + (f": {link}" if link else ".")
