@@ -130,16 +130,25 @@ class Panels:
         or a new DM when there is none yet, or the old one is gone or buried (it then loses its
         controls). With ``nudge`` (their move is due), a player who chose to be told by DM also gets
         the short "your move" DM after an edit: an edit notifies nobody (a new DM does)."""
+        return await self._show(item, refresh=False)
+
+    async def carry_refresh(self, item: OutboxItem, context: Context) -> Done:
+        """Bring a player's DM panel up to date in place, buried or not: it never offers a choice
+        already made, and what it shows new is nothing to catch their eye with. A new DM only when
+        the panel is gone and a move is due from them."""
+        return await self._show(item, refresh=True)
+
+    async def _show(self, item: OutboxItem, *, refresh: bool) -> Done:
         game = await self.deps.service.get(item.game_id)
         seat = int(item.args["seat"])
         user_id = game.row.seats[seat]
         link = await self.deps.service.dm_link(game.id, user_id)
-        if link.blocked or game.state is None:
+        channel_id, panel_id = link.dm_channel_id, link.panel_message_id
+        if link.blocked or game.state is None or (refresh and panel_id is None):
             return Done()
         payload = self.payload(game, seat, str(item.args.get("note", "")))
-        channel_id, panel_id = link.dm_channel_id, link.panel_message_id
         if channel_id is not None and panel_id is not None:
-            if not self.traffic.buried(channel_id, panel_id):
+            if refresh or not self.traffic.buried(channel_id, panel_id):
                 try:
                     edited = await self._edit(channel_id, panel_id, payload)
                 except discord.Forbidden as exc:
@@ -152,6 +161,8 @@ class Panels:
                         # A nonce of its own: the same DM channel as the panel's.
                         await channel.send(text, allowed_mentions=NO_PINGS, nonce=nonce_of(item) + "n")
                     return Done()
+                if refresh and seat not in self.deps.catalog.get(game.row.kind).table(game).waiting:
+                    return Done()  # gone, and nothing is due from them: no new DM
             else:
                 await self.boards.strip(channel_id, panel_id)
         if payload.get("view") is None:
@@ -168,20 +179,6 @@ class Panels:
         if "view" not in payload:
             self.deps.shown.bare(message.id)
         return Done(dm_panel=(game.id, user_id, message.channel.id, message.id))
-
-    async def carry_refresh(self, item: OutboxItem, context: Context) -> Done:
-        """Bring a player's DM panel up to date in place (it never offers a choice already made),
-        buried or not: nothing is due from them, so nothing needs to catch their eye."""
-        game = await self.deps.service.get(item.game_id)
-        seat = int(item.args["seat"])
-        link = await self.deps.service.dm_link(game.id, game.row.seats[seat])
-        if link.blocked or link.panel_message_id is None or link.dm_channel_id is None or game.state is None:
-            return Done()
-        try:
-            await self._edit(link.dm_channel_id, link.panel_message_id, self.payload(game, seat))
-        except discord.Forbidden as exc:
-            return self._closed(exc, game, game.row.seats[seat])
-        return Done()
 
     async def _edit(self, channel_id: int, message_id: int, payload: dict[str, Any]) -> bool:
         """Edit a DM panel in place: False when it is gone (404)."""

@@ -141,11 +141,15 @@ def live_controls(message: MessageRecord) -> list[str]:
 
 
 def game_panels(
-    emu: DiscordEmulator, user: User, game_id: int, *, private: bool = False
+    emu: DiscordEmulator, user: User, game_id: int, *, private: bool = False, include_deleted: bool = False
 ) -> list[MessageRecord]:
     """The messages about game #``game_id`` that ``user`` got by DM, oldest first (with ``private``:
     those shown to them alone in a channel, ephemerally)."""
-    shown = emu.private_messages(user) if private else emu.dm_messages(user)
+    shown = (
+        emu.private_messages(user, include_deleted=include_deleted)
+        if private
+        else emu.dm_messages(user, include_deleted=include_deleted)
+    )
     return [m for m in shown if f"game #{game_id}" in m.content]
 
 
