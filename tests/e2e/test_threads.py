@@ -221,7 +221,7 @@ async def test_admins_turn_threads_off_for_their_server(
 async def test_an_archived_thread_is_opened_again_for_the_next_board(
     emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
-    game_id, card = await open_and_start(emu, scene.channel, "procession", scene.alice, scene.bob, n=3)
+    _, card = await open_and_start(emu, scene.channel, "procession", scene.alice, scene.bob, n=3)
     thread = emu.channels[card.id]
     board = latest_board(emu, thread)
     emu.edit_thread(thread, archived=True)  # as Discord does after a week without messages
