@@ -78,11 +78,15 @@ class Places:
 
     async def intent(self, interaction: discord.Interaction) -> str:
         """Where a game starting from ``interaction``'s channel is to be played: "thread" (its own),
-        "off" (the server turned threads off), or "in-thread" (it was opened in a thread)."""
+        "off" (the server turned threads off), "in-thread" (it was opened in a thread), or
+        "no-permission" (the bot may not start threads or post in them there)."""
         if is_thread(interaction.channel):
             return "in-thread"
         if interaction.guild_id is None or not await self.threads_on(interaction.guild_id):
             return "off"
+        allowed = interaction.app_permissions
+        if not (allowed.create_public_threads and allowed.send_messages_in_threads):
+            return "no-permission"
         return "thread"
 
     # ---- carrying out -------------------------------------------------------------------------------

@@ -248,3 +248,15 @@ async def test_a_crash_right_after_the_thread_is_made_loses_nothing(
     assert len(emu.threads_of(scene.channel)) == 2  # the scene's thread and this one, once
     assert len([m for m in emu.channel_messages(thread) if m.attachments]) == 1
     assert {m.id for m in emu.thread_members(thread)} >= {scene.alice.id, scene.bob.id}
+
+
+async def test_a_failed_thread_start_is_retried(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    emu.fail_next("POST /channels/*/messages/*/threads", status=500, times=2)
+    game_id, card = await open_and_start(emu, scene.channel, "procession", scene.alice, scene.bob, n=3)
+    await emu.wait_until(lambda: card.id in emu.channels and emu.channel_messages(emu.channels[card.id]))
+    await emu.wait_idle()
+    thread = emu.channels[card.id]
+    assert f"game #{game_id}" in latest_board(emu, thread).content
+    assert [m.id for m in bot_messages(emu, scene.channel)] == [card.id]
