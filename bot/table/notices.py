@@ -58,7 +58,7 @@ class Reminders:
             f"⏰ {mention(game.row.seats[seat])}, {kind.title} game #{game.id} is waiting for your move. "
             f"If you have not moved {due}, you forfeit."
         )
-        channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        channel = self.deps.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
         view = self.deps.router.view([mute_button(game.id)])
         await channel.send(text, view=view, allowed_mentions=PING_USERS, nonce=nonce_of(item))
         return Done()
@@ -106,7 +106,7 @@ class Reminders:
         if link.blocked:
             return Done()
         board = game.row.board_message_id
-        to = None if board is None else jump_link(game.row.guild_id, game.row.channel_id, board)
+        to = None if board is None else jump_link(game.row.guild_id, game.row.place_id, board)
         try:
             dm = await self.deps.client.create_dm(discord.Object(user_id))
             await dm.send(your_move(kind.title, game.id, to), allowed_mentions=NO_PINGS, nonce=nonce_of(item))

@@ -79,7 +79,7 @@ class Panels:
 
     def header(self, kind: GameKind, game: Loaded) -> str:
         guild = self.deps.client.get_guild(game.row.guild_id) if game.row.guild_id else None
-        where = f"<#{game.row.channel_id}>" + (f" on {guild.name}" if guild is not None else "")
+        where = f"<#{game.row.place_id}>" + (f" on {guild.name}" if guild is not None else "")
         return f"**{kind.title}** · game #{game.id} in {where}"
 
     def payload(self, game: Loaded, seat: int, note: str = "") -> dict[str, Any]:
@@ -229,6 +229,6 @@ class Panels:
                 f"game #{game.id} use the **{kind.present.mine_label}** button under the board, or the "
                 f"/{kind.name} commands: I answer them privately."
             )
-        channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        channel = self.deps.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
         await channel.send(text, allowed_mentions=PING_USERS, nonce=nonce_of(item))
         return Done()

@@ -89,6 +89,8 @@ def owed(
     """
     after = result.after
     effects = [Effect("announce", {"version": after.row.version}, token=token)]
+    if not after.row.live:  # the end: the card shows the result and the final board
+        effects.append(Effect("card"))
     mover = result.seat
     news = News(seat=mover, before=result.before.view(None), after=after.view(None))
     users = after.row.seats

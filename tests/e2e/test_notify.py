@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.driver import (
     assert_discord_accepted_all,
     bot_messages,
@@ -20,6 +22,7 @@ from tests.e2e.driver import (
     wait_dm_control,
 )
 from tests.e2e.test_deadlines import pass_time, tick
+from tests.e2e.test_threads import open_and_start
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
 from tests.emulator.models import MessageRecord
@@ -159,3 +162,23 @@ async def test_a_closed_dm_falls_back_to_the_mention(
     board = await flip(emu, scene, alice, 5)
     assert board.pinged == {bob.id}
     assert_discord_accepted_all(emu, closed_dms=1)
+
+
+@pytest.mark.threads
+async def test_in_a_thread_the_dm_links_and_the_reminders_go_there(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+) -> None:
+    alice, bob = scene.alice, scene.bob
+    await choose(emu, scene, alice, "dm")
+    _, card = await open_and_start(emu, scene.channel, "procession", alice, bob, n=3, timeout="2h")
+    thread = emu.channels[card.id]
+    (dm,) = your_move_dms(emu, alice)
+    assert linked(dm) == latest_board(emu, thread).id and f"/{thread.id}/" in dm.content
+    await (await emu.slash(alice, thread, "procession flip", position=1)).response()
+    await emu.wait_idle()
+    await pass_time(bot_db, 3601)
+    await tick(emu, bot_harness)
+    reminder = bot_messages(emu, thread)[-1]
+    assert "waiting for your move" in reminder.content and reminder.pinged == {bob.id}
+    assert [m.id for m in bot_messages(emu, scene.channel)] == [card.id]
+    assert_discord_accepted_all(emu)

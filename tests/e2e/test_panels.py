@@ -112,10 +112,12 @@ async def test_a_whole_updown_game_has_one_dm_panel_per_player(
         panel = dm_panel(emu, user, game_id)
         assert len(panel.versions) > 5 and live_controls(panel) == []
         assert "The game is over" in panel.content
-    # Each board pinged the player to move (all chose the default: a mention), nobody else.
-    for board in boards(emu, scene.channel)[1:-1]:
-        assert len(board.pinged) <= 1 and all(f"<@{u}>" in board.content for u in board.pinged)
-    assert boards(emu, scene.channel)[-1].pinged == frozenset()
+    # Each board pinged the players to move (all chose the default: a mention), nobody else: all
+    # three at the start (predictions), then the placer. (The first "board" is the lobby card,
+    # which shows the final board at the end.)
+    _card, start, *placed, final = boards(emu, scene.channel)
+    assert start.pinged == {u.id for u in users} and final.pinged == frozenset()
+    assert all(len(b.pinged) == 1 and f"<@{min(b.pinged)}>, your move" in b.content for b in placed)
     moves = move_count(bot_db, game_id)
     counts = request_kinds(emu, users, since)
     print(f"\nUp-Down-Stay, 3 players, {per_move(counts, moves)}")
