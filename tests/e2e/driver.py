@@ -250,6 +250,15 @@ async def wait_dm_control(
     return found
 
 
+async def numbers_pick_from_panel(emu: DiscordEmulator, user: User, game_id: int, number: int) -> None:
+    """A Numbers pick from the player's DM panel: its Pick button, then the form."""
+    panel, pick = await wait_dm_control(emu, user, game_id, "pick")
+    rec = await emu.click(user, panel, pick)
+    await rec.response()
+    await (await emu.submit_modal(user, rec, values={"number": str(number)})).response()
+    await emu.wait_idle()
+
+
 # ---- what Discord would have said -----------------------------------------------------------------
 
 

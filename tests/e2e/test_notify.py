@@ -16,10 +16,10 @@ from tests.e2e.driver import (
     dm_mark,
     dm_panel,
     latest_board,
+    numbers_pick_from_panel,
     panel_messages,
     private_reply,
     start_game,
-    wait_dm_control,
 )
 from tests.e2e.test_deadlines import pass_time, tick
 from tests.e2e.test_threads import open_and_start
@@ -107,15 +107,6 @@ async def test_each_mode_in_a_game_without_secrets_and_its_reminders(
     assert_discord_accepted_all(emu)
 
 
-async def pick(emu: DiscordEmulator, user: User, game_id: int, number: int) -> None:
-    """A Numbers pick from the DM panel's form."""
-    panel, cid = await wait_dm_control(emu, user, game_id, "pick")
-    rec = await emu.click(user, panel, cid)
-    await rec.response()
-    await (await emu.submit_modal(user, rec, values={"number": str(number)})).response()
-    await emu.wait_idle()
-
-
 async def test_dm_mode_in_a_secret_game_adds_a_short_dm_to_the_panel_edit(
     emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
@@ -127,7 +118,7 @@ async def test_dm_mode_in_a_secret_game_adds_a_short_dm_to_the_panel_edit(
     board = latest_board(emu, scene.channel)
     assert board.pinged == {bob.id}  # both must pick: only bob wants the mention
     for user, number in ((alice, 5), (bob, 3)):
-        await pick(emu, user, game_id, number)
+        await numbers_pick_from_panel(emu, user, game_id, number)
     # Bob's pick revealed both: alice's panel was edited for her next pick (an edit tells nobody),
     # so a short DM, linking to the panel, tells her.
     panel = dm_panel(emu, alice, game_id)
@@ -141,7 +132,7 @@ async def test_dm_mode_in_a_secret_game_adds_a_short_dm_to_the_panel_edit(
     assert "Notifications: **mention**" in await choose(emu, scene, alice, "mention")
     mark = dm_mark(emu, alice)
     for user, number in ((alice, 2), (bob, 6)):
-        await pick(emu, user, game_id, number)
+        await numbers_pick_from_panel(emu, user, game_id, number)
     assert latest_board(emu, scene.channel).pinged == {alice.id, bob.id}
     assert [m.id for m in dm_changes(emu, alice, mark)] == [panel.id]  # her panel, edited
     assert_discord_accepted_all(emu)

@@ -18,6 +18,7 @@ from tests.e2e.driver import (
     game_panels,
     live_controls,
     move_count,
+    numbers_pick_from_panel,
     panel_messages,
     private_reply,
     start_game,
@@ -129,14 +130,6 @@ async def test_a_whole_updown_game_has_one_dm_panel_per_player(
 # ---- Numbers: typed answers, buried and vanished panels ----------------------------------------------
 
 
-async def pick_by_panel(emu: DiscordEmulator, user: User, game_id: int, number: int) -> None:
-    panel, pick = await wait_dm_control(emu, user, game_id, "pick")
-    rec = await emu.click(user, panel, pick)
-    await rec.response()
-    await (await emu.submit_modal(user, rec, values={"number": str(number)})).response()
-    await emu.wait_idle()
-
-
 async def test_a_buried_panel_is_sent_again_and_a_vanished_one_too(
     emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
 ) -> None:
@@ -152,7 +145,7 @@ async def test_a_buried_panel_is_sent_again_and_a_vanished_one_too(
     await emu.wait_idle()
     assert panel_messages(emu, alice, game_id) == 1 and live_controls(first) == []
     # ...but her next pick, once due, comes as a new panel; the buried one keeps no control.
-    await pick_by_panel(emu, bob, game_id, 3)
+    await numbers_pick_from_panel(emu, bob, game_id, 3)
     assert panel_messages(emu, alice, game_id) == 2
     second = dm_panel(emu, alice, game_id)
     assert any(cid.endswith(":pick") for cid in live_controls(second)) and live_controls(first) == []
@@ -162,7 +155,7 @@ async def test_a_buried_panel_is_sent_again_and_a_vanished_one_too(
 
     # A panel that is gone (the edit answers 404) is sent again when a move is due from its player:
     # bob's pick by command reveals both, and his next pick is due.
-    await pick_by_panel(emu, alice, game_id, 2)
+    await numbers_pick_from_panel(emu, alice, game_id, 2)
     emu.delete_message(dm_panel(emu, bob, game_id))
     await emu.wait_idle()
     assert game_panels(emu, bob, game_id) == []
@@ -194,7 +187,7 @@ async def test_typed_answers_edit_the_panel_with_a_note_at_its_top(
     ]
     assert emu.dm_messages(bob) == [panel] and live_controls(panel) == []
     # Alice's pick reveals both: bob's panel asks for the next pick, in place (the note is gone).
-    await pick_by_panel(emu, alice, game_id, 5)
+    await numbers_pick_from_panel(emu, alice, game_id, 5)
     assert emu.dm_messages(bob) == [panel] and "✅" not in panel.content
     assert any(cid.endswith(":pick") for cid in live_controls(panel))
     # Alice's second typed answer: the panel again, now with the reveal.
@@ -220,14 +213,11 @@ async def play_from_panels(
         state = game.state
         seat = min(game.rules.to_act(state))
         user = users[seat]
-        panel, cid = await wait_dm_control(emu, user, game_id, "pick")
         if isinstance(state, numbers.State):
-            rec = await emu.click(user, panel, cid)
-            await rec.response()
-            value = str(numbers.available(state, seat)[0])
-            await (await emu.submit_modal(user, rec, values={"number": value})).response()
-        else:
-            await (await emu.select(user, panel, cid, [str(min(state.fresh[seat]))])).response()
+            await numbers_pick_from_panel(emu, user, game_id, numbers.available(state, seat)[0])
+            continue
+        panel, cid = await wait_dm_control(emu, user, game_id, "pick")
+        await (await emu.select(user, panel, cid, [str(min(state.fresh[seat]))])).response()
         await emu.wait_idle()
     raise AssertionError("the game did not end")
 
