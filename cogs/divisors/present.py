@@ -80,12 +80,17 @@ def result_text(result: Result, poss: Callable[[int], str], obj: Callable[[int],
     return f"{head}: {why}; {where}"
 
 
-def round_text(view: View, event: dict[str, Any], table: TableInfo) -> str:
+def pairings_text(view: View, event: dict[str, Any], table: TableInfo) -> str:
+    """A round's pairings: "@A against @B (@C sits out)"."""
     pairs = [f"{table.who(a)} against {table.who(b)}" for a, b in event["pairings"]]
     paired = {s for p in event["pairings"] for s in p}
     idle = [table.who(s) for s in range(view.n_players) if view.status[s] == divisors.IN and s not in paired]
     tail = f" ({join_words(idle)} {'sits' if len(idle) == 1 else 'sit'} out)" if idle else ""
-    return f"Cycle {event['cycle']}, round {event['round']}: {join_words(pairs)}{tail}."
+    return join_words(pairs) + tail
+
+
+def round_text(view: View, event: dict[str, Any], table: TableInfo) -> str:
+    return f"Cycle {event['cycle']}, round {event['round']}: {pairings_text(view, event, table)}."
 
 
 def render(view: View, table: TableInfo) -> bytes:
@@ -94,12 +99,10 @@ def render(view: View, table: TableInfo) -> bytes:
 
 def start_note(view: View, table: TableInfo) -> str:
     rounds = [e for e in view.events if e["type"] == "round"]
-    first = round_text(view, rounds[0], table) if rounds else ""
+    first = f"{pairings_text(view, rounds[0], table)}. " if rounds else ""
     return (
-        f"Everyone's fresh pile (cards 1-{view.m}) is in their DMs, seen only by them (or press "
-        f"**{MINE_LABEL}**). {first}\nChoose your card from the DM menu, by replying to my DM "
-        "with its value, or with `/divisors pick`. Picks stay secret until both cards of a pairing "
-        "are in; `/divisors drop` leaves the game (your score still counts)."
+        f"{first}Pick a card in your DMs (or **{MINE_LABEL}**); the two cards of a pairing are shown "
+        "together."
     )
 
 

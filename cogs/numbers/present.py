@@ -80,12 +80,10 @@ def render(view: View, table: TableInfo) -> bytes:
 
 
 def start_note(view: View, table: TableInfo) -> str:
-    m = view.m
     return (
-        f"{view.n_rounds} rounds of {m} moves. Each move, both of you secretly pick a number "
-        f"from 1 to {numbers.largest(m)} you have not played yet, with the DM I sent you, a DM reply, "
-        f"`/numbers pick` or the **{MINE_LABEL}** button. The channel only learns who has "
-        "picked; both numbers are revealed together."
+        f"{view.n_rounds} rounds of {view.m} moves. Each move, pick a number from 1 to "
+        f"{numbers.largest(view.m)} you have not played, in your DMs (or **{MINE_LABEL}**); both picks "
+        "are revealed together."
     )
 
 

@@ -26,6 +26,10 @@ def render(view: View, table: TableInfo) -> bytes:
     return render_board(view, table.names)
 
 
+def start_note(view: View, table: TableInfo) -> str:
+    return "Flip one digit with the buttons; the new row's run lengths must not have occurred before."
+
+
 def headline(news: News[View], table: TableInfo) -> str:
     if news.forfeit is not None:
         return forfeit_line(news, table)

@@ -57,9 +57,8 @@ def render(view: View, table: TableInfo) -> bytes:
 
 def start_note(view: View, table: TableInfo) -> str:
     return (
-        f"Everyone has their hand by DM (or press **{MINE_LABEL}**). The row will have {view.row_size} "
-        f"cards: predict 1 to {view.max_letters} letters of U (up), D (down), S (same) with the "
-        "DM buttons, a DM reply, or `/updown predict`. Predictions stay secret until the reveal."
+        f"Your hand is in your DMs (or **{MINE_LABEL}**). Predict there, secretly, 1 to "
+        f"{view.max_letters} letters of U (up), D (down), S (same)."
     )
 
 

@@ -168,9 +168,9 @@ async def test_three_players_m6_by_every_input_path_with_a_restart(
     board = latest_board(emu, channel)
     assert_png(board)
     assert "m = 6" in board.content
-    assert f"Cycle 1, round 1: <@{bob.id}> against <@{carol.id}> (<@{alice.id}> sits out)." in board.content
+    assert f"<@{bob.id}> against <@{carol.id}> (<@{alice.id}> sits out)." in board.content
     assert f"Waiting for <@{bob.id}> and <@{carol.id}>." in board.content
-    assert [b["label"] for b in board.buttons()] == ["My move"]
+    assert [b["label"] for b in board.buttons()] == ["My move", "Rules"]
     assert "Your fresh pile (6 cards): 1 · 2 · 3 · 4 · 5 · 6" in dm_panel(emu, alice, game_id).content
     assert "You sit out" in dm_panel(emu, alice, game_id).content
     assert pick_control(dm_panel(emu, alice, game_id)) is None
