@@ -21,7 +21,7 @@ from bot.render.colours import seat_letter
 from bot.render.dots import render_board
 from bot.table.components import select
 from bot.table.ids import custom_id
-from bot.table.present import News, TableInfo, points, whose_move
+from bot.table.present import News, TableInfo, counted, points, whose_move
 
 View = dots.View
 SELECT_MAX = 25  # Discord's limit on the options of one select menu
@@ -227,7 +227,7 @@ def alt_text(view: View, table: TableInfo) -> str:
         parts.append(f"{player(names, view.turn)} owes {owed}.")
         if view.current is not None:
             parts.append(f"The current dot is {dots.dot_name(view.current)}.")
-    parts.append(f"{len(view.lines)} lines, {len(view.marked)} dots used.")
+    parts.append(f"{counted(len(view.lines), 'line')}, {counted(len(view.marked), 'dot')} used.")
     for seat in range(view.n_players):
         mine = [f"{dots.dot_name(ln.start)}-{dots.dot_name(ln.end)}" for ln in view.lines if ln.seat == seat]
         if mine:

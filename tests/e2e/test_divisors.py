@@ -288,6 +288,7 @@ async def test_bad_inputs_drop_forfeit_and_closed_dms(
     await emu.wait_until(lambda: "could not read 'seven'" in emu.dm_messages(bob)[-1].content, what="answer")
     await emu.send_dm(alice, "3")
     await emu.wait_until(lambda: "None of your games is waiting" in emu.dm_messages(alice)[-1].content)
+    assert "you sit out the rest of this round" in emu.dm_messages(alice)[-1].content
     await emu.wait_idle()
     assert db_snapshot(bot_db) == snapshot
 
@@ -299,6 +300,11 @@ async def test_bad_inputs_drop_forfeit_and_closed_dms(
     await refused(await emu.slash(bob, channel, "divisors pick", card=5), "already picked")
     await emu.send_dm(bob, "5")
     await emu.wait_until(lambda: "None of your games is waiting" in emu.dm_messages(bob)[-1].content)
+    # A second typed card is told why, as in Numbers: the pick is already in.
+    assert (
+        f"Game #{game_id} (The Numerical Card Game): you already chose your card (6), and a pick is final. "
+        f"Waiting for <@{carol.id}>'s card." in emu.dm_messages(bob)[-1].content
+    )
     await emu.wait_idle()
     assert db_snapshot(bot_db) == snapshot
     # Carol (closed DMs) sees her pile privately and picks from it.
