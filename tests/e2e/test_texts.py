@@ -53,6 +53,9 @@ async def test_the_first_board_is_short_and_has_the_rules_a_button_away(
     assert "seat" not in text.lower()
     rules = board.button("Rules")
     assert rules["custom_id"] == f"q:{game_id}:-:rules"
+    # In a row of its own, or beside the My hand / My move button: never among a game's moves.
+    (row,) = [r for r in board.components if rules in r.get("components", [])]
+    assert {c.get("label") for c in row["components"]} <= {"Rules", "My hand", "My move"}
     # Anyone may read the rules (a player, or someone watching); the board does not change.
     for user in (scene.alice, scene.mod):
         answer = await private_reply(await emu.click(user, board, rules["custom_id"]))
@@ -61,8 +64,3 @@ async def test_the_first_board_is_short_and_has_the_rules_a_button_away(
         RULES_TEXT[kind].body
     )
     assert emu.message(board.id).button("Rules") == rules
-
-
-def test_no_rules_text_says_seat() -> None:
-    for text in RULES_TEXT.values():
-        assert "seat" not in text.body.lower(), text.title
