@@ -16,12 +16,11 @@ from typing import Any
 import pytest
 
 from bot.games import divisors, numbers, updown
-from bot.table.present import News, TableInfo
+from bot.table.present import News
 from cogs.divisors import present as divisors_present
 from cogs.numbers import present as numbers_present
 from cogs.updown import present as updown_present
-
-USERS = (101, 102, 103, 104)
+from tests.render.helpers import table_for
 
 # (rules, presenter, players, options)
 SECRET_GAMES: list[tuple[ModuleType, ModuleType, int, dict[str, int]]] = [
@@ -31,24 +30,6 @@ SECRET_GAMES: list[tuple[ModuleType, ModuleType, int, dict[str, int]]] = [
     (divisors, divisors_present, 3, {"m": 6}),
     (divisors, divisors_present, 4, {"m": 5}),
 ]
-
-
-def table_of(rules: ModuleType, state: Any, players: int) -> TableInfo:
-    outcome = rules.outcome(state)
-    return TableInfo(
-        game_id=1,
-        kind=rules.NAME,
-        title=rules.TITLE,
-        version=0,
-        current=True,
-        status="active" if outcome is None else "finished",
-        seats=USERS[:players],
-        names=("alice", "bob", "carol", "dave")[:players],
-        options={},
-        timeout_s=86400,
-        waiting=tuple(sorted(rules.to_act(state))),
-        outcome=outcome,
-    )
 
 
 def own_news(
@@ -61,7 +42,7 @@ def own_news(
         return True
     asked = getattr(present, "asked", None)
     news = News(mover, rules.view_for(before, None), rules.view_for(after, None))
-    if asked is not None and seat in asked(news, table_of(rules, after, players)):
+    if asked is not None and seat in asked(news, table_for(rules, after, players)):
         return True
     mine_before, mine_after = rules.view_for(before, seat), rules.view_for(after, seat)
     public_before, public_after = rules.view_for(before, None), rules.view_for(after, None)
@@ -74,7 +55,7 @@ def own_news(
 
 
 def panel_text(rules: ModuleType, present: ModuleType, state: Any, seat: int, players: int) -> str:
-    return str(present.panel(rules.view_for(state, seat), seat, table_of(rules, state, players)).content)
+    return str(present.panel(rules.view_for(state, seat), seat, table_for(rules, state, players)).content)
 
 
 @pytest.mark.parametrize(
@@ -106,7 +87,7 @@ def test_a_panel_reads_the_same_until_its_players_own_news(
 def test_a_hand_of_one_card_is_one_card() -> None:
     state = updown.new_game(3, {}, 5)
     view = dataclasses.replace(updown.view_for(state, 0), hand=("AS",))
-    text = updown_present.panel(view, 0, table_of(updown, state, 3)).content
+    text = updown_present.panel(view, 0, table_for(updown, state, 3)).content
     assert "Your hand, 1 card: A♠" in text and "1 cards" not in text
 
 
@@ -114,10 +95,10 @@ def test_the_numbers_panel_repeats_no_legend() -> None:
     state = numbers.new_game(2, {"m": 3}, 1)
     for a, b in ((5, 3), (2, 6)):
         state = numbers.apply(numbers.apply(state, 0, numbers.Pick(a)), 1, numbers.Pick(b))
-    table = table_of(numbers, state, 2)
+    table = table_for(numbers, state, 2)
     text = numbers_present.panel(numbers.view_for(state, 1), 1, table).content
     assert text.splitlines() == [
-        "Round 1 of 2 · move 3 of 3 · totals: you 0, <@101> 0",
+        "Round 1 of 2 · move 3 of 3 · totals: you 0, <@1000> 0",
         "The list: `10` (yours v theirs: 3 v 5, 6 v 2)",
         "**Pick a number from 1 to 7** you have not played: press **Pick** or reply here.",
         "Still yours: 1, 2, 4, 5, 7",
