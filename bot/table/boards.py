@@ -194,7 +194,7 @@ class Boards:
             lines.append(note)
         # Played in place although a thread was wanted, or opened in a thread: said once, here.
         place = str(item.args.get("place", ""))
-        if place == "thread" and game.row.thread_id is None:
+        if place == "thread" and game.row.thread_id is None:  # refused when it was started
             lines.append(IN_PLACE_NOTES["no-permission"])
         elif place in IN_PLACE_NOTES:
             lines.append(IN_PLACE_NOTES[place])
