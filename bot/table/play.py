@@ -133,10 +133,15 @@ def _own_news(result: MoveResult, seat: int) -> bool:
     before, after = result.before, result.after
     if (seat in before.rules.to_act(before.state)) != (seat in after.rules.to_act(after.state)):
         return True
-    mine_before, mine_after = before.view(seat), after.view(seat)
+    return secrets_changed(before.view(seat), after.view(seat), before.view(None), after.view(None))
+
+
+def secrets_changed(mine_before: Any, mine_after: Any, public_before: Any, public_after: Any) -> bool:
+    """Whether what one player alone sees changed between two of their views: a field that differs
+    from the public view (before or after) and changed. (Views that are not dataclasses: any
+    change.)"""
     if not dataclasses.is_dataclass(mine_after) or type(mine_before) is not type(mine_after):
         return bool(mine_before != mine_after)
-    public_before, public_after = before.view(None), after.view(None)
     for f in dataclasses.fields(mine_after):
         was, now = getattr(mine_before, f.name), getattr(mine_after, f.name)
         private = was != getattr(public_before, f.name) or now != getattr(public_after, f.name)

@@ -142,8 +142,8 @@ async def test_a_closed_dm_falls_back_to_the_mention(
     emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
     alice, bob = scene.alice, scene.bob
-    await choose(emu, scene, bob, "dm")
     emu.close_dms(bob)
+    await choose(emu, scene, bob, "dm")
     await start_game(emu, scene.channel, "procession new", alice, bob, n=5)
     board = await flip(emu, scene, alice, 4)
     # The "your move" DM was refused: one notice, and from then on the board mentions bob.

@@ -130,7 +130,7 @@ async def test_a_whole_updown_game_has_one_dm_panel_per_player(
 
 
 async def test_a_buried_panel_is_sent_again_and_a_vanished_one_too(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
     alice, bob = scene.alice, scene.bob
     game_id = await open_numbers(emu, scene, alice, bob)
@@ -172,10 +172,10 @@ async def open_numbers(emu: DiscordEmulator, scene: Scene, alice: User, bob: Use
 
 
 async def test_typed_answers_edit_the_panel_with_a_note_at_its_top(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
+    game_id = await open_numbers(emu, scene, scene.alice, scene.bob)
     alice, bob = scene.alice, scene.bob
-    game_id = await open_numbers(emu, scene, alice, bob)
     panel = dm_panel(emu, bob, game_id)
     heading = panel.content.split("\n")[0]
     # Bob types his pick: the answer is his panel, edited, the note under its heading.

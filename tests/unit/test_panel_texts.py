@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bot.games import divisors, numbers, updown
+from bot.table.play import secrets_changed
 from bot.table.present import News
 from cogs.divisors import present as divisors_present
 from cogs.numbers import present as numbers_present
@@ -44,14 +45,12 @@ def own_news(
     news = News(mover, rules.view_for(before, None), rules.view_for(after, None))
     if asked is not None and seat in asked(news, table_for(rules, after, players)):
         return True
-    mine_before, mine_after = rules.view_for(before, seat), rules.view_for(after, seat)
-    public_before, public_after = rules.view_for(before, None), rules.view_for(after, None)
-    for f in dataclasses.fields(mine_after):
-        was, now = getattr(mine_before, f.name), getattr(mine_after, f.name)
-        private = was != getattr(public_before, f.name) or now != getattr(public_after, f.name)
-        if private and was != now:
-            return True
-    return False
+    return secrets_changed(
+        rules.view_for(before, seat),
+        rules.view_for(after, seat),
+        rules.view_for(before, None),
+        rules.view_for(after, None),
+    )
 
 
 def panel_text(rules: ModuleType, present: ModuleType, state: Any, seat: int, players: int) -> str:
