@@ -86,6 +86,9 @@ GAME_NO = re.compile(r"game #(\d+)\b")
 GAME_ID = re.compile(r"q:(\d+):")  # a component's custom_id: q:<game>:<version or ->:<verb>[:<arg>]
 DOT = re.compile(r"\b[A-J](?:10|[1-9])\b")
 STILL_TO_PLAY = re.compile(r"still to play[^:\n]*:\s*([\d, -]+)", re.IGNORECASE)
+# The verbs of the controls a live board carries (a move's, or the secret games' My hand); a button
+# such as the rules may stay on a finished board.
+LIVE_VERBS = frozenset({"flip", "to", "from", "mine", "pick", "play", "predict"})
 TYPICAL_BOARD = 16_000  # bytes: the image floor's PNG is the board nearest this size (15-25 kB typical)
 PANEL_WITHIN = 1.5  # seconds a player waits for their DM panel to show the move now due
 THREAD_PERMISSIONS = Perm.CREATE_PUBLIC_THREADS | Perm.SEND_MESSAGES_IN_THREADS | Perm.MANAGE_THREADS
@@ -517,7 +520,7 @@ class Table:
         return event.created or (event.changed and event.message is self.board)
 
     def live(self, event: Event) -> bool:
-        return self.game is not None and bool(event.controls(self.game))
+        return self.game is not None and bool(event.controls(self.game) & LIVE_VERBS)
 
     def catch_up(self) -> None:
         """Follow the game to its newest post (a move may post more than one message)."""
@@ -881,7 +884,9 @@ class Table:
             elif panel is not None and control is not None:  # Numbers: the Pick button opens a form
                 left = STILL_TO_PLAY.search(panel.message.content)
                 numbers = numbers_in(left.group(1)) if left else []
-                if numbers:
+                if not numbers:
+                    self.result.errors[f"{self.kind}: the DM panel lists no numbers left (slash used)"] += 1
+                else:
                     click = Act(f"{self.kind} pick (DM button)", user, "button", message=panel.message)
                     click.custom_id = control["custom_id"]
                     rec, _ = await self.act(click, publication=False)
