@@ -18,6 +18,7 @@ from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import OutboxItem, Storage
 from bot.table.boards import Boards
+from bot.table.cards import Cards
 from bot.table.catalog import Catalog
 from bot.table.deps import Deps
 from bot.table.lobby import Lobbies
@@ -28,6 +29,7 @@ from bot.table.play import Plays
 from bot.table.replies import GameTree, Replies
 from bot.table.routing import ANY_GAME, Router
 from bot.table.shown import Shown
+from bot.table.threads import Places
 from bot.table.tools import Tools
 from bot.table.typed import TypedAnswers
 
@@ -76,10 +78,12 @@ class QuetBot(commands.Bot):
         router = Router(service, Replies())
         self.outbox = outbox = Outbox(storage)
         deps = Deps(self, service, storage, catalog, router, outbox, Shown())
-        boards = Boards(deps)
+        places = Places(deps)
+        boards = Boards(deps, places)
+        cards = Cards(deps, boards, places)
         panels = Panels(deps, boards)
         plays = Plays(deps, boards, panels)
-        lobbies = Lobbies(deps, boards)
+        lobbies = Lobbies(deps, boards, cards, places)
         typed = TypedAnswers(deps, plays)
         reminders = Reminders(deps, panels)
         self.scheduler = Scheduler(storage, service, plays, outbox, ready=self.wait_until_ready)
@@ -87,13 +91,15 @@ class QuetBot(commands.Bot):
         router.on_click(ANY_GAME, "mine", panels.on_mine)
 
         for kind, carrier in (
-            ("announce", boards.carry_announce),
+            ("thread", places.carry_thread),
+            ("announce", cards.following(boards.carry_announce)),
             ("start", boards.carry_start),
+            ("card", cards.carry_card),
+            ("lobby", cards.carry_card),
             ("strip", boards.carry_strip),
             ("panel", panels.carry_panel),
             ("refresh", panels.carry_refresh),
             ("dm_closed", panels.carry_dm_closed),
-            ("lobby", lobbies.carry_lobby),
             ("closed", lobbies.carry_closed),
             ("expired", lobbies.carry_expired),
             ("remind", reminders.carry_remind),
@@ -103,13 +109,17 @@ class QuetBot(commands.Bot):
 
         def recorded(item: OutboxItem, done: Done) -> None:
             service.cache.set_messages(
-                item.game_id, board_message_id=done.board_message_id, lobby_message_id=done.lobby_message_id
+                item.game_id,
+                board_message_id=done.board_message_id,
+                lobby_message_id=done.lobby_message_id,
+                place_id=done.place_id,
             )
             service.links_recorded(dm_panel=done.dm_panel, dm_blocked=done.dm_blocked)
 
         outbox.on_completed = recorded
 
-        self.tools = tools = Tools(deps, boards, panels, plays, lobbies)
+        self.tools = tools = Tools(deps, boards, panels, plays, lobbies, places)
+        self.cards = cards
         for name in PARTS:
             kind, cog = importlib.import_module(name).build(tools)
             if kind is not None:
@@ -123,7 +133,8 @@ class QuetBot(commands.Bot):
         self.scheduler.start()
 
     async def close(self) -> None:
-        for part in (getattr(self, "scheduler", None), getattr(self, "outbox", None)):
+        parts = ("scheduler", "outbox", "cards")
+        for part in (getattr(self, name, None) for name in parts):
             if part is not None:
                 await part.stop()
         await super().close()

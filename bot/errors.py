@@ -148,8 +148,16 @@ class LobbyError(GameError):
     """Joining, leaving or starting a lobby is not possible right now."""
 
 
-class ChannelBusy(GameError):
-    """The channel already hosts a game in its lobby or in play."""
+class WhichGame(GameError):
+    """A command in a channel with several live games could mean more than one of them (or the
+    caller's game is played in its own thread): ``game_ids`` are the candidates, ``hint`` how to
+    reach the right one."""
+
+    def __init__(self, game_ids: Iterable[int], what: str, hint: str) -> None:
+        self.game_ids = tuple(game_ids)
+        self.hint = hint
+        numbers = name_list([i for i in range(len(self.game_ids))], lambda i: f"#{self.game_ids[i]}")
+        super().__init__(f"{what} ({numbers}). {hint}")
 
 
 class MoveSaved(Exception):

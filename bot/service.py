@@ -27,6 +27,7 @@ from bot.errors import (
     NotAllowed,
     NotAPlayer,
     StaleButton,
+    WhichGame,
 )
 from bot.games import play, rules_for
 from bot.games.base import FORFEIT, resolve_options
@@ -99,18 +100,23 @@ def _logged(action: Any) -> dict[str, Any]:
 
 
 class GameCache:
-    """The games being played, parsed (row and state), by id; and each channel's live game.
+    """The games being played, parsed (row and state), by id; and the live games of each channel.
 
     Invalidation: every write to a game goes through `GameService`, which puts the row the write
     returned (read back inside the write's own transaction); a row never replaces a newer version
-    of itself. Message ids (not a game change, no version bump) are updated in place by
-    `GameService.set_messages` and when the outbox records a board. A failed write evicts its game.
-    Bounded: the least recently used games fall out first.
+    of itself. Message ids and the place (not a game change, no version bump) are updated in place by
+    `GameService.set_messages` and when the outbox records what it did. A failed write evicts its
+    game. Bounded: the least recently used games fall out first.
+
+    The live games of a channel (those played there and those whose lobby card is there) are known
+    only once read from storage (`know_at`); from then on every change keeps that list complete. A
+    list that names a game fallen out of the cache is forgotten and read again.
     """
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self._games: OrderedDict[int, Loaded] = OrderedDict()
-        self._live_in: dict[int, int] = {}  # channel id -> its live game's id
+        self._at: dict[int, set[int]] = {}  # channel or thread id -> its live games' ids
+        self.epoch = 0  # counts changes to the lists above (a read from storage older than one is dropped)
         # Each player's DM link per game, as last read or recorded (DM links are written only when
         # the outbox records a panel sent or DMs found closed, and it tells the cache: `put_link`).
         self._links: OrderedDict[tuple[int, int], DmLink] = OrderedDict()
@@ -131,47 +137,74 @@ class GameCache:
             self._games.move_to_end(game_id)
         return game
 
-    def live_in(self, channel_id: int) -> Loaded | None:
-        game_id = self._live_in.get(channel_id)
-        game = self._games.get(game_id) if game_id is not None else None
-        return game if game is not None and game.row.live else None
+    def live_at(self, channel_id: int) -> list[Loaded] | None:
+        """The live games of a channel, or None when not known here."""
+        ids = self._at.get(channel_id)
+        if ids is None:
+            return None
+        games = [self._games.get(game_id) for game_id in sorted(ids)]
+        known = [g for g in games if g is not None]
+        if len(known) != len(games):
+            del self._at[channel_id]
+            return None
+        return [g for g in known if g.row.live]
+
+    def know_at(self, channel_id: int, games: Sequence[Loaded], epoch: int) -> None:
+        """The live games of a channel as storage has them, read when the epoch was ``epoch``."""
+        if epoch == self.epoch:
+            self._at[channel_id] = {g.id for g in games}
+
+    @staticmethod
+    def _keys(row: GameRow | None) -> set[int]:
+        return {row.channel_id, row.place_id} if row is not None and row.live else set()
+
+    def _index(self, old: GameRow | None, new: GameRow) -> None:
+        before, after = self._keys(old), self._keys(new)
+        if before == after:
+            return
+        self.epoch += 1
+        for key in before - after:
+            self._at.get(key, set()).discard(new.id)
+        for key in after:
+            ids = self._at.get(key)
+            if ids is not None:
+                ids.add(new.id)
 
     def put(self, game: Loaded) -> Loaded:
         cached = self._games.get(game.id)
         if cached is not None and cached.row.version > game.row.version:
             return cached
+        self._index(None if cached is None else cached.row, game.row)
         self._games[game.id] = game
         self._games.move_to_end(game.id)
-        if game.row.live:
-            self._live_in[game.row.channel_id] = game.id
-        elif self._live_in.get(game.row.channel_id) == game.id:
-            del self._live_in[game.row.channel_id]
         while len(self._games) > self._size:
-            _, dropped = self._games.popitem(last=False)
-            if self._live_in.get(dropped.row.channel_id) == dropped.id:
-                del self._live_in[dropped.row.channel_id]
+            self._games.popitem(last=False)
         return game
 
     def evict(self, game_id: int) -> None:
-        game = self._games.pop(game_id, None)
-        if game is not None and self._live_in.get(game.row.channel_id) == game_id:
-            del self._live_in[game.row.channel_id]
+        if self._games.pop(game_id, None) is not None:
+            self.epoch += 1
 
     def set_messages(
-        self, game_id: int, *, lobby_message_id: int | None, board_message_id: int | None
+        self,
+        game_id: int,
+        *,
+        lobby_message_id: int | None,
+        board_message_id: int | None,
+        place_id: int | None = None,
     ) -> None:
         game = self._games.get(game_id)
-        if game is None or (lobby_message_id is None and board_message_id is None):
+        if game is None or (lobby_message_id is None and board_message_id is None and place_id is None):
             return
         row = game.row
-        self._games[game_id] = replace(
-            game,
-            row=replace(
-                row,
-                lobby_message_id=lobby_message_id or row.lobby_message_id,
-                board_message_id=board_message_id or row.board_message_id,
-            ),
+        new = replace(
+            row,
+            lobby_message_id=lobby_message_id or row.lobby_message_id,
+            board_message_id=board_message_id or row.board_message_id,
+            place_id=place_id or row.place_id,
         )
+        self._index(row, new)
+        self._games[game_id] = replace(game, row=new)
 
 
 class GameService:
@@ -224,29 +257,91 @@ class GameService:
             return cached
         return self.load(await self.storage.get_game(game_id=game_id))
 
-    async def live_in_channel(self, channel_id: int, kind: str | None = None) -> Loaded:
-        game = self.cache.live_in(channel_id)
-        if game is None:
-            row = await self.storage.live_game_in_channel(channel_id=channel_id)
-            game = None if row is None else self.load(row)
-        if game is None:
-            what = f"{rules_for(kind).TITLE} game" if kind else "game"
-            start = f"/{kind} new" if kind else "/<game> new"
-            raise NoGameHere(f"There is no {what} in this channel. Start one with {start}.")
-        if kind is not None and game.row.kind != kind:
-            raise NoGameHere(
-                f"The game in this channel is {rules_for(game.row.kind).TITLE} (#{game.id}), "
-                f"not {rules_for(kind).TITLE}. Use the /{game.row.kind} commands or /game."
+    async def live_at(self, channel_id: int) -> list[Loaded]:
+        """The live games of a channel or thread: those played there, and those whose lobby card
+        is there (played in their own thread)."""
+        games = self.cache.live_at(channel_id)
+        if games is None:
+            epoch = self.cache.epoch
+            games = [self.load(row) for row in await self.storage.live_games_at(channel_id=channel_id)]
+            self.cache.know_at(channel_id, games, epoch)
+        return games
+
+    async def game_here(
+        self,
+        place_id: int,
+        user_id: int,
+        *,
+        kind: str | None = None,
+        prefer: Sequence[Callable[[GameRow], bool]] = (),
+    ) -> Loaded:
+        """The live game a command used in ``place_id`` (a channel or a thread) by ``user_id`` is
+        about: the one played there (of ``kind``). Among several, the ``prefer`` tests narrow the
+        choice in turn, then the caller's own game; still several, `WhichGame` names them. With none
+        there, a game of the caller's played in its own thread off this channel is pointed to."""
+        games = await self.live_at(place_id)
+        here = [g for g in games if g.row.place_id == place_id]
+        candidates = [g for g in here if kind is None or g.row.kind == kind]
+        for test in (*prefer, lambda row: row.seat_of(user_id) is not None):
+            if len(candidates) <= 1:
+                break
+            candidates = [g for g in candidates if test(g.row)] or candidates
+        if len(candidates) == 1:
+            return candidates[0]
+        title = rules_for(kind).TITLE if kind else "live"
+        if candidates:
+            raise WhichGame(
+                [g.id for g in candidates],
+                f"Several {title} games are live here",
+                "Use the buttons on the board (or lobby) of the one you mean, or play in its thread.",
             )
-        return game
+        away = [
+            g
+            for g in games
+            if g.row.place_id != place_id
+            and g.row.seat_of(user_id) is not None
+            and (kind is None or g.row.kind == kind)
+        ]
+        if len(away) == 1:
+            game = away[0]
+            raise WhichGame(
+                [game.id],
+                f"Your {rules_for(game.row.kind).TITLE} game is played in its thread <#{game.row.place_id}>",
+                "Use the command there, or the buttons on its board.",
+            )
+        if away:
+            threads = ", ".join(f"<#{g.row.place_id}>" for g in away)
+            raise WhichGame(
+                [g.id for g in away],
+                "Your games here are played in their threads",
+                f"Use the command in the thread of the one you mean: {threads}.",
+            )
+        if kind is not None and here:
+            other = here[0]
+            raise NoGameHere(
+                f"The game here is {rules_for(other.row.kind).TITLE} (#{other.id}), "
+                f"not {rules_for(kind).TITLE}. Use the /{other.row.kind} commands or /game."
+            )
+        start = f"/{kind} new" if kind else "/<game> new"
+        raise NoGameHere(f"There is no {title} game in this channel. Start one with {start}.")
 
     async def set_messages(
-        self, game_id: int, *, lobby_message_id: int | None = None, board_message_id: int | None = None
+        self,
+        game_id: int,
+        *,
+        lobby_message_id: int | None = None,
+        board_message_id: int | None = None,
+        place_id: int | None = None,
     ) -> None:
         await self.storage.set_messages(
-            game_id=game_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id
+            game_id=game_id,
+            lobby_message_id=lobby_message_id,
+            board_message_id=board_message_id,
+            place_id=place_id,
         )
-        self.cache.set_messages(game_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id)
+        self.cache.set_messages(
+            game_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id, place_id=place_id
+        )
 
     async def dm_link(self, game_id: int, user_id: int) -> DmLink:
         """A player's private channel for a game: DMs closed?, and their newest DM panel."""

@@ -1,19 +1,33 @@
-"""/game: the commands every game shares (join, start, status, rules, leave, cancel)."""
+"""/game: the commands every game shares (join, start, status, rules, leave, cancel, settings).
+
+A command is about the game played where it is used: in a game's thread, that game; in a channel
+with several games, the one the command fits (a lobby to join, the caller's own game). See
+`GameService.game_here`.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import GameError
+from bot.errors import GameError, NoGameHere, NotAllowed, WhichGame
 from bot.games.base import FORFEIT
 from bot.rules_text import RULES_TEXT
+from bot.service import Loaded
+from bot.storage import GameRow
 from bot.table.lobby import channel_of
 from bot.table.replies import fit, mention, reply_private
 from bot.table.tools import Tools
 
+ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 GAME_CHOICES = [app_commands.Choice(name=text.title, value=key) for key, text in RULES_TEXT.items()]
+
+
+def in_lobby(row: GameRow) -> bool:
+    return row.status == "lobby"
 
 
 class GameAdmin(commands.GroupCog, group_name="game", group_description="Commands shared by every game"):
@@ -21,14 +35,20 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         self.tools = tools
         super().__init__()
 
+    async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
+        user_id = interaction.user.id
+        return await self.tools.deps.service.game_here(channel_of(interaction), user_id, prefer=prefer)
+
     @app_commands.command(name="join", description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
-        game = await self.tools.deps.service.live_in_channel(channel_of(interaction))
+        user_id = interaction.user.id
+        game = await self._here(interaction, in_lobby, lambda row: row.seat_of(user_id) is None)
         await self.tools.lobbies.act(interaction, game, "join")
 
     @app_commands.command(name="start", description="Start the game in this channel's lobby (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
-        game = await self.tools.deps.service.live_in_channel(channel_of(interaction))
+        user_id = interaction.user.id
+        game = await self._here(interaction, in_lobby, lambda row: row.host_id == user_id)
         await self.tools.lobbies.act(interaction, game, "start")
 
     @app_commands.command(
@@ -36,7 +56,14 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     )
     async def status(self, interaction: discord.Interaction) -> None:
         tools = self.tools
-        row = await tools.deps.storage.latest_game_in_channel(channel_id=channel_of(interaction))
+        try:
+            row: GameRow | None = (await self._here(interaction)).row
+        except WhichGame as which:
+            if len(which.game_ids) != 1:  # several: say which they may mean
+                raise
+            row = (await tools.deps.service.get(which.game_ids[0])).row  # theirs, in its thread
+        except NoGameHere:
+            row = await tools.deps.storage.latest_game_at(place_id=channel_of(interaction))
         if row is None:
             raise GameError("No game has been played in this channel yet. Start one with /<game> new.")
         game = tools.deps.service.load(row)
@@ -70,7 +97,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
 
     @app_commands.command(name="leave", description="Leave the lobby, or forfeit the game in this channel")
     async def leave(self, interaction: discord.Interaction) -> None:
-        game = await self.tools.deps.service.live_in_channel(channel_of(interaction))
+        game = await self._here(interaction)
         if game.row.status == "lobby":
             await self.tools.lobbies.act(interaction, game, "leave")
             return
@@ -78,8 +105,33 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
 
     @app_commands.command(name="cancel", description="Cancel this channel's game (host or Manage Messages)")
     async def cancel(self, interaction: discord.Interaction) -> None:
-        game = await self.tools.deps.service.live_in_channel(channel_of(interaction))
+        user_id = interaction.user.id
+        game = await self._here(interaction, lambda row: row.host_id == user_id)
         await self.tools.lobbies.act(interaction, game, "cancel")
+
+    @app_commands.command(
+        name="settings", description="This server's settings for new games (Manage Server to change)"
+    )
+    @app_commands.describe(threads="Play each new game in a thread of its own (on by default)")
+    @app_commands.choices(threads=ON_OFF)
+    async def settings(self, interaction: discord.Interaction, threads: str | None = None) -> None:
+        places = self.tools.places
+        if interaction.guild_id is None:
+            raise GameError("Settings belong to a server: use /game settings in one of its channels.")
+        if threads is not None:
+            if not interaction.permissions.manage_guild:
+                raise NotAllowed(
+                    "Only people with the Manage Server permission can change this server's settings. "
+                    "/game settings without options shows them."
+                )
+            await places.set_threads(interaction.guild_id, threads == "on")
+        on = await places.threads_on(interaction.guild_id)
+        said = "New games here are" if threads is None else "Done: new games are"
+        if on:
+            text = f"{said} played in a thread of their own, started from the lobby card."
+        else:
+            text = f"{said} played in the channel where they are opened (threads: off)."
+        await reply_private(interaction, text)
 
 
 def build(tools: Tools) -> tuple[None, commands.Cog]:

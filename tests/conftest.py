@@ -20,6 +20,7 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
     import discord  # noqa: F401
 
+from bot.storage import Storage
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness, project_bot_factory
 from tests.emulator.world import Scene
@@ -50,8 +51,21 @@ def bot_db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def bot_harness(emulator: DiscordEmulator, scene: Scene, bot_db: Path) -> AsyncIterator[BotHarness]:
-    """The project's bot, started on the emulator (after `scene` exists) and ready."""
+async def bot_harness(
+    request: pytest.FixtureRequest, emulator: DiscordEmulator, scene: Scene, bot_db: Path
+) -> AsyncIterator[BotHarness]:
+    """The project's bot, started on the emulator (after `scene` exists) and ready.
+
+    Games are played where they are opened (the scene's server has threads off, as
+    `/game settings threads:off` sets), except in tests marked ``threads``: there each game gets its
+    own thread, as on a server with the default settings.
+    """
+    if request.node.get_closest_marker("threads") is None:
+        storage = await Storage.open(str(bot_db))
+        try:
+            await storage.set_guild_setting(guild_id=scene.guild.id, key="threads", value=0)
+        finally:
+            await storage.close()
     harness = BotHarness(emulator, project_bot_factory(str(bot_db)))
     await harness.start()
     try:

@@ -13,9 +13,9 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.errors import ChannelBusy, NoGameHere
+from bot.errors import NoGameHere
 from bot.storage.driver import Many, Q, Repository, Txn
-from bot.storage.errors import Conflict, StaleVersion
+from bot.storage.errors import StaleVersion
 from bot.storage.moves import append as append_move
 from bot.storage.outbox import insert_effects
 from bot.storage.rows import Effect, GameRow, OutboxItem, Written, dumps
@@ -25,7 +25,7 @@ _COLUMNS = ", ".join(
     "g." + c
     for c in (
         "id kind guild_id channel_id status host_id options seed state result version "
-        "lobby_message_id board_message_id created_at updated_at timeout_s"
+        "lobby_message_id board_message_id created_at updated_at timeout_s place_id"
     ).split()
 )
 _LIVE = "g.status IN ('lobby', 'active')"
@@ -67,6 +67,7 @@ def select_games(where: str, args: Sequence[Any] = ()) -> Txn[list[GameRow]]:
                 created_at=r[13],
                 updated_at=r[14],
                 timeout_s=r[15],
+                place_id=r[16] or r[3],
                 seats=tuple(user_id for user_id, _ in seats),
                 names=tuple(name for _, name in seats),
             )
@@ -125,16 +126,24 @@ class Games(Repository):
     async def get_game(self, *, game_id: int) -> GameRow:
         return await self._db.read(select_game(game_id))
 
-    async def live_game_in_channel(self, *, channel_id: int) -> GameRow | None:
-        games = await self._db.read(select_games(f"WHERE g.channel_id = ? AND {_LIVE}", (channel_id,)))
-        return games[0] if games else None
+    async def live_games_at(self, *, channel_id: int) -> list[GameRow]:
+        """The live games played in a channel (or thread), and those whose lobby card is there."""
+        return await self._db.read(
+            select_games(
+                "WHERE g.id IN (SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active') "
+                "UNION SELECT id FROM games WHERE place_id = ? AND status IN ('lobby', 'active')) "
+                "ORDER BY g.id",
+                (channel_id, channel_id),
+            )
+        )
 
-    async def latest_game_in_channel(self, *, channel_id: int) -> GameRow | None:
-        """The live game of the channel, else the one that ended last."""
+    async def latest_game_at(self, *, place_id: int) -> GameRow | None:
+        """The newest game played in a channel or thread: a live one first, else the one that ended
+        last."""
         games = await self._db.read(
             select_games(
-                f"WHERE g.channel_id = ? ORDER BY {_LIVE} DESC, g.updated_at DESC, g.id DESC LIMIT 1",
-                (channel_id,),
+                f"WHERE g.place_id = ? ORDER BY {_LIVE} DESC, g.updated_at DESC, g.id DESC LIMIT 1",
+                (place_id,),
             )
         )
         return games[0] if games else None
@@ -174,24 +183,23 @@ class Games(Repository):
         seed: int,
         timeout_s: int = 86400,
     ) -> GameRow:
-        """A new lobby with its host seated; `ChannelBusy` if the channel has a live game."""
+        """A new lobby with its host seated, played in its channel until it moves to a thread."""
         now = time.time()
+
+        when = (now, now, timeout_s)
 
         def work() -> Txn[GameRow]:
             rows = yield Q(
-                "INSERT INTO games (kind, guild_id, channel_id, status, host_id, options, seed, "
-                "created_at, updated_at, timeout_s) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING id",
-                (kind, guild_id, channel_id, host_id, dumps(dict(options)), seed, now, now, timeout_s),
+                "INSERT INTO games (kind, guild_id, channel_id, place_id, status, host_id, options, seed, "
+                "created_at, updated_at, timeout_s) "
+                "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING id",
+                (kind, guild_id, channel_id, channel_id, host_id, dumps(dict(options)), seed, *when),
             )
             game_id = int(rows[0][0])
             yield from write_seats(game_id, [(host_id, host_name)])
             return (yield from select_game(game_id))
 
-        try:
-            return await self._db.write(work())
-        except Conflict:  # the one-live-game-per-channel index
-            existing = await self.live_game_in_channel(channel_id=channel_id)
-            raise ChannelBusy(_busy_message(existing)) from None
+        return await self._db.write(work())
 
     async def update_lobby(
         self,
@@ -264,13 +272,3 @@ class Games(Repository):
         return await self._db.write(
             change(game_id, expected_version, sets, sync_waits(game_id, ()), effects=effects)
         )
-
-
-def _busy_message(existing: GameRow | None) -> str:
-    if existing is None:
-        return "This channel already has a game. Try again in a moment."
-    what = "a lobby" if existing.status == "lobby" else "a game in play"
-    return (
-        f"This channel already has {what}: {existing.kind} game #{existing.id}. "
-        "Finish or cancel it first (/game cancel), or start your game in a thread."
-    )

@@ -1,5 +1,5 @@
-"""Where a game is shown: its lobby and latest board messages (on the game row), and each player's
-private channel for it (``dm_links``: DMs closed?, the latest DM panel).
+"""Where a game is shown: its place (thread), lobby card and latest board (on the game row), and
+each player's private channel for it (``dm_links``: DMs closed?, the latest DM panel).
 
 None of these is a game change: no version bump, so writing them never makes a board stale.
 """
@@ -11,13 +11,18 @@ from bot.storage.rows import DmLink
 
 
 def set_message_ids(
-    game_id: int, *, lobby_message_id: int | None = None, board_message_id: int | None = None
+    game_id: int,
+    *,
+    lobby_message_id: int | None = None,
+    board_message_id: int | None = None,
+    place_id: int | None = None,
 ) -> Txn[None]:
-    sets = {
-        column: value
-        for column, value in (("lobby_message_id", lobby_message_id), ("board_message_id", board_message_id))
-        if value is not None
-    }
+    columns = (
+        ("lobby_message_id", lobby_message_id),
+        ("board_message_id", board_message_id),
+        ("place_id", place_id),
+    )
+    sets = {column: value for column, value in columns if value is not None}
     if sets:
         assignments = ", ".join(f"{column} = ?" for column in sets)
         yield Q(f"UPDATE games SET {assignments} WHERE id = ?", (*sets.values(), game_id))
@@ -66,13 +71,24 @@ def set_panel(game_id: int, user_id: int, dm_channel_id: int, panel_message_id: 
 
 class Messages(Repository):
     async def set_messages(
-        self, *, game_id: int, lobby_message_id: int | None = None, board_message_id: int | None = None
+        self,
+        *,
+        game_id: int,
+        lobby_message_id: int | None = None,
+        board_message_id: int | None = None,
+        place_id: int | None = None,
     ) -> None:
-        """Remember where the lobby and the latest board are (not a game change: no version bump)."""
-        if lobby_message_id is None and board_message_id is None:
+        """Remember where the lobby card, the latest board and the game's thread are (not a game
+        change: no version bump)."""
+        if lobby_message_id is None and board_message_id is None and place_id is None:
             return
         await self._db.write(
-            set_message_ids(game_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id)
+            set_message_ids(
+                game_id,
+                lobby_message_id=lobby_message_id,
+                board_message_id=board_message_id,
+                place_id=place_id,
+            )
         )
 
     async def get_dm_link(self, *, game_id: int, user_id: int) -> DmLink:

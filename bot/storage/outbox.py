@@ -58,6 +58,7 @@ class Completion:
     item_id: int
     board_message_id: int | None = None
     lobby_message_id: int | None = None
+    place_id: int | None = None  # the game's thread, once it has one
     dm_panel: tuple[int, int, int, int] | None = None  # (game_id, user_id, dm_channel_id, panel_id)
     dm_blocked: tuple[int, int] | None = None  # (game_id, user_id)
     then: tuple[Effect, ...] = ()
@@ -69,7 +70,10 @@ def _complete(c: Completion) -> Txn[CompleteResult]:
         return CompleteResult(completed=False)
     game_id = int(rows[0][0])
     yield from set_message_ids(
-        game_id, lobby_message_id=c.lobby_message_id, board_message_id=c.board_message_id
+        game_id,
+        lobby_message_id=c.lobby_message_id,
+        board_message_id=c.board_message_id,
+        place_id=c.place_id,
     )
     if c.dm_panel is not None:
         yield from set_panel(*c.dm_panel)
@@ -101,7 +105,12 @@ class Outbox(Repository):
         marked closed, and ``then`` is queued for the same game after everything already queued.
         """
         completion = Completion(
-            item_id, board_message_id, lobby_message_id, dm_panel, dm_blocked, tuple(then)
+            item_id,
+            board_message_id=board_message_id,
+            lobby_message_id=lobby_message_id,
+            dm_panel=dm_panel,
+            dm_blocked=dm_blocked,
+            then=tuple(then),
         )
         return (await self.complete_effects(completions=(completion,)))[0]
 

@@ -39,10 +39,22 @@ class GameRow:
     timeout_s: int  # how long each awaited player has for their move
     seats: tuple[int, ...]  # user ids in turn order; seat 0 first
     names: tuple[str, ...]  # their display names when they joined (for images; mentions use ids)
+    # Where the game is played: the thread started from its lobby card, or the card's channel itself
+    # (threads off or not allowed, or the game was opened inside a thread).
+    place_id: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.place_id:
+            object.__setattr__(self, "place_id", self.channel_id)
 
     @property
     def live(self) -> bool:
         return self.status in LIVE
+
+    @property
+    def thread_id(self) -> int | None:
+        """The game's own thread, when it has one."""
+        return self.place_id if self.place_id != self.channel_id else None
 
     def seat_of(self, user_id: int) -> int | None:
         try:

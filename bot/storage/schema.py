@@ -134,4 +134,15 @@ MIGRATIONS: tuple[str, ...] = (
         locale TEXT
     );
     """,
+    # 7: a game's place: where it is played (the thread started from its lobby card, or the channel
+    # itself). ``channel_id`` stays the channel of the lobby card. A channel may now hold any number
+    # of live games (each in its thread, or side by side), so the one-live-game index goes.
+    """
+    ALTER TABLE games ADD COLUMN place_id INTEGER;
+    UPDATE games SET place_id = channel_id;
+    DROP INDEX games_one_live_per_channel;
+    CREATE INDEX games_live_by_channel ON games (channel_id) WHERE status IN ('lobby', 'active');
+    CREATE INDEX games_live_by_place ON games (place_id) WHERE status IN ('lobby', 'active');
+    CREATE INDEX games_by_place ON games (place_id, updated_at);
+    """,
 )

@@ -27,6 +27,7 @@ from bot.table.deps import Deps
 from bot.table.outbox import Context, Done, nonce_of
 from bot.table.present import News, TableInfo
 from bot.table.replies import NO_PINGS, PING_USERS, fit
+from bot.table.threads import IN_PLACE_NOTES, Places
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,7 @@ LATE_NOTE = "✅ Your move is saved. Its board is in the channel."
 @dataclass(frozen=True)
 class Boards:
     deps: Deps
+    places: Places
 
     # ---- building -------------------------------------------------------------------------------
 
@@ -48,11 +50,12 @@ class Boards:
             description=kind.present.alt_text(view, table)[:1024],
         )
 
-    def text(self, kind: GameKind, view: Any, table: TableInfo, headline: str) -> str:
+    def text(self, kind: GameKind, view: Any, table: TableInfo, headline: str, *, status: bool = True) -> str:
         lines = [table.heading]
         if headline:
             lines.append(headline)
-        lines.append(kind.present.status(view, table))
+        if status:
+            lines.append(kind.present.status(view, table))
         return fit("\n".join(lines))
 
     async def payload(
@@ -92,7 +95,9 @@ class Boards:
         route = Route("PATCH", path, channel_id=channel_id, message_id=message_id)
         try:
             # The raw request: the edited message that comes back is not needed, so not parsed.
-            await self.deps.client.http.request(route, json={"components": []})
+            await self.places.call(
+                channel_id, lambda: self.deps.client.http.request(route, json={"components": []})
+            )
         except discord.NotFound:
             pass
         self.deps.shown.bare(message_id)
@@ -117,21 +122,49 @@ class Boards:
             table = kind.table(game, after, version=version)
             news = News(seat, kind.rules.view_for(before, None), kind.rules.view_for(after, None), forfeit)
         headline = kind.present.headline(news, table)
-        channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        place = game.row.place_id
+        channel = self.deps.client.get_partial_messageable(place, guild_id=game.row.guild_id)
         if kind.present.quiet(news):
-            text = fit(
-                f"**{kind.title}** · game #{game.id}: {headline}\n{kind.present.status(news.after, table)}"
-            )
-            await self._send(item, context, channel, {"content": text, "allowed_mentions": NO_PINGS})
+            await self._quiet(game, kind, news, table, headline, item, context)
             return Done()
         old = game.row.board_message_id
         if old is not None:
-            await self.strip(game.row.channel_id, old)
+            await self.strip(place, old)
         payload = await self.payload(
             kind, news.after, table, headline, image=kind.present.board_image(news.after)
         )
         message_id = await self._send(item, context, channel, payload)
+        if message_id is not None:
+            self.deps.shown.board_text(message_id, self.text(kind, news.after, table, headline, status=False))
         return Done(board_message_id=message_id)
+
+    async def _quiet(
+        self,
+        game: Loaded,
+        kind: GameKind,
+        news: News[Any],
+        table: TableInfo,
+        headline: str,
+        item: OutboxItem,
+        context: Context,
+    ) -> None:
+        """A secret choice nobody may see yet: the current board's text says who has chosen (one edit,
+        no new message). Without a board (a game that has none yet), a line of text is posted."""
+        place, board = game.row.place_id, game.row.board_message_id
+        status = kind.present.status(news.after, table)
+        if board is None:
+            channel = self.deps.client.get_partial_messageable(place, guild_id=game.row.guild_id)
+            text = fit(f"**{kind.title}** · game #{game.id}: {headline}\n{status}")
+            await self._send(item, context, channel, {"content": text, "allowed_mentions": NO_PINGS})
+            return
+        above = self.deps.shown.text_of(board) or table.heading
+        path = "/channels/{channel_id}/messages/{message_id}"
+        route = Route("PATCH", path, channel_id=place, message_id=board)
+        body = {"content": fit(f"{above}\n{headline}\n{status}"), "allowed_mentions": {"parse": []}}
+        try:
+            await self.places.call(place, lambda: self.deps.client.http.request(route, json=body))
+        except discord.NotFound:
+            pass  # the board was deleted: the next board shows the game as it is
 
     async def carry_start(self, item: OutboxItem, context: Context) -> Done:
         """The first board of a game that has just started."""
@@ -145,11 +178,22 @@ class Boards:
         table = kind.table(game, state, version=int(item.args["version"]))
         view = kind.rules.view_for(state, None)
         players = ", ".join(f"{i + 1}. {table.who(i)}" for i in range(len(table.seats)))
+        lines = [f"The game begins. In turn order: {players}."]
         note = kind.present.start_note(view, table)
-        headline = f"The game begins. In turn order: {players}." + (f"\n{note}" if note else "")
-        channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        if note:
+            lines.append(note)
+        # Played in place although a thread was wanted, or opened in a thread: said once, here.
+        place = str(item.args.get("place", ""))
+        if place == "thread" and game.row.thread_id is None:  # refused when it was started
+            lines.append(IN_PLACE_NOTES["no-permission"])
+        elif place in IN_PLACE_NOTES:
+            lines.append(IN_PLACE_NOTES[place])
+        headline = "\n".join(lines)
+        channel = self.deps.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
         payload = await self.payload(kind, view, table, headline)
         message_id = await self._send(item, context, channel, payload)
+        if message_id is not None:
+            self.deps.shown.board_text(message_id, self.text(kind, view, table, headline, status=False))
         return Done(board_message_id=message_id)
 
     async def _send(
@@ -164,7 +208,7 @@ class Boards:
                     if interaction.response.is_done():
                         # Deferred (privately) while earlier news of the game was late: the board
                         # takes its place in the channel, after that news.
-                        message = await channel.send(nonce=nonce_of(item), **payload)
+                        message = await self._post(channel, item, payload)
                         with contextlib.suppress(discord.HTTPException):
                             await interaction.edit_original_response(content=LATE_NOTE)
                         return message.id
@@ -179,8 +223,18 @@ class Boards:
             answered = await self._answer_of(item.token)
             if answered is not None:
                 return answered
-        message = await channel.send(nonce=nonce_of(item), **payload)
+        message = await self._post(channel, item, payload)
         return message.id
+
+    async def _post(
+        self, channel: discord.PartialMessageable, item: OutboxItem, payload: dict[str, Any]
+    ) -> discord.Message:
+        """Post to the game's place (opening its thread again if it was archived)."""
+
+        async def send() -> discord.Message:
+            return await channel.send(nonce=nonce_of(item), **_fresh(payload))
+
+        return await self.places.call(channel.id, send)
 
     async def _answer_of(self, token: str) -> int | None:
         """The message that answered the interaction with ``token`` with the board (after a restart),

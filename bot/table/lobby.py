@@ -19,13 +19,14 @@ from bot.errors import GameError, LobbyError
 from bot.service import Changed, Loaded
 from bot.storage import Effect, OutboxItem
 from bot.table.boards import Boards
+from bot.table.cards import Cards
 from bot.table.catalog import GameKind
-from bot.table.components import button
 from bot.table.deps import Deps
-from bot.table.ids import ComponentId, custom_id
+from bot.table.ids import ComponentId
 from bot.table.outbox import Context, Done, nonce_of
-from bot.table.replies import NO_PINGS, join_words, mention, reply_private
+from bot.table.replies import NO_PINGS, mention, reply_private
 from bot.table.routing import ANY_GAME
+from bot.table.threads import Places
 
 log = logging.getLogger(__name__)
 
@@ -43,48 +44,17 @@ def channel_of(interaction: discord.Interaction) -> int:
 class Lobbies:
     deps: Deps
     boards: Boards
+    cards: Cards
+    places: Places
 
     def __post_init__(self) -> None:
         for verb in VERBS:
             self.deps.router.on_click(ANY_GAME, verb, self.on_click, in_dms=False)
 
-    # ---- the message --------------------------------------------------------------------------------
-
     def message(self, game: Loaded) -> tuple[str, discord.ui.View | None]:
-        kind = self.deps.catalog.get(game.row.kind)
-        row = game.row
-        title = kind.table(game).heading
-        if row.status == "cancelled":
-            return f"{title}\nThis lobby was closed.", None
-        if row.status != "lobby":
-            return f"{title}\nThe game has started with {join_words([mention(u) for u in row.seats])}.", None
-        rules = kind.rules
-        players = "\n".join(
-            f"{i + 1}. {mention(u)}{' (host)' if u == row.host_id else ''}" for i, u in enumerate(row.seats)
-        )
-        need = (
-            f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}"
-            if rules.MAX_PLAYERS > rules.MIN_PLAYERS
-            else rules.MIN_PLAYERS
-        )
-        content = (
-            f"{title}\nLobby: {len(row.seats)} of at most {rules.MAX_PLAYERS} players ({need} can play).\n"
-            f"{players}\nPress **Join** to play. The host presses **Start** when everyone is in."
-        )
-        view = self.deps.router.view(
-            [
-                button("Join", custom_id(row.id, "join"), style=discord.ButtonStyle.success),
-                button("Leave", custom_id(row.id, "leave")),
-                button(
-                    "Start",
-                    custom_id(row.id, "start"),
-                    style=discord.ButtonStyle.primary,
-                    disabled=len(row.seats) < rules.MIN_PLAYERS,
-                ),
-                button("Cancel", custom_id(row.id, "cancel"), style=discord.ButtonStyle.danger),
-            ]
-        )
-        return content, view
+        """The card's text and controls (see `Cards.payload`)."""
+        payload = self.cards.payload(game)
+        return payload["content"], payload["view"]
 
     # ---- opening ------------------------------------------------------------------------------------
 
@@ -156,13 +126,15 @@ class Lobbies:
 
     async def _start(self, interaction: discord.Interaction, game: Loaded, on_lobby: bool) -> None:
         kind = self.deps.catalog.get(game.row.kind)
+        place = await self.places.intent(interaction)
 
         def effects(started: Loaded) -> list[Effect]:
-            out = [Effect("start", {"version": started.row.version})]
-            if not on_lobby:
-                out.append(Effect("lobby"))
+            # The thread first: the first board and everything after it go there.
+            out = [Effect("thread")] if place == "thread" else []
+            out.append(Effect("start", {"version": started.row.version, "place": place}))
             if kind.private is not None:
                 out.extend(Effect("panel", {"seat": s}) for s in range(len(started.row.seats)))
+            out.append(Effect("card"))
             return out
 
         changed = await self.deps.service.start(game.id, interaction.user.id, effects=effects)
@@ -177,45 +149,28 @@ class Lobbies:
         game = changed.game
         kind = self.deps.catalog.get(game.row.kind)
         text = f"Game #{game.id} ({kind.title}) was cancelled by {mention(interaction.user.id)}."
-        if on_lobby:
-            content, _ = self.message(game)
+        if on_lobby:  # the card itself says so
+            content = f"{self.message(game)[0]} (Closed by {mention(interaction.user.id)}.)"
             await interaction.response.edit_message(content=content, view=None, allowed_mentions=NO_PINGS)
-            await interaction.followup.send(text, allowed_mentions=NO_PINGS)
         else:
             await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
         self.deps.outbox.kick(changed.effects)
 
     # ---- carrying out -------------------------------------------------------------------------------
 
-    async def edit(self, game: Loaded) -> None:
-        if game.row.lobby_message_id is None:
-            return
-        content, view = self.message(game)
-        message = self.deps.client.get_partial_messageable(game.row.channel_id).get_partial_message(
-            game.row.lobby_message_id
-        )
-        try:
-            await message.edit(content=content, view=view, allowed_mentions=NO_PINGS)
-        except discord.NotFound:
-            pass  # the lobby post was deleted: the game goes on without it
-
-    async def carry_lobby(self, item: OutboxItem, context: Context) -> Done:
-        await self.edit(await self.deps.service.get(item.game_id))
-        return Done()
-
     async def carry_closed(self, item: OutboxItem, context: Context) -> Done:
         """A cancelled game: the lobby message says so, and the board loses its controls."""
         game = await self.deps.service.get(item.game_id)
         if not item.args.get("keep_lobby"):
-            await self.edit(game)
+            await self.cards.edit(game)
         if game.row.board_message_id is not None:
-            await self.boards.strip(game.row.channel_id, game.row.board_message_id)
+            await self.boards.strip(game.row.place_id, game.row.board_message_id)
         return Done()
 
     async def carry_expired(self, item: OutboxItem, context: Context) -> Done:
         """A lobby that never started closes after a day."""
         game = await self.deps.service.get(item.game_id)
-        await self.edit(game)
+        await self.cards.edit(game)
         kind = self.deps.catalog.get(game.row.kind)
         channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
         await channel.send(

@@ -46,6 +46,7 @@ class Done:
 
     board_message_id: int | None = None
     lobby_message_id: int | None = None
+    place_id: int | None = None  # the thread the game is now played in
     dm_panel: tuple[int, int, int, int] | None = None  # game id, user id, DM channel id, message id
     dm_blocked: tuple[int, int] | None = None  # game id, user id
     then: list[Effect] = field(default_factory=list)
@@ -194,11 +195,12 @@ class Outbox:
                 continue
             completion = Completion(
                 item.id,
-                done.board_message_id,
-                done.lobby_message_id,
-                done.dm_panel,
-                done.dm_blocked,
-                tuple(done.then),
+                board_message_id=done.board_message_id,
+                lobby_message_id=done.lobby_message_id,
+                place_id=done.place_id,
+                dm_panel=done.dm_panel,
+                dm_blocked=done.dm_blocked,
+                then=tuple(done.then),
             )
             if completion.then:  # follow-ups get their ids (and their place in the order) now
                 await self._record([completion])

@@ -71,6 +71,8 @@ def owed(
     """What a committed move owes the world, in the order it is to be done."""
     after = result.after
     effects = [Effect("announce", {"version": after.row.version}, token=token)]
+    if not after.row.live:  # the end: the card shows the result and the final board
+        effects.append(Effect("card"))
     if kind.private is None:
         return effects
     mover = result.seat

@@ -54,7 +54,7 @@ class Router:
         if interaction.guild_id is None:
             if cid.verb not in self._dm_ok:
                 raise GameError(f"That {what} is used in the game's channel, not in DMs.")
-        elif game.row.channel_id != interaction.channel_id:
+        elif interaction.channel_id not in (game.row.channel_id, game.row.place_id):
             raise GameError(f"That {what} belongs to a game in another channel.")
         return game
 

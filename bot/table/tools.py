@@ -9,16 +9,22 @@ import discord
 from discord import app_commands
 
 from bot.deadlines import timeout_choices
-from bot.errors import BadInput, GameOver, NoGameHere
+from bot.errors import BadInput, GameError, GameOver, NoGameHere
 from bot.service import Loaded
+from bot.storage import GameRow
 from bot.table.boards import Boards
 from bot.table.deps import Deps
 from bot.table.lobby import Lobbies, channel_of
 from bot.table.panels import Panels
 from bot.table.play import Plays
+from bot.table.threads import Places
 
 TIMEOUT_HELP = "How long each player has for a move: 10m to 7d (default 24h)"
 Timeout = app_commands.Range[str, 1, 40] | None  # the `timeout` option of every `/<game> new`
+
+
+def started(row: GameRow) -> bool:
+    return row.status == "active"
 
 
 @dataclass(frozen=True)
@@ -28,15 +34,19 @@ class Tools:
     panels: Panels
     plays: Plays
     lobbies: Lobbies
+    places: Places
 
     async def game_here(self, interaction: discord.Interaction, kind: str) -> Loaded:
-        """The started game of ``kind`` in the command's channel, or an error that says what to do
-        (including "that game is over" right after it ended)."""
-        channel_id = channel_of(interaction)
+        """The started game of ``kind`` played in the command's channel or thread (the caller's,
+        among several), or an error that says what to do (including "that game is over" right after
+        it ended)."""
+        place_id = channel_of(interaction)
         try:
-            game = await self.deps.service.live_in_channel(channel_id, kind)
+            game = await self.deps.service.game_here(
+                place_id, interaction.user.id, kind=kind, prefer=(started,)
+            )
         except NoGameHere:
-            last = await self.deps.storage.latest_game_in_channel(channel_id=channel_id)
+            last = await self.deps.storage.latest_game_at(place_id=place_id)
             if last is not None and last.kind == kind and last.status == "finished":
                 raise GameOver(
                     f"Game #{last.id} is over (the result is in the channel). "
@@ -65,10 +75,12 @@ class Tools:
         if interaction.channel_id is None:
             return None
         try:
-            game = await self.deps.service.live_in_channel(interaction.channel_id)
-        except NoGameHere:
+            game = await self.deps.service.game_here(
+                interaction.channel_id, interaction.user.id, kind=kind, prefer=(started,)
+            )
+        except GameError:
             return None
-        return game if game.row.kind == kind and game.state is not None else None
+        return game if game.state is not None else None
 
     async def caller_view(self, interaction: discord.Interaction, kind: str) -> tuple[Any, int] | None:
         """For autocomplete: the caller's own view of the started game of ``kind`` in this channel,

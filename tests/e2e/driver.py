@@ -19,6 +19,35 @@ def bot_messages(emu: DiscordEmulator, channel: Channel) -> list[MessageRecord]:
     return [m for m in emu.channel_messages(channel) if m.author.id == emu.bot_user.id]
 
 
+def game_place(emu: DiscordEmulator, channel: Channel, card: MessageRecord) -> Channel:
+    """Where the game of lobby card ``card`` is played: the thread started from the card (its id is
+    the card's), else the card's channel."""
+    return emu.channels.get(card.id) or channel
+
+
+def news_mark(emu: DiscordEmulator, channel: Channel) -> tuple[int, str]:
+    """What the bot shows in a channel now: how many messages it has there, and the latest board's
+    text (a pick still secret edits that text instead of posting)."""
+    mine = bot_messages(emu, channel)
+    boards = [m for m in mine if m.attachments]
+    return len(mine), boards[-1].content if boards else ""
+
+
+async def news_since(emu: DiscordEmulator, channel: Channel, mark: tuple[int, str]) -> MessageRecord:
+    """Wait for what a move shows in the channel after `news_mark` gave ``mark`` (a new message, or
+    the latest board's text edited), then for quiet; returns the new message or the edited board."""
+
+    def news() -> tuple[int, str] | None:
+        now = news_mark(emu, channel)
+        return now if now != mark else None
+
+    await emu.wait_until(news, what="the move's news in the channel")
+    await emu.wait_idle()
+    if news_mark(emu, channel)[0] > mark[0]:
+        return bot_messages(emu, channel)[-1]
+    return latest_board(emu, channel)
+
+
 def latest_board(emu: DiscordEmulator, channel: Channel) -> MessageRecord:
     """The newest public bot message with an image: the current board."""
     boards = [m for m in bot_messages(emu, channel) if m.attachments and not m.ephemeral]

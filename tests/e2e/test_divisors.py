@@ -24,6 +24,8 @@ from tests.e2e.driver import (
     db_snapshot,
     dm_panel,
     latest_board,
+    news_mark,
+    news_since,
     private_reply,
     start_game,
 )
@@ -57,19 +59,12 @@ async def dm_menu(emu: DiscordEmulator, user: User, game_id: int) -> MessageReco
     return found
 
 
-async def settled(emu: DiscordEmulator, channel: Channel, before: int) -> MessageRecord:
-    """Wait for the one channel post a move makes (a board, or a line for a quiet pick)."""
-    await emu.wait_until(lambda: len(bot_messages(emu, channel)) > before, what="the move's channel post")
-    await emu.wait_idle()
-    return bot_messages(emu, channel)[-1]
-
-
 async def pick(
     emu: DiscordEmulator, channel: Channel, game_id: int, user: User, card: int, how: str
 ) -> tuple[str, MessageRecord]:
     """Pick ``card`` by ``how`` (select: the DM menu; command; button: My move, then the private
     menu; typed: a DM reply). Returns the private answer and the channel post."""
-    before = len(bot_messages(emu, channel))
+    before = news_mark(emu, channel)
     if how == "select":
         panel = await dm_menu(emu, user, game_id)
         menu = pick_control(panel)
@@ -94,7 +89,7 @@ async def pick(
         await emu.send_dm(user, f"{card}")
         await emu.wait_until(lambda: len(emu.dm_messages(user)) > count, what="the DM answer")
         answer = emu.dm_messages(user)[-1].content
-    post = await settled(emu, channel, before)
+    post = await news_since(emu, channel, before)
     return answer, post
 
 
@@ -141,8 +136,9 @@ async def assert_no_leaks(emu: DiscordEmulator, harness: BotHarness, game_id: in
             for component in row.get("components", []):
                 cid = component.get("custom_id", "")
                 assert re.fullmatch(r"q:\d+:(\d+|-):[a-z_]+", cid), f"a control carries a value: {cid}"
-        if "has chosen a card" in content:  # a quiet pick: no card value at all
-            assert not re.search(r"\d", strip_ids(content)), content
+        if "has chosen a card" in content:  # a quiet pick: no card value at all in what it says
+            said = content[content.index("has chosen a card") :]
+            assert not re.search(r"\d", strip_ids(said)), content
         for filename, data in payload.attachments:
             m = re.fullmatch(rf"divisors-{game_id}-(\d+)\.png", filename)
             if m is None:
@@ -181,7 +177,8 @@ async def test_three_players_m6_by_every_input_path_with_a_restart(
     # Cycle 1, round 1: bob by the DM menu, then a restart with his card pending, then carol by My move.
     answer, post = await pick(emu, channel, game_id, bob, 6, "select")
     assert "Your card **6** is in" in answer and "You picked **6**" in answer
-    assert post.content.endswith(f"<@{carol.id}>, your move.") and not post.attachments
+    # A pick still secret edits the board's text: who has chosen, whose move.
+    assert post.content.endswith(f"<@{carol.id}>, your move.") and post.id == latest_board(emu, channel).id
     assert f"<@{bob.id}> has chosen a card." in post.content
     assert (await state_of(bot_harness, game_id)).picks == (None, 6, None)
     await bot_harness.restart()
@@ -322,10 +319,10 @@ async def test_bad_inputs_drop_forfeit_and_closed_dms(
     await private_reply(shown_rec)
     stale = shown_rec.messages[-1]
     assert pick_control(stale) is not None
-    before = len(bot_messages(emu, channel))
+    before = news_mark(emu, channel)
     answer = await private_reply(await emu.slash(alice, channel, "divisors drop"))
     assert "You dropped out" in answer
-    post = await settled(emu, channel, before)
+    post = await news_since(emu, channel, before)
     assert_png(post)
     assert f"<@{alice.id}> dropped out, keeping 0 points" in post.content
     assert "their 12 fresh cards leave play" in post.content
@@ -345,9 +342,9 @@ async def test_bad_inputs_drop_forfeit_and_closed_dms(
     # Bob picks by his DM menu, then carol forfeits (/game leave): the pairing is void, bob's card
     # stays his and is never shown, and the game ends; alice (dropped) and bob could win, carol not.
     await pick(emu, channel, game_id, bob, 7, "select")
-    before = len(bot_messages(emu, channel))
+    before = news_mark(emu, channel)
     await private_reply(await emu.slash(carol, channel, "game leave"))
-    final = await settled(emu, channel, before)
+    final = await news_since(emu, channel, before)
     assert f"<@{carol.id}> left the game (forfeit)" in final.content
     assert f"<@{bob.id}> wins" in final.content
     assert not re.search(r"\b7\b", strip_ids(final.content)), final.content

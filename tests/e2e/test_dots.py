@@ -102,14 +102,14 @@ async def draw_by_menus(
 
 
 async def stored_state(harness: BotHarness, scene: Scene) -> dots.State:
-    row = await harness.bot.storage.latest_game_in_channel(channel_id=scene.channel.id)
+    row = await harness.bot.storage.latest_game_at(place_id=scene.channel.id)
     assert row is not None and row.state is not None
     return dots.State.from_dict(row.state)
 
 
 async def check_replay(harness: BotHarness, scene: Scene) -> None:
     service = harness.bot.service
-    row = await service.storage.latest_game_in_channel(channel_id=scene.channel.id)
+    row = await service.storage.latest_game_at(place_id=scene.channel.id)
     assert row is not None and row.status == "finished"
     assert (await service.replay(row.id)).to_dict() == row.state
 

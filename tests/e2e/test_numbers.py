@@ -8,6 +8,7 @@ with the panel the cog would draw had the pick been a different number.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 from pathlib import Path
@@ -24,6 +25,8 @@ from tests.e2e.driver import (
     form_answer,
     game_panels,
     latest_board,
+    news_mark,
+    news_since,
     private_panel,
     private_reply,
     start_game,
@@ -50,18 +53,6 @@ async def game_of(harness: BotHarness, game_id: int) -> Loaded:
     return await harness.bot.service.get(game_id)
 
 
-async def posted(emu: DiscordEmulator, channel: Channel, before: int) -> MessageRecord:
-    """Wait for the bot's next post in the channel (the quiet line or the board) and for quiet."""
-
-    def newer() -> MessageRecord | None:
-        mine = bot_messages(emu, channel)
-        return mine[-1] if len(mine) > before else None
-
-    message: MessageRecord = await emu.wait_until(newer, what="the bot's post about the pick")
-    await emu.wait_idle()
-    return message
-
-
 async def by_modal(emu: DiscordEmulator, user: User, panel: MessageRecord, cid: str, text: str) -> str:
     rec = await emu.click(user, panel, cid)
     await rec.response()
@@ -75,7 +66,7 @@ async def pick(
 ) -> tuple[str, MessageRecord]:
     """One pick by ``how``: its private answer, and the channel post that followed."""
     channel = scene.channel
-    before = len(bot_messages(emu, channel))
+    before = news_mark(emu, channel)
     text = typed or str(number)
     if how == "modal":  # the DM panel's Pick button
         panel, cid = await wait_dm_control(emu, user, game_id, "pick")
@@ -94,7 +85,7 @@ async def pick(
         answer = await by_modal(emu, user, panel, panel.button("Pick")["custom_id"], text)
     else:
         raise AssertionError(how)
-    return answer, await posted(emu, channel, before)
+    return answer, await news_since(emu, channel, before)
 
 
 def assert_one_live_dm_panel(emu: DiscordEmulator, game_id: int, *users: User) -> None:
@@ -116,9 +107,24 @@ def assert_hidden(emu: DiscordEmulator, since: set[tuple[object, ...]], number: 
     """Nothing shown publicly since ``since`` names ``number``, in decimal or binary, or draws it."""
     fresh = [p for p in emu.all_public_payloads() if (p.message_id, repr(p.body), p.attachments) not in since]
     assert fresh, "the pick was not announced"
+    images = {a for key in since for a in key[2]}  # type: ignore[union-attr]
     for payload in fresh:
-        assert payload.attachments == (), "a new image while a pick is pending"
-        blob = IDS.sub("", repr(payload.body))
+        assert set(payload.attachments) <= images, "a new image while a pick is pending"
+        # The text that is new (an edited board keeps the lines it had), and what the controls say
+        # (their layout numbers, "type": 2, are not the pick).
+        seen = {
+            line
+            for key in since
+            if key[0] == payload.message_id
+            for line in str(ast.literal_eval(str(key[1]))["content"]).split("\n")
+        }
+        lines = [line for line in str(payload.body.get("content")).split("\n") if line not in seen]
+        labels = [
+            f"{c.get('label', '')} {c.get('custom_id', '')} {c.get('options', '')}"
+            for row in payload.body.get("components") or []
+            for c in row.get("components", [])
+        ]
+        blob = IDS.sub("", " ".join([*lines, *labels]))
         assert not re.search(rf"(?<!\d){number}(?!\d)", blob), f"{number} leaked: {blob}"
         assert numbers.binary(number, m) not in blob, f"{number} leaked in binary: {blob}"
 
@@ -172,9 +178,14 @@ async def test_whole_m3_game_by_every_input_path_with_a_restart(
         user, how, number, typed = first
         other = bob if user is alice else alice
         since, dms = public_keys(emu), len(emu.dm_messages(other))
+        posts = len(bot_messages(emu, scene.channel))
         answer, line = await pick(emu, scene, game_id, user, how, number, typed)
         assert f"Your pick **{number}** (`{numbers.binary(number, 3)}`) is in" in answer, answer
-        assert f"<@{user.id}> has picked." in line.content and not line.attachments
+        # A pick still secret posts nothing: the current board's text says who has picked.
+        assert f"<@{user.id}> has picked." in line.content
+        assert (
+            len(bot_messages(emu, scene.channel)) == posts and line.id == latest_board(emu, scene.channel).id
+        )
         assert_hidden(emu, since, number, 3)
         assert len(emu.dm_messages(other)) == dms, "the other player was told something"
         if i == 2:  # the bot restarts between the two picks: the pick is kept, and still hidden
@@ -352,9 +363,9 @@ async def test_forfeit_with_a_pick_pending_reveals_nothing(
     assert "m = 4, 2 hours per move" in latest_board(emu, scene.channel).content
     since = public_keys(emu)
     await pick(emu, scene, game_id, alice, "command", 13)
-    before = len(bot_messages(emu, scene.channel))
+    before = news_mark(emu, scene.channel)
     await (await emu.slash(bob, scene.channel, "game leave")).response()
-    final = await posted(emu, scene.channel, before)
+    final = await news_since(emu, scene.channel, before)
     assert f"<@{bob.id}> left the game (forfeit)." in final.content
     assert f"🏆 <@{alice.id}> wins: the other player left the game." in final.content
     game = await game_of(bot_harness, game_id)
@@ -362,6 +373,12 @@ async def test_forfeit_with_a_pick_pending_reveals_nothing(
     for payload in emu.all_public_payloads():
         if (payload.message_id, repr(payload.body), payload.attachments) in since:
             continue
-        blob = IDS.sub("", repr(payload.body))
+        # The text and what the controls say (their layout numbers, "type": 2, are not the pick).
+        labels = [
+            f"{c.get('label', '')} {c.get('custom_id', '')} {c.get('options', '')}"
+            for row in payload.body.get("components") or []
+            for c in row.get("components", [])
+        ]
+        blob = IDS.sub("", " ".join([str(payload.body.get("content")), *labels]))
         assert not re.search(r"(?<!\d)13(?!\d)", blob) and "1101" not in blob, blob
     assert all("13" not in IDS.sub("", m.content) for m in emu.dm_messages(bob))

@@ -103,7 +103,7 @@ async def test_three_players_by_buttons(
     assert "wins" in final.content and final.custom_ids == []
     # The move log replays to the stored state.
     service = bot_harness.bot.service
-    row = await service.storage.latest_game_in_channel(channel_id=scene.channel.id)
+    row = await service.storage.latest_game_at(place_id=scene.channel.id)
     assert row is not None and row.status == "finished"
     assert (await service.replay(row.id)).to_dict() == row.state
     assert_clean(emulator)
@@ -179,10 +179,14 @@ async def test_forfeit_cancel_status_rules_and_threads(
     emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
     await open_game(emulator, scene, 3, 5, by_buttons=False)
-    # A second game in the same channel is refused with a pointer; a thread is a channel of its own.
+    # A second game may open in the same channel (its own card), and in a thread; Dave closes the
+    # first from its card.
     rec = await emulator.slash(scene.dave, scene.channel, "procession new", n=4)
-    reply = await private_reply(rec)
-    assert "already has a game in play" in reply and "thread" in reply
+    card = (await rec.response()).message
+    assert card is not None and not card.flags & 64
+    await (await emulator.click(scene.dave, card, card.button("Cancel")["custom_id"])).response()
+    card = emulator.message(card.id)
+    assert "closed" in card.content and card.custom_ids == []
     rec = await emulator.slash(scene.dave, scene.thread, "procession new", n=4)
     assert not (await rec.response()).ephemeral
     # /game status: the board again, privately, with whose move it is.

@@ -122,8 +122,8 @@ async def test_two_players_modal_reply_select_command_and_playoff(
     # Predictions: alice by the DM form, bob by a typed DM reply; alice then changes hers.
     text = await predict_by_modal(emu, alice, game_id, "sssS u")
     assert "SSSSU" in text
-    quiet = bot_messages(emu, scene.channel)[-1]
-    assert "has predicted" in quiet.content and "SSSSU" not in quiet.content and not quiet.attachments
+    quiet = latest_board(emu, scene.channel)  # a prediction edits the board's text: nothing new posted
+    assert "has predicted" in quiet.content and "SSSSU" not in quiet.content
     text = await predict_by_modal(emu, alice, game_id, "SSSSD")
     assert "SSSSD" in text
     hand_before = list((await state_of(bot_harness, game_id)).hands)

@@ -130,7 +130,7 @@ async def test_the_board_file_carries_the_alt_text() -> None:
     kind = GameKind.of(P, importlib.import_module("cogs.procession.present"))
     state = P.new_game(2, {"n": 5}, 0)
     view, table = P.view_for(state, None), table_for(P, state, 2)
-    file = await Boards(deps=None).image(kind, view, table)  # type: ignore[arg-type]
+    file = await Boards(deps=None, places=None).image(kind, view, table)  # type: ignore[arg-type]
     assert file.description == kind.present.alt_text(view, table)
     assert file.description.startswith("Procession board, n = 5: Alice (A) against")
     assert file.filename.endswith(".png")

@@ -8,14 +8,15 @@ from pathlib import Path
 import pytest
 
 from bot.errors import (
-    ChannelBusy,
     GameOver,
     IllegalMove,
     LobbyError,
+    NoGameHere,
     NotAllowed,
     NotAPlayer,
     NotYourTurn,
     StaleButton,
+    WhichGame,
 )
 from bot.service import GameService
 from bot.storage import MIGRATIONS, StaleVersion, Storage
@@ -47,15 +48,36 @@ async def test_migrations_are_numbered_and_idempotent(tmp_path: Path) -> None:
     await storage.close()
 
 
-async def test_one_live_game_per_channel_but_threads_are_channels(service: GameService) -> None:
+async def test_a_channel_holds_several_games_and_commands_find_the_callers(service: GameService) -> None:
+    first = await lobby(service, channel=100)
+    second = await lobby(service, channel=100)
+    assert [g.id for g in await service.live_at(100)] == [first.id, second.id]
+    # Host 10 sits in both: a command cannot tell which one is meant, and says so, naming both.
+    with pytest.raises(WhichGame, match=f"#{first.id} and #{second.id}") as which:
+        await service.game_here(100, 10)
+    assert which.value.game_ids == (first.id, second.id)
+    # A preference narrows it down; then the caller's seat does.
+    assert (await service.game_here(100, 10, prefer=[lambda row: row.id == second.id])).id == second.id
+    await service.cancel(first.id, 10, can_manage=False)
+    assert (await service.game_here(100, 10)).id == second.id  # a cancelled game is not live
+    other = await lobby(service, channel=101)  # a thread has its own games
+    assert (await service.game_here(101, 10)).id == other.id
+
+
+async def test_a_game_moved_to_its_thread_is_found_there_and_pointed_to_from_the_channel(
+    service: GameService,
+) -> None:
     game = await lobby(service, channel=100)
-    with pytest.raises(ChannelBusy, match=f"#{game.id}"):
-        await lobby(service, channel=100)
-    other = await lobby(service, channel=101)  # a thread has its own channel id
-    assert other.id != game.id
-    await service.cancel(game.id, 10, can_manage=False)
-    again = await lobby(service, channel=100)  # a cancelled game frees the channel
-    assert again.row.status == "lobby"
+    await service.set_messages(game.id, lobby_message_id=555, place_id=555)
+    assert (await service.game_here(555, 10)).id == game.id
+    with pytest.raises(WhichGame, match="<#555>"):
+        await service.game_here(100, 10)  # the caller's own game, in its thread
+    with pytest.raises(NoGameHere):
+        await service.game_here(100, 99)  # somebody else's game: nothing here for them
+    # The same, read afresh from storage (a new process).
+    fresh = GameService(service.storage)
+    assert (await fresh.game_here(555, 10)).id == game.id
+    assert [g.id for g in await fresh.live_at(100)] == [game.id]
 
 
 async def test_lobby_seats_host_and_limits(service: GameService) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import ChannelBusy, NoGameHere
+from bot.errors import NoGameHere
 from bot.storage import (
     MIGRATIONS,
     Conflict,
@@ -107,8 +107,9 @@ async def test_a_version_4_database_upgrades_and_keeps_its_games(tmp_path: Path)
     build_v4_database(path)
     storage = await Storage.open(str(path))
     try:
-        assert await storage.schema_version() == len(MIGRATIONS) == 6
+        assert await storage.schema_version() == len(MIGRATIONS) == 7
         game = await storage.get_game(game_id=5)
+        assert game.place_id == game.channel_id and game.thread_id is None  # played where it was
         assert (game.status, game.version, game.state, game.board_message_id, game.timeout_s) == (
             "active",
             3,
@@ -177,17 +178,15 @@ async def test_rows_read_back_what_was_written_also_after_reopening(tmp_path: Pa
 
 
 async def test_the_live_game_of_a_channel_follows_lobbies_and_endings(storage: Storage) -> None:
-    assert await storage.live_game_in_channel(channel_id=300) is None
+    assert await storage.live_games_at(channel_id=300) == []
     first = await lobby(storage, channel=300)
-    assert (await storage.live_game_in_channel(channel_id=300)) == first
-    with pytest.raises(ChannelBusy, match=f"#{first.id}"):
-        await lobby(storage, channel=300)
+    assert await storage.live_games_at(channel_id=300) == [first]
     cancelled = (await storage.cancel_game(game_id=first.id, expected_version=first.version)).row
     assert cancelled.status == "cancelled"
-    assert await storage.live_game_in_channel(channel_id=300) is None
-    assert await storage.latest_game_in_channel(channel_id=300) == cancelled
+    assert await storage.live_games_at(channel_id=300) == []
+    assert await storage.latest_game_at(place_id=300) == cancelled
     second = await started(storage, channel=300)
-    assert await storage.live_game_in_channel(channel_id=300) == second
+    assert await storage.live_games_at(channel_id=300) == [second]
     assert await storage.live_games_of_user(user_id=11) == [second]
     finished = await storage.record_move(
         game_id=second.id,
@@ -200,9 +199,21 @@ async def test_the_live_game_of_a_channel_follows_lobbies_and_endings(storage: S
     )
     assert finished.row.status == "finished" and finished.row.result == {"winners": [0]}
     assert await storage.waits_of_game(game_id=second.id) == []  # a finished game waits for nobody
-    assert await storage.live_game_in_channel(channel_id=300) is None
-    assert await storage.latest_game_in_channel(channel_id=300) == finished.row
+    assert await storage.live_games_at(channel_id=300) == []
+    assert await storage.latest_game_at(place_id=300) == finished.row
     assert await storage.count_games() == 2 and await storage.count_games(status="finished") == 1
+
+
+async def test_a_game_in_its_thread_is_live_in_both_the_channel_and_the_thread(storage: Storage) -> None:
+    first = await lobby(storage, channel=300)
+    second = await lobby(storage, channel=300)  # several games per channel
+    await storage.set_messages(game_id=first.id, lobby_message_id=900, place_id=900)
+    moved = await storage.get_game(game_id=first.id)
+    assert moved.place_id == 900 and moved.thread_id == 900 and moved.channel_id == 300
+    assert second.thread_id is None and second.place_id == 300
+    assert await storage.live_games_at(channel_id=300) == [moved, second]
+    assert await storage.live_games_at(channel_id=900) == [moved]
+    assert await storage.latest_game_at(place_id=900) == moved
 
 
 async def test_dm_links_read_back_what_was_written(tmp_path: Path) -> None:

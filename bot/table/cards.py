@@ -1,0 +1,174 @@
+"""The game's card: the lobby message in the channel, kept up to date for the whole game.
+
+People join from it; once the game starts it names the players, where the game is played (its
+thread) and whose move it is; at the end it shows the result with the final board. It never pings.
+
+Edits that matter are outbox effects (`card`: the start, the end, a cancel). Between them the card
+follows the game at most every `EVERY` seconds (`Cards.touch`, after a move's board): at once when it
+was not edited for a while, else a little later, so a fast game does not edit it on every move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.service import Loaded
+from bot.storage import OutboxItem
+from bot.table.boards import Boards
+from bot.table.components import button
+from bot.table.deps import Deps
+from bot.table.ids import custom_id
+from bot.table.outbox import Carrier, Context, Done
+from bot.table.present import whose_move
+from bot.table.replies import NO_PINGS, fit, join_words, mention
+from bot.table.threads import Places
+
+log = logging.getLogger(__name__)
+
+EVERY = 5.0  # seconds: the card follows a game's moves at most this often
+
+
+@dataclass(frozen=True)
+class Cards:
+    deps: Deps
+    boards: Boards
+    places: Places
+    _edited: dict[int, float] = field(default_factory=dict)  # game id -> when its card was last edited
+    _later: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # game id -> a deferred edit
+
+    # ---- building -------------------------------------------------------------------------------
+
+    def payload(self, game: Loaded) -> dict[str, Any]:
+        """The card's text and controls (the lobby's buttons while people can join)."""
+        kind = self.deps.catalog.get(game.row.kind)
+        row = game.row
+        table = kind.table(game)
+        title = table.heading
+        players = join_words([mention(u) for u in row.seats])
+        if row.status == "lobby":
+            return self._lobby(game, title)
+        if row.status == "cancelled":
+            closed = "This lobby was closed." if game.state is None else "This game was cancelled."
+            return {"content": f"{title}\n{closed}", "view": None, "allowed_mentions": NO_PINGS}
+        where = f"in <#{row.place_id}>" if row.thread_id is not None else "here"
+        if row.status == "active":
+            lines = [title, f"The game has started, played {where} by {players}.", whose_move(table)]
+        else:
+            lines = [title, f"Played {where} by {players}.", kind.present.status(game.view(None), table)]
+        return {"content": fit("\n".join(lines)), "view": None, "allowed_mentions": NO_PINGS}
+
+    def _lobby(self, game: Loaded, title: str) -> dict[str, Any]:
+        row = game.row
+        rules = self.deps.catalog.get(row.kind).rules
+        players = "\n".join(
+            f"{i + 1}. {mention(u)}{' (host)' if u == row.host_id else ''}" for i, u in enumerate(row.seats)
+        )
+        need = (
+            f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}"
+            if rules.MAX_PLAYERS > rules.MIN_PLAYERS
+            else rules.MIN_PLAYERS
+        )
+        content = (
+            f"{title}\nLobby: {len(row.seats)} of at most {rules.MAX_PLAYERS} players ({need} can play).\n"
+            f"{players}\nPress **Join** to play. The host presses **Start** when everyone is in."
+        )
+        view = self.deps.router.view(
+            [
+                button("Join", custom_id(row.id, "join"), style=discord.ButtonStyle.success),
+                button("Leave", custom_id(row.id, "leave")),
+                button(
+                    "Start",
+                    custom_id(row.id, "start"),
+                    style=discord.ButtonStyle.primary,
+                    disabled=len(row.seats) < rules.MIN_PLAYERS,
+                ),
+                button("Cancel", custom_id(row.id, "cancel"), style=discord.ButtonStyle.danger),
+            ]
+        )
+        return {"content": content, "view": view, "allowed_mentions": NO_PINGS}
+
+    # ---- editing --------------------------------------------------------------------------------
+
+    async def edit(self, game: Loaded, *, final_board: bool = False) -> None:
+        """Bring the card up to date (with the final board's image at the end of a game)."""
+        row = game.row
+        if row.lobby_message_id is None:
+            return
+        self._edited[game.id] = time.monotonic()
+        payload = self.payload(game)
+        if final_board and game.state is not None:
+            kind = self.deps.catalog.get(row.kind)
+            payload["attachments"] = [await self.boards.image(kind, game.view(None), kind.table(game))]
+        message = self.deps.client.get_partial_messageable(row.channel_id).get_partial_message(
+            row.lobby_message_id
+        )
+        try:
+            await self.places.call(row.channel_id, lambda: message.edit(**payload))
+        except discord.NotFound:
+            pass  # the card was deleted: the game goes on without it
+        finally:
+            if not game.row.live:
+                self._forget(game.id)
+
+    async def carry_card(self, item: OutboxItem, context: Context) -> Done:
+        game = await self.deps.service.get(item.game_id)
+        await self.edit(game, final_board=game.row.status == "finished")
+        return Done()
+
+    def following(self, carrier: Carrier) -> Carrier:
+        """``carrier`` (a move's news), then the card follows."""
+
+        async def carry(item: OutboxItem, context: Context) -> Done | None:
+            done = await carrier(item, context)
+            await self.touch(item.game_id)
+            return done
+
+        return carry
+
+    async def touch(self, game_id: int) -> None:
+        """A move was shown: the card follows, now or (after a recent edit) a little later."""
+        if game_id in self._later:
+            return
+        wait = self._edited.get(game_id, 0.0) + EVERY - time.monotonic()
+        if wait <= 0:
+            await self._follow(game_id)
+            return
+        self._later[game_id] = asyncio.get_running_loop().create_task(
+            self._follow_later(game_id, wait), name=f"quetbot-card-{game_id}"
+        )
+
+    async def _follow_later(self, game_id: int, wait: float) -> None:
+        await asyncio.sleep(wait)
+        self._later.pop(game_id, None)
+        await self._follow(game_id)
+
+    async def _follow(self, game_id: int) -> None:
+        game = await self.deps.service.get(game_id)
+        if not game.row.live:
+            return  # the end is the `card` effect's
+        try:
+            await self.edit(game)
+        except (discord.HTTPException, OSError) as exc:  # the next move brings it up to date
+            log.info("The card of game %s was not updated: %s", game_id, exc)
+
+    def _forget(self, game_id: int) -> None:
+        self._edited.pop(game_id, None)
+        later = self._later.pop(game_id, None)
+        if later is not None and later is not asyncio.current_task():
+            later.cancel()
+
+    async def stop(self) -> None:
+        tasks = list(self._later.values())
+        self._later.clear()
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

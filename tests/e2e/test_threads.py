@@ -1,0 +1,262 @@
+"""Games in threads: each game plays in a public thread started from its lobby card, quietly.
+
+The server keeps the default settings here (threads on; see the ``threads`` marker in
+tests/conftest.py). Whole games of every kind are played by slash commands in their threads, counting
+what each move shows: in the parent channel only the card (edited as the game goes), in the thread at
+most one new message per move, and one DM panel per player per game (edited from then on).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from bot.games import RULES, updown
+from tests.e2e.driver import bot_messages, latest_board, lobby_message, private_reply
+from tests.emulator import DiscordEmulator
+from tests.emulator.harness import BotHarness
+from tests.emulator.models import Channel, MessageRecord, Perm, User
+from tests.emulator.world import Scene
+
+pytestmark = pytest.mark.threads
+
+SECRET = {"updown", "numbers", "divisors"}
+SMALL = {
+    "procession": {"n": 3},
+    "dots": {"size": 3},
+    "updown": {},
+    "numbers": {"m": 3},
+    "divisors": {"m": 3},
+}
+
+
+def command_for(kind: str, action: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The slash command (and options) that makes ``action``."""
+    kind_of = action["type"]
+    if kind == "procession":
+        return "procession flip", {"position": action["position"]}
+    if kind == "dots":
+        start = {"from": action["from"]} if action.get("from") else {}
+        return "dots line", {"to": action["to"], **start}
+    if kind == "updown" and kind_of == "predict":
+        return "updown predict", {"letters": action["letters"]}
+    if kind == "updown":
+        return "updown play", {"card": updown.rank_label(action["rank"])}
+    if kind == "numbers":
+        return "numbers pick", {"number": action["number"]}
+    assert kind == "divisors" and kind_of == "pick", action
+    return "divisors pick", {"card": action["card"]}
+
+
+async def open_and_start(
+    emu: DiscordEmulator, channel: Channel, kind: str, host: User, *others: User, **options: Any
+) -> tuple[int, MessageRecord]:
+    """Open a lobby, let ``others`` join by button, start it; returns the game id and its card."""
+    await (await emu.slash(host, channel, f"{kind} new", **options)).response()
+    card = lobby_message(emu, channel)
+    for user in others:
+        await (await emu.click(user, card, card.button("Join")["custom_id"])).response()
+    card = emu.message(card.id)
+    game_id = int(card.custom_ids[0].split(":")[1])
+    await (await emu.click(host, card, card.button("Start")["custom_id"])).response()
+    await emu.wait_idle()
+    return game_id, emu.message(card.id)
+
+
+@dataclass
+class Counts:
+    parent: int = 0  # bot messages in the parent channel
+    most_per_move: int = 0  # the most new thread messages one move made
+    moves: int = 0
+    dms: dict[str, int] = field(default_factory=dict)  # new DMs per player
+
+
+async def play_out(
+    emu: DiscordEmulator, harness: BotHarness, thread: Channel, game_id: int, users: list[User], seed: int
+) -> int:
+    """Play the game to its end by slash commands in ``thread`` (random legal moves); returns the most
+    new thread messages any one move made."""
+    rng = random.Random(seed)
+    most = 0
+    for _ in range(400):
+        game = await harness.bot.service.get(game_id)
+        if not game.row.live:
+            return most
+        rules = game.rules
+        seat = min(rules.to_act(game.state))
+        actions = [a for a in rules.legal_actions(game.state, seat) if a["type"] != "drop"]
+        name, options = command_for(game.row.kind, rng.choice(actions))
+        before = len(emu.channel_messages(thread))
+        rec = await emu.slash(users[seat], thread, name, **options)
+        await rec.response()
+        assert not any("Nothing was changed" in t for t in rec.ephemeral_texts()), rec.ephemeral_texts()
+        await emu.wait_idle()
+        most = max(most, len(emu.channel_messages(thread)) - before)
+    raise AssertionError(f"game #{game_id} did not end")
+
+
+@pytest.mark.parametrize("kind", sorted(RULES))
+async def test_a_whole_game_in_its_thread_is_quiet(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, kind: str
+) -> None:
+    users = [scene.alice, scene.bob, scene.carol] if kind in ("procession", "updown", "divisors") else []
+    users = users or [scene.alice, scene.bob]
+    dms_before = {u.name: len(emu.dm_messages(u)) for u in users}
+    game_id, card = await open_and_start(emu, scene.channel, kind, users[0], *users[1:], **SMALL[kind])
+
+    # The thread: started from the card (so it has the card's id), named, with the players in it.
+    thread = emu.channels[card.id]
+    assert thread.is_thread and thread.parent is scene.channel
+    title = RULES[kind].TITLE
+    names = (await bot_harness.bot.service.get(game_id)).row.names
+    assert thread.name == f"{title} #{game_id} · " + ", ".join(names)
+    assert {m.id for m in emu.thread_members(thread)} >= {u.id for u in users}
+    first = latest_board(emu, thread)
+    shown = re.sub(r"<@\d+>", "@someone", first.content)  # as people read it: mentions are names
+    assert len(shown) <= 300 and "seat" not in first.content.lower(), shown
+    assert f"<#{thread.id}>" in card.content and card.custom_ids == []
+
+    most = await play_out(emu, bot_harness, thread, game_id, users, seed=len(kind))
+
+    # The parent channel holds the card alone, now with the result and the final board.
+    assert [m.id for m in bot_messages(emu, scene.channel)] == [card.id]
+    card = emu.message(card.id)
+    assert card.attachments and card.attachments[0].description, "the final board, with alt text"
+    game = await bot_harness.bot.service.get(game_id)
+    assert game.row.status == "finished"
+    assert card.custom_ids == [] and ("wins" in card.content or "draw" in card.content.lower())
+    # At most one new message in the thread per move.
+    assert most <= 1, most
+    # One DM per player in a game with secrets (the panel, edited from then on); none otherwise.
+    for user in users:
+        sent = len(emu.dm_messages(user)) - dms_before[user.name]
+        assert sent == (1 if kind in SECRET else 0), (
+            user.name,
+            [m.content[:60] for m in emu.dm_messages(user)],
+        )
+    # Every image has alt text; no text a person reads says "seat".
+    for message in emu.channel_messages(thread):
+        assert all(a.description for a in message.attachments), message.content[:80]
+        assert not re.search(r"\bseats?\b", message.content, re.I), message.content
+
+
+async def test_two_games_share_a_channel_each_in_its_thread(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    alice, bob, carol, dave = scene.alice, scene.bob, scene.carol, scene.dave
+    first, first_card = await open_and_start(emu, scene.channel, "procession", alice, bob, n=3)
+    second, second_card = await open_and_start(emu, scene.channel, "dots", carol, dave, size=3)
+    one, two = emu.channels[first_card.id], emu.channels[second_card.id]
+    assert one is not two and {one.parent, two.parent} == {scene.channel}
+    # Each thread takes its own game's commands.
+    rec = await emu.slash(alice, one, "procession flip", position=1)
+    assert not (await rec.response()).ephemeral
+    await emu.wait_idle()
+    assert f"game #{first}" in latest_board(emu, one).content
+    # In the parent channel, a player's command points to their game's thread, privately.
+    reply = await private_reply(await emu.slash(bob, scene.channel, "procession flip", position=2))
+    assert f"<#{one.id}>" in reply
+    rec = await emu.slash(carol, scene.channel, "game status")
+    assert (await rec.response()).ephemeral and f"game #{second}" in rec.ephemeral_texts()[-1]
+    # A game's controls work only where the game is.
+    board = latest_board(emu, one)
+    usable = next(b for b in board.buttons() if not b.get("disabled") and b.get("label", "").isdigit())
+    reply = await private_reply(await emu.click(carol, board, usable["custom_id"]))
+    assert "not playing" in reply.lower() or "turn" in reply.lower()
+    # The parent channel shows just the two cards, each naming whose move it is.
+    assert [m.id for m in bot_messages(emu, scene.channel)] == [first_card.id, second_card.id]
+    assert bob.mention in emu.message(first_card.id).content
+    assert carol.mention in emu.message(second_card.id).content
+
+
+async def test_without_thread_permission_the_game_plays_in_place_and_says_so_once(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    perms = emu.permissions(scene.guild, emu.bot_user) & ~Perm.CREATE_PUBLIC_THREADS
+    emu.set_bot_permissions(scene.guild, perms)
+    game_id, card = await open_and_start(emu, scene.channel, "procession", scene.alice, scene.bob, n=3)
+    assert emu.threads_of(scene.channel) == [emu.channels[scene.thread.id]]  # only the scene's own
+    board = latest_board(emu, scene.channel)
+    assert "may not start threads" in board.content and f"game #{game_id}" in board.content
+    rec = await emu.slash(scene.alice, scene.channel, "procession flip", position=1)
+    assert not (await rec.response()).ephemeral
+    await emu.wait_idle()
+    later = latest_board(emu, scene.channel)
+    assert later.id != board.id and "may not start threads" not in later.content
+    assert "played here" in emu.message(card.id).content
+
+
+async def test_a_game_opened_in_a_thread_plays_there(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    before = len(emu.threads_of(scene.channel))
+    await open_and_start(emu, scene.thread, "dots", scene.alice, scene.bob, size=3)
+    assert len(emu.threads_of(scene.channel)) == before  # no thread inside a thread
+    assert "opened in a thread" in latest_board(emu, scene.thread).content
+
+
+async def test_admins_turn_threads_off_for_their_server(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    reply = await private_reply(await emu.slash(scene.alice, scene.channel, "game settings", threads="off"))
+    assert "Manage Server" in reply
+    assert "thread of their own" in await private_reply(
+        await emu.slash(scene.alice, scene.channel, "game settings")
+    )
+    emu.grant(scene.guild, scene.dave, Perm.MANAGE_GUILD)
+    reply = await private_reply(await emu.slash(scene.dave, scene.channel, "game settings", threads="off"))
+    assert "threads: off" in reply
+    await bot_harness.restart()  # stored, not only remembered
+    before = len(emu.threads_of(scene.channel))
+    await open_and_start(emu, scene.channel, "procession", scene.alice, scene.bob, n=3)
+    assert len(emu.threads_of(scene.channel)) == before
+    board = latest_board(emu, scene.channel)
+    assert "thread" not in board.content  # the admins' choice: nothing to explain
+
+
+async def test_an_archived_thread_is_opened_again_for_the_next_board(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    _, card = await open_and_start(emu, scene.channel, "procession", scene.alice, scene.bob, n=3)
+    thread = emu.channels[card.id]
+    board = latest_board(emu, thread)
+    emu.edit_thread(thread, archived=True)  # as Discord does after a week without messages
+    rec = await emu.click(scene.alice, board, board.button("1")["custom_id"])
+    await rec.response()
+    await emu.wait_idle()
+    assert not thread.archived
+    assert latest_board(emu, thread).id != board.id
+
+
+async def test_a_crash_right_after_the_thread_is_made_loses_nothing(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    emu.crash_after_next_request(bot_harness, "POST /channels/*/messages/*/threads")
+    await (await emu.slash(scene.alice, scene.channel, "procession new", n=3)).response()
+    card = lobby_message(emu, scene.channel)
+    await (await emu.click(scene.bob, card, card.button("Join")["custom_id"])).response()
+    await (await emu.click(scene.alice, card, card.button("Start")["custom_id"])).response()
+    await emu.wait_until(lambda: bot_harness.crashes == 1, what="the crash")
+    await bot_harness.start()
+    await emu.wait_until(lambda: card.id in emu.channels and emu.channel_messages(emu.channels[card.id]))
+    await emu.wait_idle()
+    thread = emu.channels[card.id]
+    assert len(emu.threads_of(scene.channel)) == 2  # the scene's thread and this one, once
+    assert len([m for m in emu.channel_messages(thread) if m.attachments]) == 1
+    assert {m.id for m in emu.thread_members(thread)} >= {scene.alice.id, scene.bob.id}
+
+
+async def test_a_failed_thread_start_is_retried(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    emu.fail_next("POST /channels/*/messages/*/threads", status=500, times=2)
+    game_id, card = await open_and_start(emu, scene.channel, "procession", scene.alice, scene.bob, n=3)
+    await emu.wait_until(lambda: card.id in emu.channels and emu.channel_messages(emu.channels[card.id]))
+    await emu.wait_idle()
+    thread = emu.channels[card.id]
+    assert f"game #{game_id}" in latest_board(emu, thread).content
+    assert [m.id for m in bot_messages(emu, scene.channel)] == [card.id]
