@@ -122,7 +122,7 @@ class Event:
     custom_ids: tuple[str, ...]
     image: bool
     created: bool  # a new message (or a "thinking" answer edited into the answer: it arrives now)
-    changed: bool  # created, or its text changed (not only its controls taken off)
+    said: bool  # created, or edited with a text (not only its controls taken off)
 
     @property
     def public(self) -> bool:
@@ -219,7 +219,7 @@ class BenchEmulator(DiscordEmulator):
             box = self.boxes[-user.id] = Mailbox()
         return box
 
-    def _record(self, message: MessageRecord, *, created: bool, changed: bool) -> None:
+    def _record(self, message: MessageRecord, *, created: bool, said: bool) -> None:
         self.event_no += 1
         event = Event(
             no=self.event_no,
@@ -229,7 +229,7 @@ class BenchEmulator(DiscordEmulator):
             custom_ids=tuple(message.custom_ids),
             image=bool(message.attachments),
             created=created,
-            changed=changed,
+            said=said,
         )
         self.latest[message.id] = event
         if created and event.image and not message.ephemeral:
@@ -239,14 +239,14 @@ class BenchEmulator(DiscordEmulator):
     def create_message(self, channel: Channel, author: User, body: dict[str, Any], *a: Any, **k: Any) -> Any:
         message = super().create_message(channel, author, body, *a, **k)
         if author is self.bot_user and not message.loading:
-            self._record(message, created=True, changed=True)
+            self._record(message, created=True, said=True)
         return message
 
     def edit_message(self, message: MessageRecord, body: dict[str, Any], *a: Any, **k: Any) -> None:
-        was_loading, text = message.loading, message.content
+        was_loading = message.loading
         super().edit_message(message, body, *a, **k)
         if message.author is self.bot_user:
-            self._record(message, created=was_loading, changed=was_loading or message.content != text)
+            self._record(message, created=was_loading, said=was_loading or "content" in body)
 
 
 # ---- the bot as a process -------------------------------------------------------------------------
@@ -414,7 +414,8 @@ class PhaseResult:
     requests: Counter[str] = field(default_factory=Counter)  # REST requests the bot made, by route
     move_kinds: set[str] = field(default_factory=set)  # the interaction kinds that are moves
     traces: dict[int, list[tuple[bool, Act]]] = field(default_factory=dict)
-    in_threads: int = 0  # games played in a thread of their own (the others: in the channel)
+    started: int = 0  # games started
+    in_threads: int = 0  # of them, games played in a thread of their own (the others: in the channel)
     steady: Steady = field(default_factory=Steady)
 
     def samples(self, kind: str) -> Samples:
@@ -491,6 +492,7 @@ class Table:
         self.card: MessageRecord | None = None  # the lobby message: the game's card
         self.place = self.channel  # where the game is played: its thread, or the channel
         self.board: MessageRecord | None = None  # the game's newest post
+        self.said: Event | None = None  # the last version of a board of the game that said something
         self.seen = 0  # the event number up to which the table has looked for newer posts
         self.started = 0  # the event number just before the game's first board
         self.moved_at: dict[int, int] = {}  # user id -> the event number when their last move was sent
@@ -511,31 +513,38 @@ class Table:
         return self.game in games or not games
 
     def published(self, event: Event) -> bool:
-        """A move's news: a new public post of the game, or the current board with a new text (before
-        the game has an id: a new lobby, with its Join button, in the channel)."""
+        """A move's news: a new public post of the game, or a board of the game edited with a text (the
+        current board, told a secret pick; `act` notes an older one). Before the game has an id: a new
+        lobby, with its Join button, in the channel."""
         if not event.public or not self.belongs(event):
             return False
         if self.game is None:
             return event.created and any(verb_of(c) == "join" for c in event.custom_ids)
-        return event.created or (event.changed and event.message is self.board)
+        return event.created or self.is_board(event)
+
+    def is_board(self, event: Event) -> bool:
+        """A version of a board of the game that says something: in the game's place, not its card."""
+        return event.said and event.message is not self.card and event.message.channel is self.place
 
     def live(self, event: Event) -> bool:
         return self.game is not None and bool(event.controls(self.game) & LIVE_VERBS)
 
     def catch_up(self) -> None:
-        """Follow the game to its newest post (a move may post more than one message)."""
+        """Follow the game to its newest post (a move may post more than one message) and to the last
+        thing said on its boards (a secret pick edits the board's text)."""
         for event in self.box.since(self.seen):
-            if event.created and event.public and self.belongs(event) and self.game is not None:
-                self.board = event.message
+            if self.game is not None and event.public and self.belongs(event) and self.is_board(event):
+                self.said = event
+                if event.created:
+                    self.board = event.message
             self.seen = event.no
 
     def actor(self) -> User | None:
-        """Who the newest board says must act (None: the game is over)."""
+        """Who the game's boards last said must act (None: the game is over)."""
         self.catch_up()
-        if self.board is None:
+        if self.board is None or self.said is None:
             return None
-        latest = self.emu.latest[self.board.id]
-        ids = to_act(latest.content, self.live(latest))
+        ids = to_act(self.said.content, self.live(self.emu.latest[self.board.id]))
         return self.by_id.get(ids[0]) if ids else None
 
     def due_since(self, user: User) -> int:
@@ -543,7 +552,7 @@ class Table:
         last move: their DM panel must have changed after it to show the move now due."""
         after = self.moved_at.get(user.id, 0)
         for event in self.box.since(after):
-            if event.public and event.changed and self.belongs(event):
+            if event.public and self.belongs(event) and self.is_board(event):
                 if user.id in to_act(event.content, self.live(event)):
                     return event.no
         return after
@@ -652,6 +661,8 @@ class Table:
             return rec, None
         if news.image and news.created and news.message is not response.message:
             samples.image.append(news.at - rec.dispatched_at)
+        if not news.created and news.message is not self.board:
+            self.result.errors[f"{act.kind}: the news edited an older board, not the newest"] += 1
         if move:
             self.result.moves += 1
             self.result.move_kinds.add(act.kind)
@@ -743,7 +754,8 @@ class Table:
         )
         if news is None:
             raise Stuck("start")
-        self.place, self.board, self.seen = news.message.channel, news.message, news.no
+        self.place, self.board, self.said, self.seen = news.message.channel, news.message, news, news.no
+        self.result.started += 1
         if self.place is not self.channel:
             self.result.in_threads += 1
         self.started = news.no - 1
