@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.errors import GameError
+
 
 @dataclass(frozen=True)
 class RulesText:
@@ -18,8 +20,8 @@ RULES_TEXT: dict[str, RulesText] = {
 Start with a row of n zeros. On your turn, flip exactly one digit (`/procession flip position:` or a \
 position button). Look at the run lengths of the new row (the lengths of the blocks of equal digits, \
 order ignored): if that multiset has occurred before in this game (the start row's {n} counts), the flip \
-is illegal. Players move in seat order. When the player to move has no legal flip, the game ends and \
-the player who made the last move wins. A game lasts at most p(n) - 1 moves.
+is illegal. Players take turns in the order the first board shows. When the player to move has no \
+legal flip, the game ends and the player who made the last move wins. A game lasts at most p(n) - 1 moves.
 **Example** (n = 5): 00000 {5} → 00010 {3,1,1} → 10010 {2,1,1,1} → 10011 {2,2,1} (10111 would repeat \
 {3,1,1}) → 00011 {3,2} → 00001 {4,1}. Now every flip repeats a multiset, so the writer of 00001 wins.""",
     ),
@@ -28,7 +30,7 @@ the player who made the last move wins. A game lasts at most p(n) - 1 moves.
         """**Up-Down-Stay** (2-10 players, `/updown new`)
 A 52-card deck is dealt: floor(52/k) cards each, the rest set aside unseen. Only values count (A=1 … K=13). \
 Each player secretly predicts a string of U (up), D (down) and S (same), 1 to R-1 letters (R = cards in \
-the row), and may replace it until the first card is placed. Then, in seat order, each places one card \
+the row), and may replace it until the first card is placed. Then, in turn order, each places one card \
 per turn onto a single row until all hands are empty. Between neighbours the row goes U, D or S. A \
 prediction scores its length if it occurs as consecutive changes somewhere in the row, else 0. Highest \
 score wins; tied leaders play again among themselves until one champion remains (after five tied \
@@ -73,3 +75,11 @@ The game ends when every dot is non-virgin. Highest total wins.
 of the previous horizontal line, and scores the non-virgin dots already in its column.""",
     ),
 }
+
+
+def rules_of(game: str) -> str:
+    """The rules of ``game`` (its name, like ``dots``) as /game rules and the Rules button give them."""
+    text = RULES_TEXT.get(game)
+    if text is None:
+        raise GameError("There is no game by that name. Choose one from the list.")
+    return text.body

@@ -15,11 +15,12 @@ from discord.ext import commands
 
 from bot.errors import GameError, NoGameHere, NotAllowed, WhichGame
 from bot.games.base import FORFEIT
-from bot.rules_text import RULES_TEXT
+from bot.rules_text import RULES_TEXT, rules_of
 from bot.service import Loaded
 from bot.storage import GameRow
 from bot.table.lobby import channel_of
 from bot.table.replies import fit, mention, reply_private
+from bot.table.rules import route_rules
 from bot.table.tools import Tools
 
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
@@ -34,6 +35,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     def __init__(self, tools: Tools) -> None:
         self.tools = tools
         super().__init__()
+        route_rules(tools.deps.router)
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
         user_id = interaction.user.id
@@ -90,10 +92,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        text = RULES_TEXT.get(game)
-        if text is None:
-            raise GameError("There is no game by that name. Choose one from the list.")
-        await reply_private(interaction, text.body)
+        await reply_private(interaction, rules_of(game))
 
     @app_commands.command(name="leave", description="Leave the lobby, or forfeit the game in this channel")
     async def leave(self, interaction: discord.Interaction) -> None:

@@ -22,7 +22,7 @@ from discord.http import Route
 from bot.service import Loaded
 from bot.storage import OutboxItem
 from bot.table.catalog import GameKind
-from bot.table.components import mine_button
+from bot.table.components import mine_button, rules_button
 from bot.table.deps import Deps
 from bot.table.outbox import Context, Done, nonce_of
 from bot.table.present import News, TableInfo
@@ -59,9 +59,17 @@ class Boards:
         return fit("\n".join(lines))
 
     async def payload(
-        self, kind: GameKind, view: Any, table: TableInfo, headline: str, *, image: bool = True
+        self,
+        kind: GameKind,
+        view: Any,
+        table: TableInfo,
+        headline: str,
+        *,
+        image: bool = True,
+        first: bool = False,
     ) -> dict[str, Any]:
-        """The board post: text, image and (for the current version of a live game) controls."""
+        """The board post: text, image and (for the current version of a live game) controls; the
+        ``first`` board of a game also has the Rules button."""
         payload: dict[str, Any] = {
             "content": self.text(kind, view, table, headline),
             "allowed_mentions": PING_USERS,
@@ -73,6 +81,8 @@ class Boards:
         items = list(kind.present.board_items(view, table)) if table.current and table.live else []
         if kind.private is not None and table.current and table.live:
             items.append(mine_button(kind.present.mine_label, table.game_id))
+        if first and table.current and table.live:
+            items.append(rules_button(table.game_id, below=items))
         if items:
             payload["view"] = self.deps.router.view(items)
         return payload
@@ -190,7 +200,7 @@ class Boards:
             lines.append(IN_PLACE_NOTES[place])
         headline = "\n".join(lines)
         channel = self.deps.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
-        payload = await self.payload(kind, view, table, headline)
+        payload = await self.payload(kind, view, table, headline, first=True)
         message_id = await self._send(item, context, channel, payload)
         if message_id is not None:
             self.deps.shown.board_text(message_id, self.text(kind, view, table, headline, status=False))

@@ -22,7 +22,7 @@ import discord
 from bot.service import Loaded
 from bot.storage import OutboxItem
 from bot.table.boards import Boards
-from bot.table.components import button
+from bot.table.components import button, rules_button
 from bot.table.deps import Deps
 from bot.table.ids import custom_id
 from bot.table.outbox import Carrier, Context, Done
@@ -46,7 +46,7 @@ class Cards:
     # ---- building -------------------------------------------------------------------------------
 
     def payload(self, game: Loaded) -> dict[str, Any]:
-        """The card's text and controls (the lobby's buttons while people can join)."""
+        """The card's text and controls: the lobby's buttons while people can join, and Rules."""
         kind = self.deps.catalog.get(game.row.kind)
         row = game.row
         table = kind.table(game)
@@ -62,7 +62,9 @@ class Cards:
             lines = [title, f"The game has started, played {where} by {players}.", whose_move(table)]
         else:
             lines = [title, f"Played {where} by {players}.", kind.present.status(game.view(None), table)]
-        return {"content": fit("\n".join(lines)), "view": None, "allowed_mentions": NO_PINGS}
+        # The rules stay one button away for whoever reads the card.
+        view = self.deps.router.view([rules_button(row.id)])
+        return {"content": fit("\n".join(lines)), "view": view, "allowed_mentions": NO_PINGS}
 
     def _lobby(self, game: Loaded, title: str) -> dict[str, Any]:
         row = game.row
@@ -90,6 +92,7 @@ class Cards:
                     disabled=len(row.seats) < rules.MIN_PLAYERS,
                 ),
                 button("Cancel", custom_id(row.id, "cancel"), style=discord.ButtonStyle.danger),
+                rules_button(row.id),
             ]
         )
         return {"content": content, "view": view, "allowed_mentions": NO_PINGS}

@@ -34,6 +34,14 @@ def mine_button(label: str, game_id: int) -> discord.ui.Button[Any]:
     return button(label, custom_id(game_id, "mine"), style=discord.ButtonStyle.primary)
 
 
+def rules_button(game_id: int, *, below: list[discord.ui.Item[Any]] | None = None) -> discord.ui.Button[Any]:
+    """The button that shows a game's rules privately (on the first board). With ``below``, it takes
+    the row under the last row those items name, so it never reads as one of them (a position)."""
+    rows = [item.row for item in below or [] if item.row is not None]
+    row = max(rows) + 1 if rows and max(rows) < 4 else None
+    return button("Rules", custom_id(game_id, "rules"), emoji="📖", row=row)
+
+
 def mute_button(game_id: int) -> discord.ui.Button[Any]:
     return button("Mute reminders", custom_id(game_id, "mute"))
 

@@ -226,5 +226,10 @@ def newly_waiting(
     return sorted(set(after) - set(before) - {mover})
 
 
+def counted(n: int, word: str) -> str:
+    """``n`` of a thing in words: "1 card", "3 cards" (``word`` takes a plain "s")."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def points(n: int) -> str:
-    return f"{n} point" if n == 1 else f"{n} points"
+    return counted(n, "point")

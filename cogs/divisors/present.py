@@ -23,6 +23,7 @@ from bot.table.present import (
     News,
     Panel,
     TableInfo,
+    counted,
     forfeit_line,
     points,
     quiet_when,
@@ -34,8 +35,9 @@ END_RULE = {divisors.END_DEAD: "dead", divisors.END_NO_PROGRESS: "no progress"}
 MINE_LABEL = "My move"
 
 
-def cards(count: int) -> str:
-    return "1 card" if count == 1 else f"{count} cards"
+def leave_play(lost: int) -> str:
+    """What happens to the fresh cards of a player who leaves play."""
+    return "their 1 fresh card leaves play." if lost == 1 else f"their {lost} fresh cards leave play."
 
 
 def card_label(value: int, count: int) -> str:
@@ -80,12 +82,17 @@ def result_text(result: Result, poss: Callable[[int], str], obj: Callable[[int],
     return f"{head}: {why}; {where}"
 
 
-def round_text(view: View, event: dict[str, Any], table: TableInfo) -> str:
+def pairings_text(view: View, event: dict[str, Any], table: TableInfo) -> str:
+    """A round's pairings: "@A against @B (@C sits out)"."""
     pairs = [f"{table.who(a)} against {table.who(b)}" for a, b in event["pairings"]]
     paired = {s for p in event["pairings"] for s in p}
     idle = [table.who(s) for s in range(view.n_players) if view.status[s] == divisors.IN and s not in paired]
     tail = f" ({join_words(idle)} {'sits' if len(idle) == 1 else 'sit'} out)" if idle else ""
-    return f"Cycle {event['cycle']}, round {event['round']}: {join_words(pairs)}{tail}."
+    return join_words(pairs) + tail
+
+
+def round_text(view: View, event: dict[str, Any], table: TableInfo) -> str:
+    return f"Cycle {event['cycle']}, round {event['round']}: {pairings_text(view, event, table)}."
 
 
 def render(view: View, table: TableInfo) -> bytes:
@@ -94,12 +101,10 @@ def render(view: View, table: TableInfo) -> bytes:
 
 def start_note(view: View, table: TableInfo) -> str:
     rounds = [e for e in view.events if e["type"] == "round"]
-    first = round_text(view, rounds[0], table) if rounds else ""
+    first = f"{pairings_text(view, rounds[0], table)}. " if rounds else ""
     return (
-        f"Everyone's fresh pile (cards 1-{view.m}) is in their DMs, seen only by them (or press "
-        f"**{MINE_LABEL}**). {first}\nChoose your card from the DM menu, by replying to my DM "
-        "with its value, or with `/divisors pick`. Picks stay secret until both cards of a pairing "
-        "are in; `/divisors drop` leaves the game (your score still counts)."
+        f"{first}Pick a card in your DMs (or **{MINE_LABEL}**); the two cards of a pairing are shown "
+        "together."
     )
 
 
@@ -126,14 +131,14 @@ def headline(news: News[View], table: TableInfo) -> str:
             score = view.scores[seat]
             lost = before.fresh_counts[seat]
             if reason == divisors.EMPTY:
-                lines.append(f"{who(seat)}'s fresh pile is empty: out of play, keeping {score} points.")
+                lines.append(f"{who(seat)}'s fresh pile is empty: out of play, keeping {points(score)}.")
             elif reason == divisors.DROPPED:
                 lines.append(
-                    f"{who(seat)} dropped out, keeping {score} points (and a chance to win); "
-                    f"their {lost} fresh cards leave play."
+                    f"{who(seat)} dropped out, keeping {points(score)} (and a chance to win); "
+                    f"{leave_play(lost)}"
                 )
             else:
-                tail = f" Their {lost} fresh cards leave play." if lost else ""
+                tail = f" {leave_play(lost).capitalize()}" if lost else ""
                 lines.append(
                     f"{forfeit_line(news, table)}{tail} Their score stays on the board but cannot win."
                 )
@@ -149,6 +154,9 @@ def headline(news: News[View], table: TableInfo) -> str:
 
 
 def panel(view: View, seat: int, table: TableInfo) -> Panel:
+    """The player's fresh pile, score and pairing, with the card menu when they are to pick. Nothing
+    that changes when other pairings move (the board shows those)."""
+
     def poss(s: int) -> str:
         return "your" if s == seat else f"{table.who(s)}'s"
 
@@ -156,42 +164,39 @@ def panel(view: View, seat: int, table: TableInfo) -> Panel:
         return "you" if s == seat else table.who(s)
 
     status = view.status[seat]
-    score = view.scores[seat]
+    score = points(view.scores[seat])
     last = [r for r in (*reversed(view.results), *reversed(view.last_results)) if seat in r.seats]
     last_line = f"Your last pairing: {result_text(last[0], poss, obj)}." if last else ""
     if view.outcome is not None:
-        lines = [f"The game is over: see the channel for the result. Your final score: {score}."]
-        return Panel("\n".join([*lines, last_line] if last_line else lines))
-    if status == divisors.DROPPED:
         return Panel(
-            f"You dropped out of this game: you play no more cards, and your score ({score}) counts."
+            "\n".join(
+                line
+                for line in (f"The game is over. Your final score: {view.scores[seat]}.", last_line)
+                if line
+            )
         )
+    if status == divisors.DROPPED:
+        return Panel(f"You dropped out of this game; your score ({score}) counts.")
     if status == divisors.FORFEITED:
         return Panel("You left this game.")
     if status == divisors.EMPTY:
-        return Panel(f"Your fresh pile is empty, so you are out of play. Your score, {score}, counts.")
+        return Panel(f"Your fresh pile is empty, so you are out of play; your score ({score}) counts.")
     pile = " · ".join(card_label(v, c) for v, c in view.hand)
     lines = [
-        f"Your fresh pile ({cards(view.fresh_counts[seat])}): {pile}",
-        f"Score: {score} · moldy pile: {cards(view.moldy_counts[seat])}",
+        f"Your fresh pile ({counted(view.fresh_counts[seat], 'card')}): {pile}",
+        f"You have {score} · moldy pile: {counted(view.moldy_counts[seat], 'card')}",
     ]
     if last_line:
         lines.append(last_line)
     items: list[discord.ui.Item[Any]] = []
     pairing = open_pairing(view, seat)
     if pairing is None:
-        waiting = [table.who(s) for s in sorted(view.to_act)]
-        lines.append(
-            f"You sit out the rest of this round (cycle {view.cycle}, round {view.round}); "
-            f"waiting for {join_words(waiting)}."
-        )
+        lines.append("You sit out the rest of this round.")
     else:
         other = pairing[1] if pairing[0] == seat else pairing[0]
         if view.pending is None:
             lines.append(
-                f"**Your pairing: you against {table.who(other)}.** Choose your card from the menu, "
-                "or reply here with its value (or use `/divisors pick`). It stays secret until both "
-                "cards are in."
+                f"**You against {table.who(other)}:** choose your card below or reply with its value."
             )
             options = [
                 discord.SelectOption(
@@ -203,10 +208,7 @@ def panel(view: View, seat: int, table: TableInfo) -> Panel:
             ]
             items.append(select(custom_id(table.game_id, "pick"), options, placeholder="Your card"))
         else:
-            lines.append(
-                f"You picked **{view.pending}** against {table.who(other)} (only you know it); "
-                f"waiting for {table.who(other)}'s card."
-            )
+            lines.append(f"You picked **{view.pending}** against {table.who(other)}; waiting for their card.")
     return Panel("\n".join(lines), items)
 
 
@@ -238,14 +240,17 @@ def typed_action(view: View, seat: int, text: str) -> Any:
 def not_waiting_reason(view: View, seat: int, table: TableInfo) -> str | None:
     if view.outcome is not None:
         return "the game is over."
+    status = view.status[seat]
+    if status != divisors.IN:
+        return f"you are out of play ({STATUS_WORDS[status]})."
+    pairing = open_pairing(view, seat)
+    if pairing is None:
+        return "you sit out the rest of this round; your next pairing comes with the next round."
     if view.pending is not None:
-        pairing = open_pairing(view, seat)
-        other = (
-            ""
-            if pairing is None
-            else f" Waiting for {table.who(pairing[0] if pairing[1] == seat else pairing[1])}'s card."
+        other = table.who(pairing[0] if pairing[1] == seat else pairing[1])
+        return (
+            f"you already chose your card ({view.pending}), and a pick is final. Waiting for {other}'s card."
         )
-        return f"you already chose your card ({view.pending}), and a pick is final.{other}"
     return None
 
 

@@ -2,9 +2,11 @@
 
 Every line is answered with what it scored. The board image is posted once a turn is over (and at
 the end); between the two lines of a turn the post is text only, with the menu for the horizontal
-line. The post's menus offer the legal endpoints of the line owed; when the line must name its
-start (the first line of the game, a fallback line), they offer the legal start dots, grouped by
-whole columns into menus of at most 25 (a 10 x 10 grid's first line is five menus, A-B, ... I-J).
+line (unless that line is a fallback, whose start is chosen looking at the picture). The post's
+menus offer the legal endpoints of the line owed; when the line must name its start (the first
+line of the game, a fallback line), they offer the legal start dots, grouped by whole columns into
+at most four menus of at most 25 (a 10 x 10 grid's first line: four menus of 25 dots, A1-C5 ...
+H6-J10).
 """
 
 from __future__ import annotations
@@ -19,21 +21,23 @@ from bot.render.colours import seat_letter
 from bot.render.dots import render_board
 from bot.table.components import select
 from bot.table.ids import custom_id
-from bot.table.present import News, TableInfo, points, whose_move
+from bot.table.present import News, TableInfo, counted, points, whose_move
 
 View = dots.View
 SELECT_MAX = 25  # Discord's limit on the options of one select menu
+MENUS_MAX = 4  # menus of start dots on a board: Discord allows five rows, one is kept for buttons
 
 
 def arrow(a: str, b: str) -> str:
     return f"{a}→{b}"
 
 
-def column_groups(starts: tuple[dots.Dot, ...]) -> list[list[dots.Dot]]:
-    """Starts (sorted by column) packed into menus of whole columns, at most 25 options each.
+def start_groups(starts: tuple[dots.Dot, ...]) -> list[tuple[str, list[dots.Dot]]]:
+    """Starts (sorted by column) packed into at most four menus of at most 25 options each (the
+    board keeps a row for its buttons, like the first board's Rules), each with what it holds.
 
-    A column holds at most 10 dots, so a menu closes only when two columns no longer fit: at most five
-    menus, one per action row, even for a 10 x 10 grid's first line.
+    Whole columns while they fit ("columns A-B"; a column holds at most 10 dots); when the starts
+    need more menus so (a 9 x 9 or 10 x 10 grid's first line), runs of 25 dots ("A1-C5").
     """
     columns: dict[int, list[dots.Dot]] = {}
     for dot in starts:
@@ -44,7 +48,14 @@ def column_groups(starts: tuple[dots.Dot, ...]) -> list[list[dots.Dot]]:
             groups[-1].extend(column)
         else:
             groups.append(list(column))
-    return groups
+    if len(groups) <= MENUS_MAX:
+        spans = [(dots.COLUMNS[g[0][0]], dots.COLUMNS[g[-1][0]]) for g in groups]
+        return [
+            (f"column {a}" if a == b else f"columns {a}-{b}", g)
+            for (a, b), g in zip(spans, groups, strict=True)
+        ]
+    runs = [list(starts[i : i + SELECT_MAX]) for i in range(0, len(starts), SELECT_MAX)]
+    return [(f"{dots.dot_name(r[0])}-{dots.dot_name(r[-1])}", r) for r in runs]
 
 
 def mid_turn(view: View) -> bool:
@@ -64,7 +75,7 @@ def owed_text(view: View) -> str:
     o = view.owed
     assert o is not None
     if o.first:
-        return f"the first line of the game, a {o.direction} line from any dot you choose"
+        return f"a {o.direction} line from any dot (the first line)"
     assert view.current is not None
     here = dots.dot_name(view.current)
     if o.fallback:
@@ -88,13 +99,18 @@ def ends_menu(view: View, table: TableInfo, start: dots.Dot, *, arg: str) -> dis
     )
 
 
+def start_note(view: View, table: TableInfo) -> str:
+    return "A turn is a vertical line, then a horizontal one, each from where the last one ended."
+
+
 def render(view: View, table: TableInfo) -> bytes:
     return render_board(view, table.names)
 
 
 def board_image(view: View) -> bool:
-    # Between the two lines of a turn: the score and the menu, no image.
-    return not mid_turn(view)
+    """Between the two lines of a turn: the score and the menu, no image; but a horizontal line
+    that must start elsewhere (a fallback) is chosen from the picture, the vertical line drawn."""
+    return not mid_turn(view) or (view.owed is not None and view.owed.needs_from)
 
 
 def headline(news: News[View], table: TableInfo) -> str:
@@ -157,16 +173,14 @@ def board_items(view: View, table: TableInfo) -> list[Any]:
     if not o.needs_from:
         assert view.current is not None
         return [ends_menu(view, table, view.current, arg="")]
-    groups = column_groups(view.starts)
+    groups = start_groups(view.starts)
     items: list[Any] = []
-    for group in groups:
-        first, last = dots.dot_name(group[0])[0], dots.dot_name(group[-1])[0]
-        span = first if first == last else f"{first}-{last}"
-        where = "" if len(groups) == 1 else f" (column{'s' if first != last else ''} {span})"
+    for span, group in groups:
+        where = "" if len(groups) == 1 else f" ({span})"
         options = [_start_option(view, start) for start in group]
         items.append(
             select(
-                custom_id(table.game_id, "from", span, version=table.version),
+                custom_id(table.game_id, "from", span.split()[-1], version=table.version),
                 options,
                 placeholder=f"Where does your {o.direction} line start?{where}",
             )
@@ -213,7 +227,7 @@ def alt_text(view: View, table: TableInfo) -> str:
         parts.append(f"{player(names, view.turn)} owes {owed}.")
         if view.current is not None:
             parts.append(f"The current dot is {dots.dot_name(view.current)}.")
-    parts.append(f"{len(view.lines)} lines, {len(view.marked)} dots used.")
+    parts.append(f"{counted(len(view.lines), 'line')}, {counted(len(view.marked), 'dot')} used.")
     for seat in range(view.n_players):
         mine = [f"{dots.dot_name(ln.start)}-{dots.dot_name(ln.end)}" for ln in view.lines if ln.seat == seat]
         if mine:

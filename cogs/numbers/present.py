@@ -23,6 +23,7 @@ from bot.table.present import (
     Panel,
     TableInfo,
     forfeit_line,
+    points,
     quiet_when,
 )
 
@@ -80,12 +81,10 @@ def render(view: View, table: TableInfo) -> bytes:
 
 
 def start_note(view: View, table: TableInfo) -> str:
-    m = view.m
     return (
-        f"{view.n_rounds} rounds of {m} moves. Each move, both of you secretly pick a number "
-        f"from 1 to {numbers.largest(m)} you have not played yet, with the DM I sent you, a DM reply, "
-        f"`/numbers pick` or the **{MINE_LABEL}** button. The channel only learns who has "
-        "picked; both numbers are revealed together."
+        f"{view.n_rounds} rounds of {view.m} moves. Each move, pick a number from 1 to "
+        f"{numbers.largest(view.m)} you have not played, in your DMs (or **{MINE_LABEL}**); both picks "
+        "are revealed together."
     )
 
 
@@ -136,52 +135,35 @@ def _round_end_lines(event: dict[str, Any], view: View, table: TableInfo) -> lis
 
 
 def panel(view: View, seat: int, table: TableInfo) -> Panel:
+    """The player's pick and what they need to make it: the round, the list with the numbers that
+    wrote it, the totals, their unused numbers. Nothing that changes on the other player's pick (the
+    board shows who has picked)."""
     other = 1 - seat
-    you_them = f"you {view.totals[seat]} · {table.who(other)} {view.totals[other]}"
+    them = table.who(other)
+    totals = f"you {view.totals[seat]}, {them} {view.totals[other]}"
     if view.outcome is not None:
-        return Panel(f"The game is over. Totals: {you_them}. The result is in the channel.")
+        return Panel(f"The game is over. Totals: {totals}.")
     if seat in view.forfeited:
         return Panel("You left this game.")
     m, move = view.m, len(view.moves) + 1
-    lines = [
-        f"Round {view.round + 1} of {view.n_rounds} · move {move} of {m} · numbers 1 to "
-        f"{numbers.largest(m)} · you are player {seat + 1}"
-    ]
+    lines = [f"Round {view.round + 1} of {view.n_rounds} · move {move} of {m} · totals: {totals}"]
     last = view.last_round
     if not view.moves and last is not None:
-        lines.append(
-            f"Round {view.round} ended: the list `{last.symbols}`, "
-            f"{d_text(last.symbols, last.d, m)}. You scored {last.points[seat]}, "
-            f"{table.who(other)} {last.points[other]}."
-        )
+        lines.append(f"Round {view.round} gave you {points(last.points[seat])}, {them} {last.points[other]}.")
     if view.moves:
-        pairs = " · ".join(
-            f"{i + 1}: you {mv[seat]}, them {mv[other]} → `{numbers.symbol(*mv)}`"
-            for i, mv in enumerate(view.moves)
-        )
-        lines.append(
-            f"The list so far: `{view.symbols}` (1: player 1's number larger, 0: smaller, _: equal). "
-            f"Moves {pairs}"
-        )
-    lines.append(f"Totals: {you_them}.")
+        pairs = ", ".join(f"{mv[seat]} v {mv[other]}" for mv in view.moves)
+        lines.append(f"The list: `{view.symbols}` (yours v theirs: {pairs})")
     items: list[discord.ui.Item[Any]] = []
     if view.my_pick is not None:
-        lines.append(
-            f"Your pick for move {move}: {number_text(view.my_pick, m)} (final). "
-            f"Waiting for {table.who(other)} to pick."
-        )
+        lines.append(f"Your pick: {number_text(view.my_pick, m)}, final. Waiting for {them}.")
     else:
         lines.append(
-            f"**Your pick for move {move}, please:** a number from 1 to {numbers.largest(m)} you have "
-            "not played yet. Press **Pick** or simply reply here with the number."
+            f"**Pick a number from 1 to {numbers.largest(m)}** you have not played: press **Pick** or "
+            "reply here."
         )
-        who = table.who(other)
-        lines.append(
-            f"{who} has picked (hidden until you pick too)." if view.picked[other] else f"{who} is picking."
-        )
+        if view.available is not None:
+            lines.append(f"Still yours: {ranges_text(view.available)}")
         items.append(button("Pick", custom_id(table.game_id, "pick"), style=discord.ButtonStyle.primary))
-    if view.available is not None:
-        lines.append(f"Yours still to play ({len(view.available)}): {ranges_text(view.available)}")
     return Panel("\n".join(lines), items)
 
 
@@ -193,7 +175,7 @@ def confirm(news: News[View], table: TableInfo) -> str:
     if reveal is None:
         assert view.my_pick is not None
         mine = number_text(view.my_pick, view.m)
-        return f"✅ Your pick {mine} is in (final; nobody else sees it until both picks are in)."
+        return f"✅ Your pick {mine} is in (final, hidden until both picks are in)."
     mine = number_text(reveal["numbers"][seat], view.m)
     theirs = number_text(reveal["numbers"][1 - seat], view.m)
     return f"✅ You picked {mine}, {table.who(1 - seat)} picked {theirs} → `{reveal['symbol']}`."

@@ -11,7 +11,7 @@ from bot.render.colours import seat_letter
 from bot.render.procession import render_board
 from bot.table.components import button
 from bot.table.ids import custom_id
-from bot.table.present import News, TableInfo, forfeit_line
+from bot.table.present import News, TableInfo, counted, forfeit_line
 
 View = procession.View
 
@@ -24,6 +24,10 @@ def flipped(before: View, after: View) -> int:
 
 def render(view: View, table: TableInfo) -> bytes:
     return render_board(view, table.names)
+
+
+def start_note(view: View, table: TableInfo) -> str:
+    return "Flip one digit with the buttons; the new row's run lengths must not have occurred before."
 
 
 def headline(news: News[View], table: TableInfo) -> str:
@@ -58,7 +62,7 @@ def alt_text(view: View, table: TableInfo) -> str:
     if view.outcome is not None:
         won = words([player(names, s) for s in view.outcome.winners])
         head.append(
-            f"Game over after {len(rows) - 1} moves: "
+            f"Game over after {counted(len(rows) - 1, 'move')}: "
             + (f"{won} wins, " if won else "")
             + f"{view.outcome.reason}."
         )

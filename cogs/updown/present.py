@@ -20,6 +20,7 @@ from bot.table.present import (
     News,
     Panel,
     TableInfo,
+    counted,
     forfeit_line,
     quiet_when,
 )
@@ -29,6 +30,7 @@ View = updown.View
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 CHANGE_WORDS = {"U": "up", "D": "down", "S": "same"}
 MINE_LABEL = "My hand"
+ROW_TAIL = 3  # the row's last cards a player about to place sees in their panel
 
 
 def card_text(card: str) -> str:
@@ -37,10 +39,6 @@ def card_text(card: str) -> str:
 
 def cards_text(cards: tuple[str, ...]) -> str:
     return " ".join(card_text(c) for c in cards) if cards else "(none)"
-
-
-def count_text(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def rank_counts(hand: tuple[str, ...]) -> list[tuple[int, list[str]]]:
@@ -57,9 +55,8 @@ def render(view: View, table: TableInfo) -> bytes:
 
 def start_note(view: View, table: TableInfo) -> str:
     return (
-        f"Everyone has their hand by DM (or press **{MINE_LABEL}**). The row will have {view.row_size} "
-        f"cards: predict 1 to {view.max_letters} letters of U (up), D (down), S (same) with the "
-        "DM buttons, a DM reply, or `/updown predict`. Predictions stay secret until the reveal."
+        f"Your hand is in your DMs (or **{MINE_LABEL}**). Predict there, secretly, 1 to "
+        f"{view.max_letters} letters of U (up), D (down), S (same)."
     )
 
 
@@ -72,7 +69,7 @@ def headline(news: News[View], table: TableInfo) -> str:
             lines.append(f"{table.who(event['seat'])} {verb}.")
         elif kind == "forfeit":
             lost = event.get("cards_removed", 0)
-            tail = f" Their {lost} cards leave play." if lost else ""
+            tail = f" Their {counted(lost, 'card')} leave{'s' if lost == 1 else ''} play." if lost else ""
             lines.append(forfeit_line(news, table) + tail)
         elif kind == "placing_starts":
             lines.append(
@@ -121,57 +118,54 @@ def _reveal_lines(record: updown.DealRecord, table: TableInfo) -> list[str]:
 
 
 def panel(view: View, seat: int, table: TableInfo) -> Panel:
+    """The player's hand and prediction, and what they may do now. The row appears only when it is
+    their turn to place (the board shows it otherwise), so other players' moves leave it alone."""
     stage = "" if view.deal == 0 else f" (playoff {view.deal})"
     if view.outcome is not None:
-        return Panel(f"The game is over{stage}. See the channel for the reveal.")
+        return Panel(f"The game is over{stage}.")
     if seat in view.forfeited:
         return Panel("You left this game.")
     if view.hand is None:
-        return Panel(f"You are not in this playoff{stage}: the tied players play it among themselves.")
-    lines = [f"Your hand{stage}, {count_text(len(view.hand), 'card')}: {cards_text(view.hand)}"]
+        return Panel("You are not in the playoff: the tied players play it among themselves.")
+    lines = [f"Your hand{stage}, {counted(len(view.hand), 'card')}: {cards_text(view.hand)}"]
     if view.opponent_hand is not None:
         other = next(s for s in view.players if s != seat)
         lines.append(f"{table.who(other)}'s hand (the cards you lack): {cards_text(view.opponent_hand)}")
     items: list[discord.ui.Item[Any]] = []
     if view.can_predict:
-        limit = f"1 to {view.max_letters} letters of U (up), D (down), S (same)"
         if view.prediction is None:
             lines.append(
-                f"**Your prediction, please:** {limit}, for the {view.row_size}-card row. Press "
-                "**Predict**, or simply reply here with the letters."
+                f"**Predict 1 to {view.max_letters} letters** of U (up), D (down), S (same): press "
+                "**Predict** or reply here."
             )
         else:
-            lines.append(
-                f"Your prediction: `{view.prediction}`. You may change it ({limit}) until the first "
-                "card is placed: press **Change prediction** or reply here."
-            )
+            lines.append(f"Your prediction: `{view.prediction}` (you may change it until the first card).")
         label = "Predict" if view.prediction is None else "Change prediction"
         items.append(button(label, custom_id(table.game_id, "predict"), style=discord.ButtonStyle.primary))
     elif view.prediction is not None:
-        lines.append(f"Your prediction: `{view.prediction}` (locked).")
-    if view.row:
-        lines.append(
-            f"The row so far: {cards_text(view.row)}" + (f" · `{view.changes}`" if view.changes else "")
-        )
-    if view.phase == "place":
-        if view.turn == seat:
-            lines.append("**Your turn:** choose the card to place (or reply here with its value).")
-            options = [
-                discord.SelectOption(
-                    label=f"{updown.rank_label(rank)} ×{len(cards)}",
-                    value=str(rank),
-                    description=cards_text(tuple(cards)),
-                )
-                for rank, cards in rank_counts(view.hand)
-            ]
-            items.append(select(custom_id(table.game_id, "play"), options, placeholder="Card to place"))
-        elif view.turn is not None:
-            lines.append(f"{table.who(view.turn)} places next.")
-    elif view.prediction is not None and view.can_predict:
-        waiting = [table.who(s) for s in sorted(view.to_act)]
-        if waiting:
-            lines.append(f"Waiting for {join_words(waiting)} to predict.")
+        lines.append(f"Your prediction: `{view.prediction}`.")
+    if view.phase == "place" and view.turn == seat:
+        lines.append(f"**Your turn:** {row_end_text(view)} Choose a card below or reply with its value.")
+        options = [
+            discord.SelectOption(
+                label=f"{updown.rank_label(rank)} ×{len(cards)}",
+                value=str(rank),
+                description=cards_text(tuple(cards)),
+            )
+            for rank, cards in rank_counts(view.hand)
+        ]
+        items.append(select(custom_id(table.game_id, "play"), options, placeholder="Card to place"))
     return Panel("\n".join(lines), items)
+
+
+def row_end_text(view: View) -> str:
+    """Where the row stands, for the player about to place: its last cards and changes."""
+    if not view.row:
+        return "you place the first card."
+    tail = cards_text(view.row[-ROW_TAIL:])
+    more = "… " if len(view.row) > ROW_TAIL else ""
+    changes = f", changes `{view.changes}`" if view.changes else ""
+    return f"the row ({len(view.row)} of {view.row_size}) ends {more}{tail}{changes}."
 
 
 def confirm(news: News[View], table: TableInfo) -> str:
@@ -229,11 +223,11 @@ def alt_text(view: View, table: TableInfo) -> str:
         if seat in view.forfeited:
             note = "left the game"
         elif view.turn == seat:
-            note = f"to place, {count_text(view.hand_sizes[seat], 'card')} in hand"
+            note = f"to place, {counted(view.hand_sizes[seat], 'card')} in hand"
         elif view.phase == "predict":
             note = "predicted" if seat in view.predicted else "predicting"
         else:
-            note = f"{count_text(view.hand_sizes[seat], 'card')} in hand"
+            note = f"{counted(view.hand_sizes[seat], 'card')} in hand"
         status.append(f"{player(names, seat)} {note}")
     parts.append("; ".join(status) + ".")
     if view.row:

@@ -50,7 +50,7 @@ async def news_since(emu: DiscordEmulator, channel: Channel, mark: tuple[int, st
 
 def latest_board(emu: DiscordEmulator, channel: Channel) -> MessageRecord:
     """The newest public bot message with an image: the current board."""
-    boards = [m for m in bot_messages(emu, channel) if m.attachments and not m.ephemeral]
+    boards = [m for m in bot_messages(emu, channel) if m.attachments and not m.ephemeral and not is_card(m)]
     assert boards, "the bot has posted no board in this channel"
     return boards[-1]
 
@@ -155,9 +155,20 @@ def move_count(db: Path, game_id: int) -> int:
 # ---- what the channel shows ------------------------------------------------------------------------
 
 
+def is_card(message: MessageRecord) -> bool:
+    """A game's card: its lobby message (it had a Join button), which shows the final board at the end."""
+    return any(
+        ":join" in str(c.get("custom_id", ""))
+        for v in message.versions
+        for row in v.components
+        for c in row.get("components", [])
+    )
+
+
 def boards(emu: DiscordEmulator, channel: Channel) -> list[MessageRecord]:
-    """Every board the bot posted publicly in the channel (its messages with an image), oldest first."""
-    found = [m for m in bot_messages(emu, channel) if m.attachments and not m.ephemeral]
+    """Every board the bot posted publicly in the channel (its messages with an image, not the game's
+    card), oldest first."""
+    found = [m for m in bot_messages(emu, channel) if m.attachments and not m.ephemeral and not is_card(m)]
     return sorted(found, key=lambda m: m.seq)
 
 

@@ -164,9 +164,9 @@ async def test_three_players_m6_by_every_input_path_with_a_restart(
     board = latest_board(emu, channel)
     assert_png(board)
     assert "m = 6" in board.content
-    assert f"Cycle 1, round 1: <@{bob.id}> against <@{carol.id}> (<@{alice.id}> sits out)." in board.content
+    assert f"<@{bob.id}> against <@{carol.id}> (<@{alice.id}> sits out)." in board.content
     assert f"Waiting for <@{bob.id}> and <@{carol.id}>." in board.content
-    assert [b["label"] for b in board.buttons()] == ["My move"]
+    assert [b["label"] for b in board.buttons()] == ["My move", "Rules"]
     assert "Your fresh pile (6 cards): 1 · 2 · 3 · 4 · 5 · 6" in dm_panel(emu, alice, game_id).content
     assert "You sit out" in dm_panel(emu, alice, game_id).content
     assert pick_control(dm_panel(emu, alice, game_id)) is None
@@ -285,6 +285,7 @@ async def test_bad_inputs_drop_forfeit_and_closed_dms(
     await emu.wait_until(lambda: "could not read 'seven'" in emu.dm_messages(bob)[-1].content, what="answer")
     await emu.send_dm(alice, "3")
     await emu.wait_until(lambda: "None of your games is waiting" in emu.dm_messages(alice)[-1].content)
+    assert "you sit out the rest of this round" in emu.dm_messages(alice)[-1].content
     await emu.wait_idle()
     assert db_snapshot(bot_db) == snapshot
 
@@ -296,6 +297,11 @@ async def test_bad_inputs_drop_forfeit_and_closed_dms(
     await refused(await emu.slash(bob, channel, "divisors pick", card=5), "already picked")
     await emu.send_dm(bob, "5")
     await emu.wait_until(lambda: "None of your games is waiting" in emu.dm_messages(bob)[-1].content)
+    # A second typed card is told why, as in Numbers: the pick is already in.
+    assert (
+        f"Game #{game_id} (The Numerical Card Game): you already chose your card (6), and a pick is final. "
+        f"Waiting for <@{carol.id}>'s card." in emu.dm_messages(bob)[-1].content
+    )
     await emu.wait_idle()
     assert db_snapshot(bot_db) == snapshot
     # Carol (closed DMs) sees her pile privately and picks from it.

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from bot.games import dots
-from tests.e2e.driver import assert_clean, assert_png, bot_messages, db_snapshot, private_reply
+from tests.e2e.driver import assert_clean, assert_png, bot_messages, db_snapshot, is_card, private_reply
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
-from tests.emulator.models import InteractionRecord, MessageRecord
+from tests.emulator.models import CallbackType, InteractionRecord, MessageRecord
 from tests.emulator.world import Channel, Scene, User
 
 
@@ -35,8 +35,13 @@ def latest_post(emu: DiscordEmulator, channel: Channel) -> MessageRecord:
 
 
 async def public_post(emu: DiscordEmulator, rec: InteractionRecord, channel: Channel) -> MessageRecord:
-    """The move was answered in public; the newest game post once the bot is idle."""
-    assert not (await rec.response()).ephemeral
+    """The move was answered in public (a line from the private "Where does it end?" menu: that
+    menu lost its controls, and the board went to the channel); the newest game post once the bot
+    is idle."""
+    response = await rec.response()
+    if response.ephemeral:
+        assert response.type is CallbackType.UPDATE_MESSAGE and rec.original is not None
+        assert "drawn" in rec.original.content and rec.original.custom_ids == []
     await emu.wait_idle()
     return latest_post(emu, channel)
 
@@ -140,7 +145,9 @@ async def test_two_player_three_by_three_game(
     await open_game(emulator, scene, 2, 3)
     first = latest_post(emulator, scene.channel)
     assert_png(first)
-    assert f"{scene.alice.mention}, your move: the first line of the game" in first.content
+    assert (
+        f"{scene.alice.mention}, your move: a vertical line from any dot (the first line)." in first.content
+    )
     assert values(menus(first)[0]) == ["A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3"]
     players = [scene.alice, scene.bob]
     for i, (seat, to, start, said, turn_over) in enumerate(THREE_BY_THREE):
@@ -169,7 +176,7 @@ async def test_two_player_three_by_three_game(
         in final.content
     )
     assert f"Final scores: {scene.alice.mention} 3 · {scene.bob.mention} 3." in final.content
-    assert all(m.custom_ids == [] for m in bot_messages(emulator, scene.channel))
+    assert all(m.custom_ids == [] for m in bot_messages(emulator, scene.channel) if not is_card(m))
     await check_replay(bot_harness, scene)
     assert_clean(emulator)
 
@@ -213,14 +220,17 @@ async def play_to_the_end(
                 (menu,) = found
                 assert values(menu) == [a["to"] for a in legal]
                 rec = await pick(emu, user, post, menu, values(menu)[step % len(values(menu))])
-        assert not (await rec.response()).ephemeral
-        await emu.wait_idle()
+        after = await public_post(emu, rec, scene.channel)
         lines += 1
-        after = latest_post(emu, scene.channel)
         assert "points" in after.content or "point " in after.content
-        # The image comes when the turn is over (or the game is); mid-turn the mover moves again.
+        # The image comes when the turn is over (or the game is); mid-turn the mover moves again,
+        # with the picture only when that line is a fallback (its start is chosen from the picture).
         if to_move(scene, after) is user:
-            assert after.attachments == [] and "horizontal line" in after.content.splitlines()[-1]
+            assert "horizontal line" in after.content.splitlines()[-1]
+            if "fallback" in after.content.splitlines()[-1]:
+                assert_png(after)
+            else:
+                assert after.attachments == []
         else:
             assert_png(after)
     raise AssertionError("the game did not end")
@@ -393,13 +403,13 @@ async def test_ten_by_ten_menus_and_a_start_dot_kept_across_a_restart(
     await open_game(emulator, scene, 2, 10)
     board = latest_post(emulator, scene.channel)
     found = menus(board)
-    # 100 start dots: five menus of two whole columns each.
+    # 100 start dots: four menus of 25 (five of whole columns would leave no row for Rules).
     assert [m["placeholder"] for m in found] == [
-        f"Where does your vertical line start? (columns {span})"
-        for span in ["A-B", "C-D", "E-F", "G-H", "I-J"]
+        f"Where does your vertical line start? ({span})" for span in ["A1-C5", "C6-E10", "F1-H5", "H6-J10"]
     ]
-    assert [len(values(m)) for m in found] == [20] * 5
-    assert values(found[4])[-1] == "J10"
+    assert [len(values(m)) for m in found] == [25] * 4
+    assert values(found[3])[-1] == "J10"
+    assert board.button("Rules")["custom_id"].endswith(":rules")
     # Autocomplete: at most 25 choices, narrowed by what is typed.
     choices = await emulator.autocomplete(scene.alice, scene.channel, "dots line", focused="from")
     assert len(choices) == 25
@@ -411,7 +421,7 @@ async def test_ten_by_ten_menus_and_a_start_dot_kept_across_a_restart(
         scene.alice, scene.channel, "dots line", {"from": "J10"}, focused="to"
     )
     assert [c["value"] for c in choices] == [f"J{r}" for r in range(1, 10)]
-    rec = await pick(emulator, scene.alice, board, found[4], "J10")
+    rec = await pick(emulator, scene.alice, board, found[3], "J10")
     assert "Your vertical line starts at J10. Where does it end?" in await private_reply(rec)
     private = await picker(rec)
     (menu,) = menus(private)
@@ -426,7 +436,41 @@ async def test_ten_by_ten_menus_and_a_start_dot_kept_across_a_restart(
     assert await emulator.autocomplete(scene.alice, scene.channel, "dots line", focused="from") == []
     choices = await emulator.autocomplete(scene.alice, scene.channel, "dots line", focused="to")
     assert [c["value"] for c in choices] == values(menu_h)
-    # The private picker is now out of date.
-    rec = await pick(emulator, scene.alice, private, menu, "J2")
-    assert "out of date" in await private_reply(rec)
+    # The private picker lost its menu with the line drawn: it cannot be used again.
+    assert emulator.message(private.id).custom_ids == []
+    assert emulator.message(private.id).content == "✅ Your move is saved. Its board is in the channel."
+    assert_clean(emulator)
+
+
+async def test_a_fallback_start_is_chosen_from_the_picture_and_its_private_menu_closes(
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    """After Bob's vertical line A3→A2 no horizontal line can start at A2 (B2 is used): his fallback
+    start is chosen from a post that shows the picture with A3→A2 drawn; the private "Where does it
+    end?" menu he then uses loses its controls with the line drawn."""
+    await open_game(emulator, scene, 2, 3)
+    first = latest_post(emulator, scene.channel)
+    assert first.button("Rules")["custom_id"].endswith(":rules")
+    for user, to, start in ((scene.alice, "B3", "B1"), (scene.alice, "A3", None), (scene.bob, "A2", None)):
+        post = await public_post(
+            emulator, await draw(emulator, user, scene.channel, to, start), scene.channel
+        )
+    assert "drew the vertical line A3→A2" in post.content
+    assert "no horizontal line can start at A2" in post.content
+    image = assert_png(post)
+    assert "A3" in post.attachments[0].description and image.width >= 400
+    found = menus(post)
+    assert found and ":from:" in found[0]["custom_id"]
+    start = values(found[0])[0]
+    rec = await pick(emulator, scene.bob, post, found[0], start)
+    assert f"Your horizontal line starts at {start}. Where does it end?" in await private_reply(rec)
+    private = await picker(rec)
+    (menu,) = menus(private)
+    end = values(menu)[0]
+    rec = await pick(emulator, scene.bob, private, menu, end)
+    board = await public_post(emulator, rec, scene.channel)
+    assert f"drew the horizontal line {start}→{end}" in board.content and "a fallback line" in board.content
+    assert emulator.message(private.id).custom_ids == []
+    state = await stored_state(bot_harness, scene)
+    assert len(state.lines) == 4
     assert_clean(emulator)

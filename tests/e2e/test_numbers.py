@@ -156,11 +156,13 @@ async def test_whole_m3_game_by_every_input_path_with_a_restart(
     start = latest_board(emu, scene.channel)
     assert_png(start)
     assert "2 rounds of 3 moves" in start.content and "My move" in [b.get("label") for b in start.buttons()]
-    for user, seat in ((alice, 1), (bob, 2)):
+    for user, other in ((alice, bob), (bob, alice)):
         panel = emu.dm_messages(user)[-1]
         assert scene.guild.name in panel.content and f"<#{scene.channel.id}>" in panel.content
-        assert f"Round 1 of 2 · move 1 of 3 · numbers 1 to 7 · you are player {seat}" in panel.content
-        assert "Yours still to play (7): 1-7" in panel.content
+        assert f"Round 1 of 2 · move 1 of 3 · totals: you 0, <@{other.id}> 0" in panel.content
+        assert "**Pick a number from 1 to 7** you have not played" in panel.content
+        assert "Still yours: 1-7" in panel.content
+        assert "player" not in panel.content  # people are named, and no legend is repeated
 
     # Each move: the first pick (checked for leaks), then the second, which reveals both.
     # Round 1: 5 > 3, 2 < 6, 4 = 4: the list 10_, D = {4, 5}; alice played 5 and 4, bob 4.
@@ -193,10 +195,11 @@ async def test_whole_m3_game_by_every_input_path_with_a_restart(
             game = await game_of(bot_harness, game_id)
             assert game.state.pending == (None, 4)
             rec = await emu.slash(bob, scene.channel, "numbers mine")
-            assert "Your pick for move 3: **4** (`100`) (final)" in await private_reply(rec)
+            assert "Your pick: **4** (`100`), final." in await private_reply(rec)
             board = latest_board(emu, scene.channel)
             shown = await private_reply(await emu.click(alice, board, board.button("My move")["custom_id"]))
-            assert f"<@{bob.id}> has picked (hidden until you pick too)" in shown
+            # Her panel does not change with bob's pick (the board says he has picked).
+            assert "**Pick a number from 1 to 7**" in shown and "picked" not in shown
             assert_panel_blind(bot_harness, game, 0, private_panel(emu, alice, game_id).content)
             assert_hidden(emu, since, number, 3)
         if i == 4:  # alice's panel, waiting for her pick, is blind to bob's
@@ -208,6 +211,14 @@ async def test_whole_m3_game_by_every_input_path_with_a_restart(
         assert_png(board)
         boards.append(board)
         assert_one_live_dm_panel(emu, game_id, alice, bob)
+        if i == 0:  # the panels show the list with the numbers that wrote it, each from its side
+            for user, pairs in ((alice, "5 v 3"), (bob, "3 v 5")):
+                await emu.wait_until(
+                    lambda u=user, p=pairs: (
+                        f"The list: `1` (yours v theirs: {p})" in dm_panel(emu, u, game_id).content
+                    ),
+                    what="a panel with the list",
+                )
 
     assert "Move 1 of round 1: " in boards[0].content
     first_move = f"<@{alice.id}> **5** (`101`) · <@{bob.id}> **3** (`011`) → `1`. The list: `1`"
@@ -298,7 +309,7 @@ async def test_closed_dms_bad_inputs_and_autocomplete(
     board = latest_board(emu, scene.channel)
     await private_reply(await emu.click(bob, board, board.button("My move")["custom_id"]))
     shown = private_panel(emu, bob, game_id).content
-    assert f"<@{alice.id}> has picked (hidden until you pick too)" in shown
+    assert "**Pick a number from 1 to 7**" in shown and "picked" not in shown
     assert_panel_blind(bot_harness, await game_of(bot_harness, game_id), 1, shown)
     assert_hidden(emu, since, 5, 3)
 

@@ -118,7 +118,7 @@ async def test_a_whole_game_in_its_thread_is_quiet(
     first = latest_board(emu, thread)
     shown = re.sub(r"<@\d+>", "@someone", first.content)  # as people read it: mentions are names
     assert len(shown) <= 300 and "seat" not in first.content.lower(), shown
-    assert f"<#{thread.id}>" in card.content and card.custom_ids == []
+    assert f"<#{thread.id}>" in card.content and card.custom_ids == [f"q:{game_id}:-:rules"]
 
     most = await play_out(emu, bot_harness, thread, game_id, users, seed=len(kind))
 
@@ -128,7 +128,8 @@ async def test_a_whole_game_in_its_thread_is_quiet(
     assert card.attachments and card.attachments[0].description, "the final board, with alt text"
     game = await bot_harness.bot.service.get(game_id)
     assert game.row.status == "finished"
-    assert card.custom_ids == [] and ("wins" in card.content or "draw" in card.content.lower())
+    assert card.custom_ids == [f"q:{game_id}:-:rules"]
+    assert "wins" in card.content or "draw" in card.content.lower()
     # At most one new message in the thread per move.
     assert most <= 1, most
     # One DM per player in a game with secrets (the panel, edited from then on); none otherwise.

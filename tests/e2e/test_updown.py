@@ -189,6 +189,12 @@ async def test_four_players_closed_dms_restarts_and_bad_inputs(
     await emu.send_dm(mod, "UUD")
     await emu.wait_idle()
     assert "None of your games is waiting" in emu.dm_messages(mod)[-1].content
+    # A prediction typed as words: the comma is named as commas, never listed as a letter.
+    await emu.send_dm(alice, "up, down")
+    await emu.wait_idle()
+    answer = emu.dm_messages(alice)[-1].content
+    assert "P, O, W, N and commas are not allowed. To predict up, down, type UD." in answer, answer
+    assert ",," not in answer
     board = latest_board(emu, scene.channel)
     mine = board.button("My hand")["custom_id"]
     assert "not playing" in await private_reply(await emu.click(mod, board, mine))
