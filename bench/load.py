@@ -85,7 +85,8 @@ MENTION = re.compile(r"<@(\d+)>")
 GAME_NO = re.compile(r"game #(\d+)\b")
 GAME_ID = re.compile(r"q:(\d+):")  # a component's custom_id: q:<game>:<version or ->:<verb>[:<arg>]
 DOT = re.compile(r"\b[A-J](?:10|[1-9])\b")
-STILL_TO_PLAY = re.compile(r"still to play[^:\n]*:\s*([\d, -]+)", re.IGNORECASE)
+# Numbers' panel: the unused numbers ("Still yours: 1-17, 19-63", was "Yours still to play (61): ...")
+STILL_TO_PLAY = re.compile(r"still[^:\n]*:\s*(\d[\d, -]*)", re.IGNORECASE)
 # The verbs of the controls a live board carries (a move's, or the secret games' My hand); a button
 # such as the rules may stay on a finished board.
 LIVE_VERBS = frozenset({"flip", "to", "from", "mine", "pick", "play", "predict"})
