@@ -1592,12 +1592,10 @@ async def main_async(args: argparse.Namespace) -> None:
     print()
     load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
     print(f"  machine load average at the end: {load} (other work on the machine skews every figure)")
-    threads = sum(r.in_threads for r in results)
-    started = sum(r.name.startswith("quetbot") for r in results)
-    if started:
-        print(
-            f"  games started in a thread of their own: {threads} (the others were played in their channel)"
-        )
+    threads, started = sum(r.in_threads for r in results), sum(r.started for r in results)
+    print(
+        f"  games played in a thread of their own: {threads} of the {started} started (the others: in place)"
+    )
     print()
     print("Targets (printed, never enforced)")
     image_floor = next((f for f in floors if f.name.startswith("image floor")), None)
