@@ -1467,8 +1467,18 @@ def typical_board(images: list[bytes], workdir: Path) -> tuple[Path, str]:
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    kinds, skipped = available_kinds()
+    """The whole benchmark in a temporary folder, removed at the end (also when it fails) unless
+    ``--keep``."""
     workdir = Path(tempfile.mkdtemp(prefix="quetbot-load-", dir=args.db_dir))
+    try:
+        await benchmark(args, workdir)
+    finally:
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+async def benchmark(args: argparse.Namespace, workdir: Path) -> None:
+    kinds, skipped = available_kinds()
     offer = f"offered {args.rate:.0f} moves/s" if args.rate else "offered half of the bot's measured capacity"
     print(
         f"Load benchmark: {args.games} games ({', '.join(kinds)}"
@@ -1492,8 +1502,6 @@ async def main_async(args: argparse.Namespace) -> None:
             await cost_run(args, build_world(emu, args.games, kinds), small_db, workdir)
         finally:
             await emu.stop()
-            if not args.keep:
-                shutil.rmtree(workdir, ignore_errors=True)
         return
     results: list[PhaseResult] = []
     floors: list[PhaseResult] = []
@@ -1605,8 +1613,6 @@ async def main_async(args: argparse.Namespace) -> None:
         print(
             f"\nThe emulator failed {len(emu.internal_errors)} time(s); the first:\n{emu.internal_errors[0]}"
         )
-    if not args.keep:
-        shutil.rmtree(workdir, ignore_errors=True)
 
 
 async def cost_run(args: argparse.Namespace, world: World, db: Path, workdir: Path) -> None:
