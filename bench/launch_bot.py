@@ -1,12 +1,15 @@
 """Run a bot as a process of its own against a loopback Discord emulator (used by bench/load.py).
 
     QUETBOT_EMULATOR_API=http://127.0.0.1:PORT/api/v10 QUETBOT_EMULATOR_GATEWAY=ws://127.0.0.1:PORT/gateway \
-    DISCORD_TOKEN=... QUETBOT_DB=... QUETBOT_DEV_GUILD=... python bench/launch_bot.py [quetbot|floor]
+    DISCORD_TOKEN=... QUETBOT_DB=... QUETBOT_DEV_GUILD=... python bench/launch_bot.py [MODE]
+
+MODE is quetbot (the default), floor or floor-image.
 
 It points discord.py at the emulator the way `DiscordEmulator.install()` and `prepare_client()` do in
 the tests (the REST base, the gateway URL, and a 50 ms wait for guilds instead of 2 s), then runs
 ``quetbot``'s normal entry point (``bot.__main__.main``), or with ``floor`` the fixed-text bot of
-bench/floor_bot.py. When the client is ready it prints ``BENCH-READY`` on stdout.
+bench/floor_bot.py, or with ``floor-image`` that bot answering with the PNG file named by
+``QUETBOT_FLOOR_IMAGE``. When the client is ready it prints ``BENCH-READY`` on stdout.
 
 The benchmarks start it with `start_bot`.
 """
@@ -52,15 +55,24 @@ def launch_env(*, token: str, db: Path, guild_id: int, api_base: str, gateway_ur
 
 
 async def start_bot(
-    mode: str, *, emu: DiscordEmulator, token: str, db: Path, guild_id: int, log: Path, within: float = 60.0
+    mode: str,
+    *,
+    emu: DiscordEmulator,
+    token: str,
+    db: Path,
+    guild_id: int,
+    log: Path,
+    within: float = 60.0,
+    extra_env: dict[str, str] | None = None,
 ) -> tuple[asyncio.subprocess.Process, float]:
     """Start this launcher as a process of its own (for bench/load.py and bench/crash_safety.py): the
-    ``mode`` bot on ``emu`` and the database ``db``, its stderr appended to ``log``. Returns the process
-    (its stdout a pipe, past the ready line) and the seconds until it printed `READY_LINE`; a process
-    that is not ready within ``within`` seconds is killed (SIGKILL) and RuntimeError raised."""
+    ``mode`` bot on ``emu`` and the database ``db``, its stderr appended to ``log`` (``extra_env`` added
+    to its environment). Returns the process (its stdout a pipe, past the ready line) and the seconds
+    until it printed `READY_LINE`; a process that is not ready within ``within`` seconds is killed
+    (SIGKILL) and RuntimeError raised."""
     env = launch_env(
         token=token, db=db, guild_id=guild_id, api_base=emu.api_base, gateway_url=emu.gateway_url
-    )
+    ) | (extra_env or {})
     loop = asyncio.get_running_loop()
     t0 = loop.time()
     with log.open("ab") as stderr:
@@ -115,10 +127,11 @@ def run_quetbot() -> None:
     entry.main()
 
 
-def run_floor() -> None:
+def run_floor(*, image: bool = False) -> None:
     from bench.floor_bot import FloorBot
 
-    client = FloorBot(ready_line=READY_LINE, guild_ready_timeout=GUILD_READY_TIMEOUT)
+    png = Path(os.environ["QUETBOT_FLOOR_IMAGE"]).read_bytes() if image else None
+    client = FloorBot(ready_line=READY_LINE, image=png, guild_ready_timeout=GUILD_READY_TIMEOUT)
     client.run(os.environ["DISCORD_TOKEN"], log_handler=None)
 
 
@@ -127,10 +140,10 @@ def main() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else "quetbot"
     if mode == "quetbot":
         run_quetbot()
-    elif mode == "floor":
-        run_floor()
+    elif mode in ("floor", "floor-image"):
+        run_floor(image=mode == "floor-image")
     else:
-        sys.exit(f"launch_bot: unknown mode {mode!r} (quetbot or floor)")
+        sys.exit(f"launch_bot: unknown mode {mode!r} (quetbot, floor or floor-image)")
 
 
 if __name__ == "__main__":

@@ -99,6 +99,19 @@ def _logged(action: Any) -> dict[str, Any]:
     return dict(to_json() if to_json is not None else action)
 
 
+def _where_shown(known: GameRow, read: GameRow) -> GameRow:
+    """``read`` (a row read back by a write, or from storage) with what ``known`` already knows of
+    where the game is shown. The outbox stores a new board's id a moment after telling the cache, so
+    a row read meanwhile may name an older board; a board's id grows with time (a snowflake), and a
+    game never leaves its thread."""
+    board = max(known.board_message_id or 0, read.board_message_id or 0) or None
+    place = known.place_id if known.thread_id is not None else read.place_id
+    lobby = read.lobby_message_id or known.lobby_message_id
+    if (board, place, lobby) == (read.board_message_id, read.place_id, read.lobby_message_id):
+        return read
+    return replace(read, board_message_id=board, place_id=place, lobby_message_id=lobby)
+
+
 class GameCache:
     """The games being played, parsed (row and state), by id; and the live games of each channel.
 
@@ -149,10 +162,20 @@ class GameCache:
             return None
         return [g for g in known if g.row.live]
 
-    def know_at(self, channel_id: int, games: Sequence[Loaded], epoch: int) -> None:
-        """The live games of a channel as storage has them, read when the epoch was ``epoch``."""
+    def know_at(self, channel_id: int, games: Sequence[Loaded], epoch: int) -> list[Loaded]:
+        """The live games of a channel: ``games`` as storage has them (read when the epoch was
+        ``epoch``), with those the cache knows are there and storage does not yet (a game's thread
+        is known here a moment before it is stored)."""
+        ids = {g.id for g in games}
+        here = list(games) + [
+            g
+            for g in self._games.values()
+            if g.id not in ids and g.row.live and channel_id in (g.row.channel_id, g.row.place_id)
+        ]
+        here = [g for g in here if channel_id in self._keys(g.row)]
         if epoch == self.epoch:
-            self._at[channel_id] = {g.id for g in games}
+            self._at[channel_id] = {g.id for g in here}
+        return sorted(here, key=lambda g: g.id)
 
     @staticmethod
     def _keys(row: GameRow | None) -> set[int]:
@@ -174,6 +197,8 @@ class GameCache:
         cached = self._games.get(game.id)
         if cached is not None and cached.row.version > game.row.version:
             return cached
+        if cached is not None:
+            game = replace(game, row=_where_shown(cached.row, game.row))
         self._index(None if cached is None else cached.row, game.row)
         self._games[game.id] = game
         self._games.move_to_end(game.id)
@@ -218,6 +243,7 @@ class GameService:
         """The parsed game of ``row``, without parsing again a version already known."""
         cached = self.cache.get(row.id)
         if cached is not None and cached.row.version == row.version:
+            row = _where_shown(cached.row, row)
             if cached.row != row:
                 cached = replace(cached, row=row)
             return self.cache.put(cached)
@@ -264,7 +290,7 @@ class GameService:
         if games is None:
             epoch = self.cache.epoch
             games = [self.load(row) for row in await self.storage.live_games_at(channel_id=channel_id)]
-            self.cache.know_at(channel_id, games, epoch)
+            games = self.cache.know_at(channel_id, games, epoch)
         return games
 
     async def game_here(

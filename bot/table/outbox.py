@@ -202,7 +202,9 @@ class Outbox:
                 dm_blocked=done.dm_blocked,
                 then=tuple(done.then),
             )
-            if completion.then:  # follow-ups get their ids (and their place in the order) now
+            # Follow-ups get their ids (and their place in the order) now; a game's new place (its
+            # thread) is stored before anyone may look for the game there.
+            if completion.then or completion.place_id is not None:
                 await self._record([completion])
             else:
                 self._unrecorded.append(completion)

@@ -186,3 +186,20 @@ async def test_a_parsed_state_is_reused_only_for_its_own_version(service: GameSe
     moved = await service.act(game.id, game.row.seats[0], {"type": "flip", "position": 1})
     latest = await service.get(game.id)
     assert latest.state is moved.after.state and latest.state != game.state
+
+
+async def test_a_move_read_back_does_not_forget_a_board_or_thread_not_yet_stored(
+    service: GameService,
+) -> None:
+    """The outbox tells the cache of a new board (or the game's thread) at once and stores it a moment
+    later; a move committed meanwhile reads back the older row, which must not undo what is known."""
+    game = (await service.start((await lobby(service)).id, 10)).game
+    service.cache.set_messages(game.id, lobby_message_id=None, board_message_id=900, place_id=555)
+    await service.act(game.id, 10, {"type": "flip", "position": 1})
+    row = (await service.get(game.id)).row
+    assert (row.board_message_id, row.place_id, row.thread_id) == (900, 555, 555)
+    assert [g.id for g in await service.live_at(555)] == [game.id]
+    # A later board (a larger id) replaces it; an older one read from storage does not.
+    service.cache.set_messages(game.id, lobby_message_id=None, board_message_id=901)
+    service.load(await service.storage.get_game(game_id=game.id))
+    assert (await service.get(game.id)).row.board_message_id == 901
