@@ -187,8 +187,8 @@ class Boards:
         )
         table = kind.table(game, state, version=int(item.args["version"]))
         view = kind.rules.view_for(state, None)
-        players = ", ".join(f"{i + 1}. {table.who(i)}" for i in range(len(table.seats)))
-        lines = [f"The game begins. In turn order: {players}."]
+        players = ", ".join(table.who(i) for i in range(len(table.seats)))
+        lines = [f"The game begins. Turn order: {players}."]
         note = kind.present.start_note(view, table)
         if note:
             lines.append(note)
