@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
-from discord.http import Route
+from discord.http import Route, handle_message_parameters
+from discord.utils import MISSING
 
 from bot.service import Loaded
 from bot.storage import OutboxItem
@@ -218,10 +219,10 @@ class Boards:
                     if interaction.response.is_done():
                         # Deferred (privately) while earlier news of the game was late: the board
                         # takes its place in the channel, after that news.
-                        message = await self._post(channel, item, payload)
+                        posted = await self._post(channel, item, payload)
                         with contextlib.suppress(discord.HTTPException):
                             await interaction.edit_original_response(content=LATE_NOTE)
-                        return message.id
+                        return posted
                     response = await interaction.response.send_message(**payload)
                     if response.message_id is not None:
                         return response.message_id
@@ -233,16 +234,28 @@ class Boards:
             answered = await self._answer_of(item.token)
             if answered is not None:
                 return answered
-        message = await self._post(channel, item, payload)
-        return message.id
+        return await self._post(channel, item, payload)
 
     async def _post(
         self, channel: discord.PartialMessageable, item: OutboxItem, payload: dict[str, Any]
-    ) -> discord.Message:
-        """Post to the game's place (opening its thread again if it was archived)."""
+    ) -> int:
+        """Post to the game's place (opening its thread again if it was archived); the new message's
+        id. The raw request: the message that comes back is not parsed (only its id is needed), and
+        its controls are routed by custom_id, so no view is stored."""
+        client = self.deps.client
 
-        async def send() -> discord.Message:
-            return await channel.send(nonce=nonce_of(item), **_fresh(payload))
+        async def send() -> int:
+            fresh = _fresh(payload)
+            with handle_message_parameters(
+                content=fresh.get("content", MISSING),
+                file=fresh.get("file", MISSING),
+                view=fresh.get("view", MISSING),
+                allowed_mentions=fresh.get("allowed_mentions", MISSING),
+                previous_allowed_mentions=client.allowed_mentions,
+                nonce=nonce_of(item),
+            ) as params:
+                data = await client.http.send_message(channel.id, params=params)
+            return int(data["id"])
 
         return await self.places.call(channel.id, send)
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.utils import MISSING
 
 from bot.service import Loaded
 from bot.storage import OutboxItem
@@ -109,11 +111,21 @@ class Cards:
         if final_board and game.state is not None:
             kind = self.deps.catalog.get(row.kind)
             payload["attachments"] = [await self.boards.image(kind, game.view(None), kind.table(game))]
-        message = self.deps.client.get_partial_messageable(row.channel_id).get_partial_message(
-            row.lobby_message_id
-        )
+        client, card = self.deps.client, row.lobby_message_id
+
+        async def send() -> None:
+            # The raw request: the edited card that comes back is not needed, so not parsed.
+            with handle_message_parameters(
+                content=payload["content"],
+                view=payload["view"],
+                attachments=payload.get("attachments", MISSING),
+                allowed_mentions=payload["allowed_mentions"],
+                previous_allowed_mentions=client.allowed_mentions,
+            ) as params:
+                await client.http.edit_message(row.channel_id, card, params=params)
+
         try:
-            await self.places.call(row.channel_id, lambda: message.edit(**payload))
+            await self.places.call(row.channel_id, send)
         except discord.NotFound:
             pass  # the card was deleted: the game goes on without it
         finally:

@@ -115,23 +115,30 @@ def owed(
         # a choice already made.
         effects.append(Effect("refresh", {"seat": mover}))
     asked = set(kind.private.asked(news, kind.table(after))) - {mover}
+    if notify is not None:
+        # Their move, with no new panel to bring the word (a panel that does not change with the
+        # turn): a nudge of its own for those who want one.
+        before = result.before
+        due = newly_waiting(before.rules.to_act(before.state), after.rules.to_act(after.state), mover)
+        effects.extend(notify.nudges([s for s in due if s not in asked], users))
     for seat in range(len(users)):
         if seat in asked:
             args: dict[str, Any] = {"seat": seat}
             if notify is not None and notify.dms(users[seat]):
                 args["nudge"] = True
             effects.append(Effect("panel", args))
-        elif seat != mover and _own_news(result, seat):
+        elif seat != mover and _own_news(result, seat, turn_shown=kind.private.turn_shown):
             effects.append(Effect("refresh", {"seat": seat}))
     return effects
 
 
-def _own_news(result: MoveResult, seat: int) -> bool:
+def _own_news(result: MoveResult, seat: int, *, turn_shown: bool = True) -> bool:
     """Whether another player's move changed what ``seat`` alone sees (their hand, their pending
-    pick, what they may do) or whether they are to act: the parts of their view that differ from
-    the public view, compared before and after the move."""
+    pick, what they may do) or (when their panel shows it) whether they are to act: the parts of
+    their view that differ from the public view, compared before and after the move."""
     before, after = result.before, result.after
-    if (seat in before.rules.to_act(before.state)) != (seat in after.rules.to_act(after.state)):
+    turn_passed = (seat in before.rules.to_act(before.state)) != (seat in after.rules.to_act(after.state))
+    if turn_passed and turn_shown:
         return True
     return secrets_changed(before.view(seat), after.view(seat), before.view(None), after.view(None))
 

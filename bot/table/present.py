@@ -158,6 +158,8 @@ class PrivatePresenter:
     not_waiting_reason: Callable[[Any, int, TableInfo], str | None] = _no_reason
     # The seats (other than the mover) that get a fresh DM panel after a move (public views).
     asked: Callable[[News[Any], TableInfo], list[int]] = _newly_asked
+    # Whether the panel changes with whose turn it is (else it is not edited when the turn passes).
+    turn_shown: bool = True
 
 
 def presenter_of(module: ModuleType) -> Presenter:
@@ -169,11 +171,13 @@ def presenter_of(module: ModuleType) -> Presenter:
 
 def private_of(module: ModuleType) -> PrivatePresenter | None:
     """A game's present module as its private presenter, when it defines ``panel`` (games with
-    secrets)."""
+    secrets); ``TURN_SHOWN`` for the flag."""
     if not hasattr(module, "panel"):
         return None
-    names = [f.name for f in fields(PrivatePresenter)]
-    return PrivatePresenter(**{name: getattr(module, name) for name in names if hasattr(module, name)})
+    names = {f.name: f.name for f in fields(PrivatePresenter)} | {"turn_shown": "TURN_SHOWN"}
+    return PrivatePresenter(
+        **{f: getattr(module, name) for f, name in names.items() if hasattr(module, name)}
+    )
 
 
 def quiet_when(*kinds: str) -> Callable[[News[Any]], bool]:

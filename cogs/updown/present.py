@@ -22,6 +22,7 @@ from bot.table.present import (
     TableInfo,
     counted,
     forfeit_line,
+    newly_waiting,
     quiet_when,
 )
 from bot.table.replies import join_words
@@ -30,7 +31,6 @@ View = updown.View
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 CHANGE_WORDS = {"U": "up", "D": "down", "S": "same"}
 MINE_LABEL = "My hand"
-ROW_TAIL = 3  # the row's last cards a player about to place sees in their panel
 
 
 def card_text(card: str) -> str:
@@ -117,9 +117,24 @@ def _reveal_lines(record: updown.DealRecord, table: TableInfo) -> list[str]:
 # ---- what one player sees ------------------------------------------------------------------------
 
 
+# The panel does not change with whose turn it is: the hand, the prediction and the card menu (the
+# board in the thread shows the row and whose turn it is), so other players' moves leave it alone.
+TURN_SHOWN = False
+
+
+def asked(news: News[View], table: TableInfo) -> list[int]:
+    """When the cards start to be placed, every player's panel offers the card menu; from then on
+    turns pass without touching the panels (the board's mention tells the next placer)."""
+    before, after = news.before, news.after
+    if after.phase == "place" and before.phase != "place":
+        return [s for s in range(len(table.seats)) if s != news.seat]
+    if after.phase == "place":
+        return []
+    return newly_waiting(before.to_act, after.to_act, news.seat)
+
+
 def panel(view: View, seat: int, table: TableInfo) -> Panel:
-    """The player's hand and prediction, and what they may do now. The row appears only when it is
-    their turn to place (the board shows it otherwise), so other players' moves leave it alone."""
+    """The player's hand and prediction, and what they may do: the same whoever's turn it is."""
     stage = "" if view.deal == 0 else f" (playoff {view.deal})"
     if view.outcome is not None:
         return Panel(f"The game is over{stage}.")
@@ -144,8 +159,8 @@ def panel(view: View, seat: int, table: TableInfo) -> Panel:
         items.append(button(label, custom_id(table.game_id, "predict"), style=discord.ButtonStyle.primary))
     elif view.prediction is not None:
         lines.append(f"Your prediction: `{view.prediction}`.")
-    if view.phase == "place" and view.turn == seat:
-        lines.append(f"**Your turn:** {row_end_text(view)} Choose a card below or reply with its value.")
+    if view.phase == "place" and view.hand:
+        lines.append("On your turn, choose a card below or reply with its value.")
         options = [
             discord.SelectOption(
                 label=f"{updown.rank_label(rank)} ×{len(cards)}",
@@ -156,16 +171,6 @@ def panel(view: View, seat: int, table: TableInfo) -> Panel:
         ]
         items.append(select(custom_id(table.game_id, "play"), options, placeholder="Card to place"))
     return Panel("\n".join(lines), items)
-
-
-def row_end_text(view: View) -> str:
-    """Where the row stands, for the player about to place: its last cards and changes."""
-    if not view.row:
-        return "you place the first card."
-    tail = cards_text(view.row[-ROW_TAIL:])
-    more = "… " if len(view.row) > ROW_TAIL else ""
-    changes = f", changes `{view.changes}`" if view.changes else ""
-    return f"the row ({len(view.row)} of {view.row_size}) ends {more}{tail}{changes}."
 
 
 def confirm(news: News[View], table: TableInfo) -> str:

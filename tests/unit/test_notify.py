@@ -126,23 +126,27 @@ async def test_owed_edits_only_the_panels_whose_player_has_news(storage: Storage
         assert effects[0].kind == "announce"
         written.append(panel_effects(effects))
 
-    # Predictions from the panels: quiet; nobody else's panel changes, and the last one asks the
-    # first placer (alice) for a card.
+    # Predictions from the panels: quiet; nobody else's panel changes, and the last one starts the
+    # placing: every other panel now offers the card menu.
     await move(ALICE, updown.Predict("U"), Source.DM_PANEL)
     await move(BOB, updown.Predict("SSSSU"), Source.TYPED)
     await move(CAROL, updown.Predict("SSSSD"), Source.DM_PANEL)
-    assert written == [[], [("panel", {"seat": 1, "note": "n"})], [("panel", {"seat": 0})]]
-    # The first card locks every prediction: each other panel loses its Change button, bob's asks
-    # for his card; a move by command also refreshes the mover's own panel.
+    assert written == [
+        [],
+        [("panel", {"seat": 1, "note": "n"})],
+        [("panel", {"seat": 0}), ("panel", {"seat": 1})],
+    ]
+    # The first card locks every prediction: each other panel loses its Change button; a move by
+    # command also refreshes the mover's own panel.
     state = (await service.get(game.id)).state
     await move(ALICE, updown.Play(updown.card_rank(state.hands[0][0])), Source.COMMAND)
-    assert written[-1] == [("refresh", {"seat": 0}), ("panel", {"seat": 1}), ("refresh", {"seat": 2})]
-    # From then on a card asks the next placer only (carol is told by DM too, her choice); the third
-    # panel is left alone.
+    assert written[-1] == [("refresh", {"seat": 0}), ("refresh", {"seat": 1}), ("refresh", {"seat": 2})]
+    # From then on the panels (hand and card menu, whoever's turn it is) are left alone as the turn
+    # passes: the board's mention tells the next placer, and carol, who chose DMs, gets a nudge.
     for seat, user in ((1, BOB), (2, CAROL)):
         state = (await service.get(game.id)).state
         await move(user, updown.Play(updown.card_rank(state.hands[seat][0])), Source.DM_PANEL)
-    assert written[-2:] == [[("panel", {"seat": 2, "nudge": True})], [("panel", {"seat": 0})]]
+    assert written[-2:] == [[("nudge", {"seat": 2})], []]
 
 
 async def test_owed_in_numbers_reveals_and_the_end(storage: Storage) -> None:

@@ -39,7 +39,8 @@ def own_news(
     """Whether a move brings ``seat``'s panel up to date: the game ended, the move changed what they
     alone see (a field of their view that differs from the public view), whether they are asked to
     act, or the game's presenter asks them anew (its `asked`: a new pairing, say)."""
-    if rules.outcome(after) is not None or (seat in rules.to_act(before)) != (seat in rules.to_act(after)):
+    turn = (seat in rules.to_act(before)) != (seat in rules.to_act(after))
+    if rules.outcome(after) is not None or (turn and getattr(present, "TURN_SHOWN", True)):
         return True
     asked = getattr(present, "asked", None)
     news = News(mover, rules.view_for(before, None), rules.view_for(after, None))
