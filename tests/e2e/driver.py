@@ -102,20 +102,34 @@ def db_snapshot(db: Path) -> tuple[Any, ...]:
     return (tuple(games), moves)
 
 
+async def open_and_start(
+    emu: DiscordEmulator, channel: Channel, command: str, host: User, *others: User, **options: Any
+) -> tuple[int, MessageRecord]:
+    """Open a lobby with ``/<command>``, let ``others`` join by button, start it by button; returns
+    the game id and its card (the lobby message), as the Start click left it."""
+    await (await emu.slash(host, channel, command, **options)).response()
+    card = lobby_message(emu, channel)
+    for user in others:
+        await (await emu.click(user, card, card.button("Join")["custom_id"])).response()
+    card = emu.message(card.id)
+    game_id = int(card.custom_ids[0].split(":")[1])
+    await (await emu.click(host, card, card.button("Start")["custom_id"])).response()
+    return game_id, emu.message(card.id)
+
+
 async def start_game(
     emu: DiscordEmulator, channel: Channel, command: str, host: User, *others: User, **options: Any
 ) -> int:
-    """Open a lobby with ``/<command>``, let ``others`` join by button, start it; wait for the first
-    board and, in a game with secrets, for every player's DM (or their closed-DMs notice). Returns
-    the game id."""
-    await (await emu.slash(host, channel, command, **options)).response()
-    lobby = lobby_message(emu, channel)
-    for user in others:
-        await (await emu.click(user, lobby, lobby.button("Join")["custom_id"])).response()
-    lobby = emu.message(lobby.id)
-    game_id = int(lobby.custom_ids[0].split(":")[1])
-    await (await emu.click(host, lobby, lobby.button("Start")["custom_id"])).response()
-    await emu.wait_until(lambda: any(m.attachments for m in bot_messages(emu, channel)), what="the board")
+    """`open_and_start`, then wait for the first board (in the game's place: its thread, or the
+    channel) and, in a game with secrets, for every player's DM (or their closed-DMs notice).
+    Returns the game id."""
+    game_id, card = await open_and_start(emu, channel, command, host, *others, **options)
+
+    def board() -> bool:
+        return any(m.attachments for m in bot_messages(emu, game_place(emu, channel, card)))
+
+    await emu.wait_until(board, what="the board")
+    channel = game_place(emu, channel, card)
     if command.split()[0] in SECRET_GAMES:
 
         def everyone_told() -> bool:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
 from bot.games import RULES, updown
 from tests.e2e.driver import bot_messages, latest_board, lobby_message, private_reply
+from tests.e2e.driver import open_and_start as start
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
 from tests.emulator.models import Channel, MessageRecord, Perm, User
@@ -55,24 +55,11 @@ def command_for(kind: str, action: dict[str, Any]) -> tuple[str, dict[str, Any]]
 async def open_and_start(
     emu: DiscordEmulator, channel: Channel, kind: str, host: User, *others: User, **options: Any
 ) -> tuple[int, MessageRecord]:
-    """Open a lobby, let ``others`` join by button, start it; returns the game id and its card."""
-    await (await emu.slash(host, channel, f"{kind} new", **options)).response()
-    card = lobby_message(emu, channel)
-    for user in others:
-        await (await emu.click(user, card, card.button("Join")["custom_id"])).response()
-    card = emu.message(card.id)
-    game_id = int(card.custom_ids[0].split(":")[1])
-    await (await emu.click(host, card, card.button("Start")["custom_id"])).response()
+    """Open a lobby of ``kind``, let ``others`` join, start it, and wait for quiet; the game id and
+    its card."""
+    game_id, card = await start(emu, channel, f"{kind} new", host, *others, **options)
     await emu.wait_idle()
     return game_id, emu.message(card.id)
-
-
-@dataclass
-class Counts:
-    parent: int = 0  # bot messages in the parent channel
-    most_per_move: int = 0  # the most new thread messages one move made
-    moves: int = 0
-    dms: dict[str, int] = field(default_factory=dict)  # new DMs per player
 
 
 async def play_out(
