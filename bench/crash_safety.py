@@ -141,6 +141,7 @@ class GameInfo:
     seed: int
     state: dict[str, Any] | None
     seats: list[int]
+    place_id: int = 0  # where the game is played: its thread, or the table's channel
 
 
 class Reader:
@@ -159,7 +160,8 @@ class Reader:
         try:
             conn.execute("BEGIN")  # one snapshot for the game and its seats
             row = conn.execute(
-                f"SELECT id, kind, status, host_id, options, seed, state FROM games WHERE {where}", args
+                f"SELECT id, kind, status, host_id, options, seed, state, place_id FROM games WHERE {where}",
+                args,
             ).fetchone()
             if row is None:
                 return None
@@ -180,6 +182,7 @@ class Reader:
             seed=int(row[5]),
             state=None if row[6] is None else json.loads(row[6]),
             seats=seats,
+            place_id=int(row[7] or 0),
         )
 
     def live_game(self, channel_id: int) -> GameInfo | None:
@@ -410,9 +413,12 @@ class CrashRun:
                 if not seats:
                     self.tally.problems.append(f"game #{info.id} ({kind}) is active but waits for nobody")
                     return
+                # The game is played in its place: its thread (started from the lobby card), or the
+                # channel itself.
+                place = self.emu.channels.get(info.place_id, channel)
                 results = await asyncio.gather(
                     *(
-                        self.move(channel, kind, info, state, seat, by_id[info.seats[seat]], rng)
+                        self.move(place, kind, info, state, seat, by_id[info.seats[seat]], rng)
                         for seat in seats
                     )
                 )

@@ -20,6 +20,7 @@ from bot.storage import OutboxItem, Storage
 from bot.table.boards import Boards
 from bot.table.cards import Cards
 from bot.table.catalog import Catalog
+from bot.table.computers import Computers
 from bot.table.deps import Deps
 from bot.table.lobby import Lobbies
 from bot.table.notices import Reminders
@@ -89,7 +90,10 @@ class QuetBot(commands.Bot):
         lobbies = Lobbies(deps, boards, cards, places)
         typed = TypedAnswers(deps, plays)
         reminders = Reminders(deps, panels)
-        self.scheduler = Scheduler(storage, service, plays, outbox, ready=self.wait_until_ready)
+        self.computers = computers = Computers(deps, plays, pause=self.settings.computer_pause)
+        self.scheduler = Scheduler(
+            storage, service, plays, outbox, computers=computers, ready=self.wait_until_ready
+        )
         service.on_change = self.scheduler.changed
         router.on_click(ANY_GAME, "mine", panels.on_mine)
 
@@ -138,7 +142,7 @@ class QuetBot(commands.Bot):
         self.scheduler.start()
 
     async def close(self) -> None:
-        parts = ("scheduler", "outbox", "cards")
+        parts = ("scheduler", "computers", "outbox", "cards")
         for part in (getattr(self, name, None) for name in parts):
             if part is not None:
                 await part.stop()

@@ -17,6 +17,7 @@ class Settings:
     token: str
     db_path: str = "quetbot.sqlite3"
     dev_guild: int | None = None
+    computer_pause: float = 2.0  # seconds a computer player waits before its move
 
 
 def load_settings(env: dict[str, str] | None = None) -> Settings:
@@ -35,8 +36,16 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         if not dev_guild_raw.isdigit():
             raise ConfigError(f"QUETBOT_DEV_GUILD must be a server id (digits), not {dev_guild_raw!r}.")
         dev_guild = int(dev_guild_raw)
+    pause_raw = env.get("QUETBOT_COMPUTER_PAUSE", "").strip() or "2"
+    try:
+        pause = float(pause_raw)
+    except ValueError:
+        pause = -1.0
+    if not 0 <= pause <= 60:
+        raise ConfigError(f"QUETBOT_COMPUTER_PAUSE must be seconds from 0 to 60, not {pause_raw!r}.")
     return Settings(
         token=token,
         db_path=env.get("QUETBOT_DB", "").strip() or "quetbot.sqlite3",
         dev_guild=dev_guild,
+        computer_pause=pause,
     )

@@ -1,4 +1,5 @@
-"""The deadline clock: reminders halfway to a deadline, forfeits at it, lobbies closed after a day.
+"""The deadline clock: reminders halfway to a deadline, forfeits at it, lobbies closed after a day,
+and computer players' moves a short pause after the rules start waiting for them.
 
 Everything it acts on is in the database (`waits`, the lobbies' ages), so nothing lives only in
 memory: after a restart it simply looks at what is due. What a due item owes the world (a reminder,
@@ -17,8 +18,9 @@ from collections.abc import Awaitable, Callable
 
 from bot.deadlines import LOBBY_LIFETIME, MIN_TIMEOUT
 from bot.errors import GameError
-from bot.service import GameService
+from bot.service import GameService, Loaded
 from bot.storage import Effect, Storage, Wait
+from bot.table.computers import Computers
 from bot.table.outbox import Outbox
 from bot.table.play import Plays
 
@@ -35,6 +37,7 @@ class Scheduler:
         plays: Plays,
         outbox: Outbox,
         *,
+        computers: Computers | None = None,
         ready: Callable[[], Awaitable[object]] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -42,6 +45,7 @@ class Scheduler:
         self.service = service
         self.plays = plays
         self.outbox = outbox
+        self.computers = computers
         self.ready = ready
         self.clock = clock
         self._wake = asyncio.Event()
@@ -65,12 +69,15 @@ class Scheduler:
         self.idle.clear()
         self._wake.set()
 
-    def changed(self) -> None:
+    def changed(self, game: Loaded | None = None) -> None:
         """A game changed (the service says so after every commit). Nothing a change sets falls due
         sooner than a reminder halfway through the shortest timeout, so look early only when the next
-        pass is further away than that. (A pass is four queries: made after every move, it was a
-        third of all database work under load.)"""
-        if self._next_pass > self.clock() + MIN_TIMEOUT / 2:
+        pass is further away than that (a pass is four queries: made after every move, it was a
+        third of all database work under load), or when the game now waits for a computer."""
+        soon = MIN_TIMEOUT / 2
+        if self.computers is not None and game is not None and self.computers.awaited(game):
+            soon = self.computers.pause
+        if self._next_pass > self.clock() + soon:
             self.poke()
 
     async def _run(self) -> None:
@@ -83,15 +90,19 @@ class Scheduler:
             except Exception:
                 log.exception("The deadline pass failed; trying again shortly")
             self.idle.set()
-            next_due = await self.storage.next_due(lobby_lifetime=LOBBY_LIFETIME)
+            pause = self.computers.pause if self.computers is not None else 0.0
+            next_due = await self.storage.next_due(lobby_lifetime=LOBBY_LIFETIME, computer_pause=pause)
             delay = MAX_SLEEP if next_due is None else min(MAX_SLEEP, max(0.0, next_due - self.clock()))
             self._next_pass = self.clock() + delay
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=max(delay, 0.05))
 
     async def run_due(self) -> None:
-        """Everything due now: reminders first, then forfeits, then stale lobbies."""
+        """Everything due now: computers' moves, reminders, forfeits, then stale lobbies."""
         now = self.clock()
+        if self.computers is not None:
+            for wait in await self.storage.due_computers(since_before=now - self.computers.pause):
+                self.computers.due(wait.game_id, wait.seat, now=now)
         for wait in await self.storage.due_reminders(now=now):
             await self._remind(wait)
         for wait in await self.storage.due_waits(now=now):

@@ -31,6 +31,7 @@ from bot.errors import (
 )
 from bot.games import play, rules_for
 from bot.games.base import FORFEIT, resolve_options
+from bot.players.seats import computer_name, is_computer, next_computer, people
 from bot.storage import DmLink, Effect, GameRow, OutboxItem, Storage, Written
 
 CACHE_SIZE = 4096
@@ -237,7 +238,8 @@ class GameService:
         self.storage = storage
         self.cache = GameCache()
         self._locks: dict[int, asyncio.Lock] = {}
-        self.on_change: Callable[[], None] | None = None  # told after every committed change
+        # Told after every committed change (with the game, when it is a start or a move).
+        self.on_change: Callable[[Loaded | None], None] | None = None
 
     def load(self, row: GameRow) -> Loaded:
         """The parsed game of ``row``, without parsing again a version already known."""
@@ -251,9 +253,9 @@ class GameService:
         state = None if row.state is None else rules.State.from_dict(row.state)
         return self.cache.put(Loaded(row=row, rules=rules, state=state))
 
-    def _changed(self) -> None:
+    def _changed(self, game: Loaded | None = None) -> None:
         if self.on_change is not None:
-            self.on_change()
+            self.on_change(game)
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """Serialises all work on one game inside this process (the version check catches the rest)."""
@@ -450,16 +452,67 @@ class GameService:
             if user_id not in row.seats:
                 raise NotAPlayer("You are not in this lobby.")
             seats = tuple((u, n) for u, n in zip(row.seats, row.names, strict=True) if u != user_id)
-            if not seats:
+            if not people(u for u, _ in seats):  # only computers left: nobody to play with
                 write = self.storage.cancel_game(
                     game_id=game_id, expected_version=row.version, effects=effects
                 )
             else:
-                host = row.host_id if row.host_id != user_id else seats[0][0]
+                host = row.host_id if row.host_id != user_id else people(u for u, _ in seats)[0]
                 write = self.storage.update_lobby(
                     game_id=game_id, expected_version=row.version, seats=seats, host_id=host, effects=effects
                 )
             written = await self._write(game_id, write)
+            return Changed(self.load(written.row), written.effects)
+
+    async def add_computer(
+        self, game_id: int, user_id: int, level: str, *, effects: Sequence[Effect] = ()
+    ) -> Changed:
+        """The host seats a computer player at ``level`` in the lobby."""
+        async with self.lock(game_id):
+            row = (await self.get(game_id)).row
+            self._require_lobby(row)
+            if user_id != row.host_id:
+                raise NotAllowed(f"Only the host, <@{row.host_id}>, can add computer players.")
+            rules = rules_for(row.kind)
+            if len(row.seats) >= rules.MAX_PLAYERS:
+                raise LobbyError(
+                    f"The lobby is full: {rules.TITLE} takes at most {rules.MAX_PLAYERS} players."
+                )
+            computer = next_computer(row.seats, level)
+            seats = (*zip(row.seats, row.names, strict=True), (computer, computer_name(computer)))
+            written = await self._write(
+                game_id,
+                self.storage.update_lobby(
+                    game_id=game_id,
+                    expected_version=row.version,
+                    seats=seats,
+                    host_id=row.host_id,
+                    effects=effects,
+                ),
+            )
+            return Changed(self.load(written.row), written.effects)
+
+    async def remove_computer(self, game_id: int, user_id: int, *, effects: Sequence[Effect] = ()) -> Changed:
+        """The host takes the computer player seated last out of the lobby."""
+        async with self.lock(game_id):
+            row = (await self.get(game_id)).row
+            self._require_lobby(row)
+            if user_id != row.host_id:
+                raise NotAllowed(f"Only the host, <@{row.host_id}>, can remove computer players.")
+            computers = [u for u in row.seats if is_computer(u)]
+            if not computers:
+                raise LobbyError("There is no computer player in this lobby.")
+            seats = tuple((u, n) for u, n in zip(row.seats, row.names, strict=True) if u != computers[-1])
+            written = await self._write(
+                game_id,
+                self.storage.update_lobby(
+                    game_id=game_id,
+                    expected_version=row.version,
+                    seats=seats,
+                    host_id=row.host_id,
+                    effects=effects,
+                ),
+            )
             return Changed(self.load(written.row), written.effects)
 
     async def start(
@@ -490,8 +543,9 @@ class GameService:
                     effects=effects(started),
                 ),
             )
-            self._changed()
-            return Changed(self.cache.put(Loaded(row=written.row, rules=rules, state=state)), written.effects)
+            started = self.cache.put(Loaded(row=written.row, rules=rules, state=state))
+            self._changed(started)
+            return Changed(started, written.effects)
 
     async def cancel(
         self, game_id: int, user_id: int, *, can_manage: bool, effects: Sequence[Effect] = ()
@@ -593,7 +647,7 @@ class GameService:
             ),
         )
         after = self.cache.put(Loaded(written.row, rules, new_state, draft.after._derived))
-        self._changed()
+        self._changed(after)
         if not written.row.live:
             self._release(before.id)
         return replace(draft, after=after, effects=written.effects)

@@ -51,6 +51,21 @@ class Waits(Repository):
         )
         return [_wait(r) for r in rows]
 
+    async def due_computers(self, *, since_before: float, limit: int = 50) -> list[Wait]:
+        """Waits of computer seats (a negative user id) that began before ``since_before``: their
+        move is due (a computer moves a short pause after the rules start waiting for it)."""
+        rows = await self._read(
+            f"SELECT {', '.join('w.' + c for c in _COLUMNS.split(', '))} FROM seats s "
+            "JOIN waits w ON w.game_id = s.game_id AND w.seat = s.position "
+            "WHERE s.user_id < 0 AND w.since <= ? ORDER BY w.since LIMIT ?",
+            (since_before, limit),
+        )
+        return [_wait(r) for r in rows]
+
+    async def delay_computer(self, *, game_id: int, seat: int, until: float) -> None:
+        """Try a computer's move again no sooner than ``until`` (its last try failed)."""
+        await self._write("UPDATE waits SET since = ? WHERE game_id = ? AND seat = ?", (until, game_id, seat))
+
     async def due_reminders(self, *, now: float, limit: int = 50) -> list[Wait]:
         """Waits past their halfway point that have not been reminded yet."""
         rows = await self._read(
@@ -74,17 +89,22 @@ class Waits(Repository):
     async def drop_wait(self, *, game_id: int, seat: int) -> None:
         await self._write("DELETE FROM waits WHERE game_id = ? AND seat = ?", (game_id, seat))
 
-    async def next_due(self, *, lobby_lifetime: float) -> float | None:
-        """When the scheduler next has something to do (a reminder, a deadline, a lobby expiry)."""
+    async def next_due(self, *, lobby_lifetime: float, computer_pause: float = 0.0) -> float | None:
+        """When the scheduler next has something to do (a reminder, a deadline, a lobby expiry, a
+        computer's move)."""
         rows = await self._read(
             "SELECT (SELECT MIN(deadline) FROM waits), "
             "(SELECT MIN((since + deadline) / 2) FROM waits WHERE reminded = 0), "
-            "(SELECT MIN(created_at) FROM games WHERE status = 'lobby')"
+            "(SELECT MIN(created_at) FROM games WHERE status = 'lobby'), "
+            "(SELECT MIN(w.since) FROM seats s JOIN waits w ON w.game_id = s.game_id AND w.seat = s.position "
+            "WHERE s.user_id < 0)"
         )
         if not rows:
             return None
-        deadline, remind_at, oldest_lobby = rows[0]
+        deadline, remind_at, oldest_lobby, computer_since = rows[0]
         times = [float(t) for t in (deadline, remind_at) if t is not None]
+        if computer_since is not None:
+            times.append(float(computer_since) + computer_pause)
         if oldest_lobby is not None:
             times.append(float(oldest_lobby) + lobby_lifetime)
         return min(times) if times else None

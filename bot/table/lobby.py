@@ -16,6 +16,7 @@ import discord
 
 from bot.deadlines import parse_timeout
 from bot.errors import GameError, LobbyError
+from bot.players.seats import is_computer
 from bot.service import Changed, Loaded
 from bot.storage import Effect, OutboxItem
 from bot.table.boards import Boards
@@ -133,7 +134,10 @@ class Lobbies:
             out = [Effect("thread")] if place == "thread" else []
             out.append(Effect("start", {"version": started.row.version, "place": place}))
             if kind.private is not None:
-                out.extend(Effect("panel", {"seat": s}) for s in range(len(started.row.seats)))
+                seats = started.row.seats
+                out.extend(
+                    Effect("panel", {"seat": s}) for s in range(len(seats)) if not is_computer(seats[s])
+                )
             else:
                 out.extend(self.deps.notify.nudges(kind.rules.to_act(started.state), started.row.seats))
             out.append(Effect("card"))

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 import discord
 
 from bot.errors import BadInput
+from bot.players.seats import is_computer
 from bot.storage import Effect, Storage
 
 MENTION, DM, BOTH, OFF = "mention", "dm", "both", "off"
@@ -48,6 +49,9 @@ class Notify:
         self._modes = {u: m for u, m in choices.items() if m in MODES and m != DEFAULT}
 
     def mode(self, user_id: int) -> str:
+        """How ``user_id`` is told of their move (a computer: not at all)."""
+        if is_computer(user_id):
+            return OFF
         return self._modes.get(user_id, DEFAULT)
 
     def pings(self, user_id: int) -> bool:

@@ -21,6 +21,7 @@ import discord
 from discord.http import Route
 
 from bot.errors import GameError, NotAPlayer
+from bot.players.seats import is_computer
 from bot.service import Loaded
 from bot.storage import Effect, OutboxItem
 from bot.table.boards import Boards
@@ -142,6 +143,8 @@ class Panels:
         game = await self.deps.service.get(item.game_id)
         seat = int(item.args["seat"])
         user_id = game.row.seats[seat]
+        if is_computer(user_id):
+            return Done()  # a computer sees its view without a panel
         link = await self.deps.service.dm_link(game.id, user_id)
         channel_id, panel_id = link.dm_channel_id, link.panel_message_id
         if link.blocked or game.state is None or (refresh and panel_id is None):

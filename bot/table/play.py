@@ -25,6 +25,7 @@ import discord
 
 from bot.errors import MoveSaved
 from bot.games.base import Action
+from bot.players.seats import is_computer
 from bot.service import Loaded, MoveResult
 from bot.storage import Effect
 from bot.table.boards import Boards
@@ -48,6 +49,7 @@ class Source(enum.Enum):
     COMMAND = "command"  # a slash command, or anything else in the channel
     TYPED = "typed"  # an answer typed in a DM
     CLOCK = "clock"  # the deadline (a timeout forfeit)
+    COMPUTER = "computer"  # a computer player's move
 
 
 def source_of(interaction: discord.Interaction, game: Loaded) -> Source:
@@ -107,7 +109,7 @@ def owed(
                 effects.append(Effect("panel", {"seat": seat, "note": note}))
             elif seat != mover or source is not Source.DM_PANEL:
                 effects.append(Effect("refresh", {"seat": seat}))
-        return effects
+        return _people_only(effects, users)
     if source is Source.TYPED:
         effects.append(Effect("panel", {"seat": mover, "note": note}))
     elif source is not Source.DM_PANEL:
@@ -129,7 +131,16 @@ def owed(
             effects.append(Effect("panel", args))
         elif seat != mover and _own_news(result, seat, turn_shown=kind.private.turn_shown):
             effects.append(Effect("refresh", {"seat": seat}))
-    return effects
+    return _people_only(effects, users)
+
+
+def _people_only(effects: list[Effect], users: tuple[int, ...]) -> list[Effect]:
+    """``effects`` without the DM panels of computer seats (a computer reads its view, no panel)."""
+    return [
+        e
+        for e in effects
+        if e.kind not in ("panel", "refresh") or not is_computer(users[int(e.args["seat"])])
+    ]
 
 
 def _own_news(result: MoveResult, seat: int, *, turn_shown: bool = True) -> bool:
@@ -217,6 +228,20 @@ class Plays:
 
         result = await self.deps.service.act(game.id, message.author.id, action, effects=effects)
         self.deps.outbox.kick(result.effects, self._contexts(kind, result))
+
+    async def act_computer(self, game: Loaded, seat: int, action: Any) -> bool:
+        """A computer's move, checked against the version it was chosen for; it owes what a
+        person's move owes (the board, the panels of the people now asked)."""
+        kind = self.deps.catalog.get(game.row.kind)
+        result = await self.deps.service.act(
+            game.id,
+            game.row.seats[seat],
+            action,
+            expected_version=game.row.version,
+            effects=lambda r: owed(kind, r, Source.COMPUTER, notify=self.deps.notify),
+        )
+        self.deps.outbox.kick(result.effects, self._contexts(kind, result))
+        return True
 
     async def time_out(self, game_id: int, seat: int, *, now: float) -> bool:
         """The seat missed its deadline: it forfeits (unless it moved meanwhile). True if it did."""

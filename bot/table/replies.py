@@ -17,6 +17,7 @@ from discord import app_commands
 
 from bot.errors import GameError, MoveSaved
 from bot.inputs import excerpt
+from bot.players.seats import computer_name, is_computer
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +28,9 @@ MESSAGE_LIMIT = 2000
 
 
 def mention(user_id: int) -> str:
+    """How a text names a player: a Discord mention, or a computer's name."""
+    if is_computer(user_id):
+        return f"🤖 {computer_name(user_id)}"
     return f"<@{user_id}>"
 
 

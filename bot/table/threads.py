@@ -20,6 +20,7 @@ from typing import TypeVar
 import discord
 from discord.http import Route
 
+from bot.players.seats import people
 from bot.service import Loaded
 from bot.storage import OutboxItem
 from bot.table.deps import Deps
@@ -104,7 +105,7 @@ class Places:
                 return Done()
         else:
             thread_id = row.thread_id
-        for user_id in row.seats:
+        for user_id in people(row.seats):
             await self._add_member(thread_id, user_id)
         return Done(place_id=thread_id)
 
