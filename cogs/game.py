@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.errors import GameError, NoGameHere, NotAllowed, WhichGame
 from bot.games.base import FORFEIT
+from bot.players import LEVELS
 from bot.rules_text import RULES_TEXT, rules_of
 from bot.service import Loaded
 from bot.storage import GameRow
@@ -25,6 +26,7 @@ from bot.table.replies import fit, mention, reply_private
 from bot.table.rules import route_rules
 from bot.table.tools import Tools
 
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
 GAME_CHOICES = [app_commands.Choice(name=text.title, value=key) for key, text in RULES_TEXT.items()]
 NOTIFY_CHOICES = [
@@ -67,6 +69,16 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         user_id = interaction.user.id
         game = await self._here(interaction, in_lobby, lambda row: row.host_id == user_id)
         await self.tools.lobbies.act(interaction, game, "start")
+
+    @app_commands.command(
+        name="addbot", description="Add a computer player to this channel's lobby (host only)"
+    )
+    @app_commands.describe(level="How strong: easy, normal or hard")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction, level: str) -> None:
+        user_id = interaction.user.id
+        game = await self._here(interaction, in_lobby, lambda row: row.host_id == user_id)
+        await self.tools.lobbies.add_computer(interaction, game, level)
 
     @app_commands.command(
         name="status", description="Whose move it is, and the latest board (only you see it)"

@@ -21,6 +21,8 @@ import discord
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
+from bot.games import rules_for
+from bot.players.seats import is_computer
 from bot.service import Loaded
 from bot.storage import OutboxItem
 from bot.table.boards import Boards
@@ -95,9 +97,21 @@ class Cards:
                 ),
                 button("Cancel", custom_id(row.id, "cancel"), style=discord.ButtonStyle.danger),
                 rules_button(row.id),
+                *self._computer_buttons(game),
             ]
         )
         return {"content": content, "view": view, "allowed_mentions": NO_PINGS}
+
+    @staticmethod
+    def _computer_buttons(game: Loaded) -> list[discord.ui.Item[Any]]:
+        """The host's controls for computer players, in the row under the lobby's own."""
+        row = game.row
+        items: list[discord.ui.Item[Any]] = []
+        if len(row.seats) < rules_for(row.kind).MAX_PLAYERS:
+            items.append(button("Add computer", custom_id(row.id, "addbot"), emoji="🤖", row=1))
+        if any(is_computer(u) for u in row.seats):
+            items.append(button("Remove computer", custom_id(row.id, "dropbot"), row=1))
+        return items
 
     # ---- editing --------------------------------------------------------------------------------
 

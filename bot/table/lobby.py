@@ -15,15 +15,17 @@ from typing import Any
 import discord
 
 from bot.deadlines import parse_timeout
-from bot.errors import GameError, LobbyError
+from bot.errors import BadInput, GameError, LobbyError, NotAllowed
+from bot.players import LEVELS
 from bot.players.seats import is_computer
 from bot.service import Changed, Loaded
 from bot.storage import Effect, OutboxItem
 from bot.table.boards import Boards
 from bot.table.cards import Cards
 from bot.table.catalog import GameKind
+from bot.table.components import select
 from bot.table.deps import Deps
-from bot.table.ids import ComponentId
+from bot.table.ids import ComponentId, custom_id
 from bot.table.outbox import Context, Done, nonce_of
 from bot.table.replies import NO_PINGS, mention, reply_private
 from bot.table.routing import ANY_GAME
@@ -31,7 +33,12 @@ from bot.table.threads import Places
 
 log = logging.getLogger(__name__)
 
-VERBS = ("join", "leave", "start", "cancel")
+VERBS = ("join", "leave", "start", "cancel", "addbot", "dropbot")
+LEVEL_HELP = {
+    "easy": "Easy: plays legal moves, without much of a plan",
+    "normal": "Normal: plays soundly",
+    "hard": "Hard: the strongest it can",
+}
 
 
 def channel_of(interaction: discord.Interaction) -> int:
@@ -88,7 +95,52 @@ class Lobbies:
     async def on_click(
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
     ) -> None:
+        if cid.verb == "addbot":
+            if values:  # the level, chosen from the private menu
+                await self.add_computer(interaction, game, values[0])
+            else:  # the card's Add computer button: the levels, privately
+                await self.offer_levels(interaction, game)
+            return
         await self.act(interaction, game, cid.verb)
+
+    # ---- computer players -------------------------------------------------------------------------
+
+    async def offer_levels(self, interaction: discord.Interaction, game: Loaded) -> None:
+        if interaction.user.id != game.row.host_id:
+            raise NotAllowed(f"Only the host, {mention(game.row.host_id)}, can add computer players.")
+        menu = select(
+            custom_id(game.id, "addbot"),
+            [
+                discord.SelectOption(label=level.capitalize(), value=level, description=LEVEL_HELP[level])
+                for level in LEVELS
+            ],
+            placeholder="How strong a computer player?",
+        )
+        await reply_private(
+            interaction, f"Add a computer player to game #{game.id}:", view=self.deps.router.view([menu])
+        )
+
+    async def add_computer(self, interaction: discord.Interaction, game: Loaded, level: str) -> None:
+        """The host seats a computer at ``level``; the card follows."""
+        if level not in LEVELS:
+            raise BadInput(f"There is no level {level[:20]!r}: choose easy, normal or hard.")
+        changed = await self.deps.service.add_computer(
+            game.id, interaction.user.id, level, effects=[Effect("lobby")]
+        )
+        added = mention(changed.game.row.seats[-1])
+        note = f"{added} joined game #{game.id}: {len(changed.game.row.seats)} players are in."
+        try:
+            message = interaction.message
+            if (
+                interaction.type == discord.InteractionType.component
+                and message is not None
+                and message.flags.ephemeral
+            ):
+                await interaction.response.edit_message(content=note, view=None)
+            else:
+                await reply_private(interaction, note)
+        finally:
+            self.deps.outbox.kick(changed.effects)
 
     async def act(self, interaction: discord.Interaction, game: Loaded, verb: str) -> None:
         user = interaction.user
@@ -103,6 +155,9 @@ class Lobbies:
         elif verb == "leave":
             changed = await self.deps.service.leave_lobby(game.id, user.id, effects=edit)
             note = f"You left the lobby of game #{game.id}."
+        elif verb == "dropbot":
+            changed = await self.deps.service.remove_computer(game.id, user.id, effects=edit)
+            note = f"A computer player left the lobby of game #{game.id}."
         elif verb == "start":
             await self._start(interaction, game, on_lobby)
             return

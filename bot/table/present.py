@@ -17,6 +17,7 @@ import discord
 
 from bot.deadlines import format_duration
 from bot.games.base import Outcome
+from bot.players.seats import is_computer
 from bot.table.replies import join_words, mention
 
 V = TypeVar("V")
@@ -212,6 +213,8 @@ def whose_move(table: TableInfo) -> str:
     if table.outcome is not None:
         return outcome_text(table, table.outcome)
     users = [table.who(s) for s in table.waiting]
+    if len(users) == 1 and is_computer(table.seats[table.waiting[0]]):
+        return f"{users[0]} is thinking…"
     if len(users) == 1:
         return f"{users[0]}, your move."
     return f"Waiting for {join_words(users)}."

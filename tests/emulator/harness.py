@@ -17,14 +17,15 @@ from .server import DiscordEmulator
 TOKEN = "emulator.bot.token"
 
 
-def project_bot_factory(db_path: str) -> Callable[[], Any]:
-    """A factory for the project's bot (bot.app.create_bot) on the SQLite file `db_path`."""
+def project_bot_factory(db_path: str, **settings: Any) -> Callable[[], Any]:
+    """A factory for the project's bot (bot.app.create_bot) on the SQLite file `db_path`, with
+    `settings` for its other settings (e.g. ``computer_pause=0.05``)."""
 
     def make() -> Any:
         from bot.app import create_bot
         from bot.config import Settings
 
-        return create_bot(Settings(token=TOKEN, db_path=db_path, dev_guild=None))
+        return create_bot(Settings(token=TOKEN, db_path=db_path, dev_guild=None, **settings))
 
     return make
 
@@ -311,6 +312,7 @@ HANDLER_TASKS = (
     "discord.py: interaction",
     "discord.py: message",
     "quetbot-outbox-",  # the project's bot carrying out what a move owes (its board, DM panels)
+    "quetbot-computer-",  # the project's bot making a computer player's move
 )
 
 

@@ -1,0 +1,152 @@
+"""Computer players: added in the lobby, moving when the rules wait for them, through a restart.
+
+Each whole game is one person (alice, who plays random legal moves by slash command in the game's
+thread) against one or two computers; the bot is restarted in the middle while a computer's move is
+pending, and that move happens after the restart, once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games import RULES
+from bot.players.seats import is_computer
+from tests.e2e.driver import bot_messages, lobby_message, private_reply
+from tests.e2e.test_threads import command_for
+from tests.emulator import DiscordEmulator
+from tests.emulator.harness import BotHarness, project_bot_factory
+from tests.emulator.models import Channel, MessageRecord, User
+from tests.emulator.world import Scene
+
+pytestmark = pytest.mark.threads
+
+PAUSE = 0.05
+SMALL = {"procession": {"n": 4}, "dots": {"size": 3}, "updown": {}, "numbers": {"m": 3}, "divisors": {"m": 4}}
+
+
+@pytest.fixture
+async def bots(emulator: DiscordEmulator, scene: Scene, bot_db: Path) -> AsyncIterator[BotHarness]:
+    """The bot, with computers that wait only ``PAUSE`` seconds before their moves."""
+    harness = BotHarness(emulator, project_bot_factory(str(bot_db), computer_pause=PAUSE))
+    await harness.start()
+    try:
+        yield harness
+    finally:
+        await harness.stop()
+
+
+async def add_computer(emu: DiscordEmulator, host: User, card: MessageRecord, level: str) -> str:
+    """The host's Add computer button, then the level from the private menu; the private answer."""
+    rec = await emu.click(host, card, card.button("Add computer")["custom_id"])
+    await rec.response()
+    menu_message = rec.messages[-1]
+    menu = next(c for row in menu_message.components for c in row["components"] if c["type"] == 3)
+    chosen = await emu.select(host, menu_message, menu["custom_id"], [level])
+    await chosen.response()
+    await emu.wait_idle()
+    return str(emu.message(menu_message.id).content)
+
+
+async def computer_moves(harness: BotHarness, game_id: int) -> list[int]:
+    game = await harness.bot.service.get(game_id)
+    return [
+        m.seat
+        for m in await harness.bot.storage.moves(game_id=game_id)
+        if is_computer(game.row.seats[m.seat])
+    ]
+
+
+async def settle(emu: DiscordEmulator, harness: BotHarness, game_id: int, person: int) -> Any:
+    """Wait until the game is over or waits for the person (the computers have moved)."""
+    for _ in range(400):
+        await emu.wait_idle()
+        game = await harness.bot.service.get(game_id)
+        if not game.row.live or person in game.rules.to_act(game.state):
+            return game
+        await asyncio.sleep(PAUSE)
+    raise AssertionError(f"the computers of game #{game_id} did not move")
+
+
+@pytest.mark.parametrize("kind", sorted(RULES))
+async def test_a_person_plays_a_whole_game_against_computers_with_a_restart(
+    emu: DiscordEmulator, scene: Scene, bots: BotHarness, kind: str
+) -> None:
+    alice = scene.alice
+    rules = RULES[kind]
+    await (await emu.slash(alice, scene.channel, f"{kind} new", **SMALL[kind])).response()
+    card = lobby_message(emu, scene.channel)
+    game_id = int(card.custom_ids[0].split(":")[1])
+    levels = ["hard"] if rules.MAX_PLAYERS == 2 else ["hard", "easy"]
+    for level in levels:
+        assert "joined" in await add_computer(emu, alice, emu.message(card.id), level)
+    card = emu.message(card.id)
+    assert "🤖 Computer (hard)" in card.content
+    if len(levels) > 1:
+        assert "🤖 Computer 2 (easy)" in card.content
+    await (await emu.click(alice, card, card.button("Start")["custom_id"])).response()
+    await emu.wait_idle()
+    thread: Channel = emu.channels[card.id]
+    assert alice.id in {m.id for m in emu.thread_members(thread)}
+    rng = random.Random(kind)
+    restarted = False
+    for _ in range(300):
+        game = await settle(emu, bots, game_id, 0)
+        if not game.row.live:
+            break
+        actions = [a for a in rules.legal_actions(game.state, 0) if a["type"] != "drop"]
+        name, options = command_for(kind, rng.choice(actions))
+        rec = await emu.slash(alice, thread, name, **options)
+        await rec.response()
+        after = await bots.bot.service.get(game_id)
+        waits_for_computer = after.row.live and 0 not in after.rules.to_act(after.state)
+        if not restarted and waits_for_computer and len(await bots.bot.storage.moves(game_id=game_id)) >= 2:
+            # The bot dies with a computer's move pending; it is made after the restart, once.
+            await bots.crash()
+            await bots.start()
+            restarted = True
+    else:
+        raise AssertionError("the game did not end")
+    assert restarted, "no computer move was pending at any point"
+    game = await bots.bot.service.get(game_id)
+    assert game.row.status == "finished"
+    assert await bots.bot.service.replay(game_id) == game.state  # the log replays: nothing twice
+    assert await computer_moves(bots, game_id), "the computers never moved"
+    # No computer got a DM, a ping or a thread membership; people were named, computers too.
+    text = " ".join(m.content for m in emu.channel_messages(thread))
+    assert "🤖 Computer (hard)" in text and "<@-" not in text
+    assert all(m.id > 0 for m in emu.thread_members(thread))
+    assert [m.id for m in bot_messages(emu, scene.channel)] == [card.id]
+
+
+async def test_the_host_adds_and_removes_computers_and_only_the_host(
+    emu: DiscordEmulator, scene: Scene, bots: BotHarness
+) -> None:
+    alice, bob = scene.alice, scene.bob
+    await (await emu.slash(alice, scene.channel, "numbers new")).response()
+    card = lobby_message(emu, scene.channel)
+    game_id = int(card.custom_ids[0].split(":")[1])
+    reply = await private_reply(await emu.click(bob, card, card.button("Add computer")["custom_id"]))
+    assert "Only the host" in reply
+    reply = await private_reply(await emu.slash(bob, scene.channel, "game addbot", level="easy"))
+    assert "Only the host" in reply or "not" in reply
+    reply = await private_reply(await emu.slash(alice, scene.channel, "game addbot", level="normal"))
+    assert "🤖 Computer (normal) joined" in reply
+    await emu.wait_idle()
+    card = emu.message(card.id)
+    assert "🤖 Computer (normal)" in card.content and "Add computer" not in str(card.components)  # full
+    reply = await private_reply(await emu.slash(alice, scene.channel, "game addbot", level="hard"))
+    assert "full" in reply
+    await (await emu.click(alice, card, card.button("Remove computer")["custom_id"])).response()
+    card = emu.message(card.id)
+    assert "Computer" not in card.content and "Add computer" in str(card.components)
+    # A lobby of computers alone is no game: the host leaving closes it.
+    await (await emu.slash(alice, scene.channel, "game addbot", level="easy")).response()
+    await (await emu.slash(alice, scene.channel, "game leave")).response()
+    await emu.wait_idle()
+    assert (await bots.bot.service.get(game_id)).row.status == "cancelled"
