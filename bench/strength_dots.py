@@ -1,8 +1,8 @@
 """Strength of the Lines By The Dots computer (issue 14): win shares against the baselines, and head to head.
 
     python -m bench.strength_dots            # the full run: 1,000 games per cell
-    python -m bench.strength_dots --quick    # ~60 games per cell (CI)
-    python -m bench.strength_dots --games N  # N games per cell
+    python -m bench.strength_dots --quick    # 20 games per cell (CI; about 30 s on two cores)
+    python -m bench.strength_dots --games N  # N games per cell (--jobs J: worker processes)
 
 Baselines (policies that see only their own view):
 - random: any legal line;
@@ -18,18 +18,19 @@ measured over the choices of the games played.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
-from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.arena import Cell, Policy, play, report
 from bot.games.dots import View
+from bot.players import LEVELS
 from bot.players import dots as player
 
 TARGET = 0.65
 SIZES = (5, 6, 7, 8)
-TIMES: dict[str, list[float]] = {level: [] for level in ("easy", "normal", "hard")}
 
 
 def random_policy(view: View, rng: random.Random) -> dict[str, Any]:
@@ -42,71 +43,104 @@ def greedy_policy(view: View, rng: random.Random) -> dict[str, Any]:
     return player._action(view, start, end)
 
 
-def level_policy(level: str) -> Policy:
+def level_policy(level: str, times: list[float]) -> Policy:
     def policy(view: View, rng: random.Random) -> dict[str, Any]:
         t0 = time.process_time()
         action = player.choose(view, level, rng)
-        TIMES[level].append(time.process_time() - t0)
+        times.append(time.process_time() - t0)
         return action
 
     return policy
 
 
-def duel(
-    label: str,
-    hero: Policy,
-    rival: Policy,
-    size: int,
-    games: int,
-    seed: int,
-    target: float | None,
-    per_seat: bool,
-) -> list[Cell]:
-    """``games`` games of hero against rival, seats alternating; the cells: as first, as second, both."""
-    first = Cell(f"{label}, n={size}, as first", target)
-    second = Cell(f"{label}, n={size}, as second", target)
-    both = Cell(f"{label}, n={size}, alternating seats", target)
-    for i in range(games):
+def _policy(name: str, times: dict[str, list[float]]) -> Policy:
+    if name == "random":
+        return random_policy
+    if name == "greedy":
+        return greedy_policy
+    return level_policy(name, times.setdefault(name, []))
+
+
+def _games(
+    job: tuple[str, str, int, int, int, int],
+) -> tuple[list[tuple[int, float]], dict[str, list[float]]]:
+    """One slice of a duel (run in a worker): games ``lo`` to ``hi`` of hero against rival, the hero in
+    the first seat in even games and in the second in odd ones; each game's (index, hero's share)."""
+    hero_name, rival_name, size, seed, lo, hi = job
+    times: dict[str, list[float]] = {}
+    hero, rival = _policy(hero_name, times), _policy(rival_name, times)
+    out = []
+    for i in range(lo, hi):
         if i % 2 == 0:
             share = play("dots", [hero, rival], {"size": size}, seed + i)[0]
-            first.add(share)
         else:
             share = play("dots", [rival, hero], {"size": size}, seed + i)[1]
-            second.add(share)
-        both.add(share)
-    return [first, second, both] if per_seat else [both]
+        out.append((i, share))
+    return out, times
+
+
+class Duel:
+    """hero against rival at one size: cells as the first seat, as the second, and both."""
+
+    def __init__(self, hero: str, rival: str, size: int, games: int, seed: int, target: float | None):
+        self.job = (hero, rival, size, seed)
+        self.games = games
+        label = f"{hero} vs {rival}, n={size}"
+        self.first = Cell(f"{label}, as first", target)
+        self.second = Cell(f"{label}, as second", target)
+        self.both = Cell(f"{label}, alternating seats", target)
+
+    def jobs(self, chunk: int) -> list[tuple[str, str, int, int, int, int]]:
+        return [(*self.job, lo, min(self.games, lo + chunk)) for lo in range(0, self.games, chunk)]
+
+    def add(self, results: list[tuple[int, float]]) -> None:
+        for i, share in results:
+            (self.first if i % 2 == 0 else self.second).add(share)
+            self.both.add(share)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="~60 games per cell (CI)")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument(
+        "--quick", action="store_true", help="20 games per cell (CI; about 30 s on two cores)"
+    )
     parser.add_argument("--games", type=int, default=None, help="games per cell")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     parser.add_argument("--seed", type=int, default=14)
     args = parser.parse_args(argv)
-    games = args.games or (60 if args.quick else 1000)
+    games = args.games or (20 if args.quick else 1000)
 
-    hard, normal, easy = (level_policy(level) for level in ("hard", "normal", "easy"))
-    greedy: Callable[[View, random.Random], dict[str, Any]] = greedy_policy
-    cells: list[Cell] = []
-    for size in SIZES:
-        cells += duel("hard vs greedy", hard, greedy, size, games, args.seed + 1000 * size, TARGET, True)
-    report(f"Lines By The Dots, two players: hard against greedy ({games} games per n)", cells)
+    targets = [Duel("hard", "greedy", size, games, args.seed + 100_000 * size, TARGET) for size in SIZES]
+    others = [
+        Duel("hard", "random", 5, games, args.seed + 1_000_000, None),
+        *(Duel("normal", "greedy", size, games, args.seed + 2_000_000 + size, None) for size in (5, 8)),
+        *(Duel("hard", "normal", size, games, args.seed + 3_000_000 + size, 0.5) for size in (5, 8)),
+        *(Duel("normal", "easy", size, games, args.seed + 4_000_000 + size, 0.5) for size in (5, 8)),
+    ]
+    duels = targets + others
+    chunk = max(5, games // 20)
+    jobs = [(d, job) for d in duels for job in d.jobs(chunk)]
+    times: dict[str, list[float]] = {level: [] for level in LEVELS}
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for (d, _), (results, slice_times) in zip(jobs, pool.map(_games, [j for _, j in jobs]), strict=True):
+            d.add(results)
+            for level, ts in slice_times.items():
+                times[level] += ts
 
-    others: list[Cell] = []
-    for size in (5, 8):
-        others += duel("hard vs random", hard, random_policy, size, games, args.seed + 7 * size, None, False)
-        others += duel("normal vs greedy", normal, greedy, size, games, args.seed + 11 * size, None, False)
-        others += duel("hard vs normal", hard, normal, size, games, args.seed + 13 * size, 0.5, False)
-        others += duel("normal vs easy", normal, easy, size, games, args.seed + 17 * size, 0.5, False)
-    report("Baselines and levels head to head (the first named is the stronger)", others)
-
-    print("\nDecision time (process time, one core)")
-    for level, times in TIMES.items():
-        if times:
-            times.sort()
-            p50 = times[len(times) // 2]
-            p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-            print(f"  {level:7} p50 {p50 * 1000:7.1f} ms   p99 {p99 * 1000:7.1f} ms   ({len(times)} choices)")
+    report(
+        f"Lines By The Dots, two players: hard against greedy ({games} games per n)",
+        [c for d in targets for c in (d.first, d.second, d.both)],
+    )
+    report("Baselines and levels head to head (the first named is the stronger)", [d.both for d in others])
+    print("\nDecision time (process time per choice)")
+    for level in LEVELS:
+        ts = sorted(times[level])
+        if ts:
+            p50, p99 = ts[len(ts) // 2], ts[min(len(ts) - 1, int(len(ts) * 0.99))]
+            print(
+                f"  {level:7} p50 {p50 * 1000:7.1f} ms  p99 {p99 * 1000:7.1f} ms  max {ts[-1] * 1000:7.1f} ms"
+                f"   ({len(ts)} choices)"
+            )
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from bot.games.base import next_seat
 from bot.games.dots import VERTICAL, Dot, Line, View, dot_name
 
-NODES = {"normal": 1_500, "hard": 16_000}  # search budgets (nodes visited), per decision
+NODES = {"normal": 1_500, "hard": 5_000}  # search budgets (nodes visited), per decision
 DEPTHS = {"normal": 3, "hard": 60}  # deepest iteration (lines ahead)
 EASY_RANDOM = 0.35  # how often ``easy`` draws any legal line instead of the greedy one
 
@@ -266,6 +266,8 @@ def _search(view: View, level: str, rng: random.Random) -> tuple[Dot, Dot]:
     me = view.turn
     search = _Search(g, me, view.n_players, view.forfeited, NODES[level])
     roots = _root_moves(view)
+    if len(roots) == 1:
+        return roots[0]
     rng.shuffle(roots)  # equal lines: a choice of the seed
     moves = []
     for start, end in roots:
