@@ -174,9 +174,10 @@ def main() -> None:
     print("\nDecision time per level (one core, process time)")
     for level in LEVELS:
         ts = times.get(level, [])
+        p50, p99, top = percentile(ts, 0.5), percentile(ts, 0.99), max(ts, default=0.0)
         print(
-            f"  {level:7} p50 {percentile(ts, 0.5) * 1000:7.2f} ms   p99 {percentile(ts, 0.99) * 1000:7.2f} ms"
-            f"   max {max(ts, default=0) * 1000:7.2f} ms   ({len(ts)} choices)"
+            f"  {level:7} p50 {p50 * 1000:7.2f} ms   p99 {p99 * 1000:7.2f} ms"
+            f"   max {top * 1000:7.2f} ms   ({len(ts)} choices)"
         )
     print(f"\n{len(jobs)} games in {time.time() - started:.0f} s")
 
