@@ -36,6 +36,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from bot.games.numbers import View, decode_list, largest, symbol
@@ -218,6 +219,13 @@ def behaviours(s: Situation) -> dict[str, Distribution]:
     return {"uniform": spread, "high": {mine[-1]: 1.0}, "low": {mine[0]: 1.0}, "push": push, "answer": answer}
 
 
+@lru_cache(maxsize=4096)
+def _likes(seen: Situation, played: int) -> dict[str, float]:
+    """How likely each behaviour was to play ``played`` in ``seen`` (cached: every later choice of the
+    game weighs the same past rounds again)."""
+    return {name: dist.get(played, 0.0) for name, dist in behaviours(seen).items()}
+
+
 PRIOR = {"uniform": 2.0, "high": 0.5, "low": 0.5, "push": 0.5, "answer": 0.5}
 FLOOR = 0.15  # the least weight the uniform guess keeps
 
@@ -229,7 +237,7 @@ class OpponentModel:
     def __init__(self, history: Sequence[tuple[Situation, int]]) -> None:
         weights = dict(PRIOR)
         for seen, played in history:
-            likes = {name: dist.get(played, 0.0) for name, dist in behaviours(seen).items()}
+            likes = _likes(seen, played)
             norm = sum(weights[n] / sum(weights.values()) * likes[n] for n in likes)
             if norm <= 0:
                 continue
@@ -274,6 +282,65 @@ def _answer_ticket(s: Situation) -> int | None:
     return None
 
 
+def _bid_model(view: View) -> tuple[float, float]:
+    """How often the other seat played its largest, resp. its smallest, unused number on the moves
+    before a round's last (with a prior of one uniform move in each)."""
+    assert view.seat is not None
+    m, theirs = view.m, view.played[1 - view.seat]
+    unused = list(range(1, largest(m) + 1))
+    high = low = 0.0
+    n = 0
+    for i, b in enumerate(theirs):
+        if i % m != m - 1:
+            n += 1
+            high += b == unused[-1]
+            low += b == unused[0]
+        unused.remove(b)
+    return (high + 0.1) / (n + 2), (low + 0.1) / (n + 2)
+
+
+def _next_to_last(view: View, s: Situation, model: OpponentModel) -> int:
+    """The move before the last: each option (a number that can still be in D, the answer to the
+    opponent's number, the middle) valued by the symbol it likely writes and the best last move after
+    it, against the predicted opponent."""
+    high, low = _bid_model(view)
+    theirs = s.theirs
+    rest = max(0.0, 1.0 - high - low)
+    dist: Distribution = {b: rest / len(theirs) for b in theirs}
+    dist[theirs[-1]] = dist.get(theirs[-1], 0.0) + high
+    dist[theirs[0]] = dist.get(theirs[0], 0.0) + low
+    order = sorted(dist)
+    options = {_middle(s), *candidates(s)}
+    answer = _answer_ticket(s)
+    if answer is not None:
+        options.add(answer)
+    cache: dict[tuple[str, bool, int], float] = {}
+
+    def after(ch: str, a: int) -> float:
+        mine = tuple(x for x in s.mine if x != a)
+        final = set(decode_list(s.symbols + ch + "_"))
+        held = a in final
+        key = (ch, held, a if held else 0)
+        if key not in cache:
+            nxt = Situation(s.m, s.seat, mine, theirs, s.symbols + ch, (*s.my_tickets, a), s.their_tickets)
+            game = LastMove(nxt)
+            values = game.values(model.predict(nxt))
+            cache[key] = max(values.values())
+        return cache[key]
+
+    best, best_value = _middle(s), float("-inf")
+    for a in sorted(options):
+        p_lo = sum(dist[b] for b in order if b < a)
+        p_eq = dist.get(a, 0.0)
+        p_hi = 1.0 - p_lo - p_eq
+        value = p_lo * after(s.win, a) + p_hi * after(s.lose, a)
+        if p_eq:
+            value += p_eq * after("_", a)
+        if value > best_value + 1e-9:
+            best, best_value = a, value
+    return best
+
+
 def choose(view: View, level: str, rng: random.Random) -> dict[str, Any]:
     s = situation(view)
     if level == "easy":
@@ -290,6 +357,8 @@ def choose(view: View, level: str, rng: random.Random) -> dict[str, Any]:
         if s.last:
             model = OpponentModel(past_last_moves(view))
             return pick(rng.choice(LastMove(s).best(model.predict(s), thrift=0.05)))
+        if len(s.symbols) == s.m - 2:
+            return pick(_next_to_last(view, s, OpponentModel(past_last_moves(view))))
         answer = _answer_ticket(s)
         return pick(answer if answer is not None else _middle(s))
     raise ValueError(f"Unknown level {level!r}.")
