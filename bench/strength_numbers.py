@@ -1,8 +1,9 @@
 """Strength of the Numbers To Number computer (issue 14): win shares against the baselines, and head to head.
 
     python -m bench.strength_numbers            # the full run: 1,000 games per cell
-    python -m bench.strength_numbers --quick    # 50 games per cell (CI)
+    python -m bench.strength_numbers --quick    # 50 games per cell of m = 6, 20 of m = 8 (CI, ~30 s)
     python -m bench.strength_numbers --games N  # N games per cell (--jobs J: worker processes)
+    python -m bench.strength_numbers --only random   # only the cells whose label holds "random"
 
 Baselines (policies that see only their own view; a pick is secret, so none sees the other's pending one):
 - random: any unused number;
@@ -119,15 +120,20 @@ def _run(jobs: list[Job]) -> tuple[list[tuple[str, float]], dict[str, list[float
     return out, times
 
 
-def plan(games: int) -> tuple[list[Cell], list[Job]]:
+def plan(games: int, large_games: int, only: str = "") -> tuple[list[Cell], list[Job]]:
+    """The cells (those whose label holds ``only``) and their games: ``games`` per cell, ``large_games``
+    per cell of m = 8 (a game of m = 8 has 31 rounds of 8 moves, one of m = 6 has 10 of 6)."""
     cells: list[Cell] = []
     jobs: list[Job] = []
     seed = 0
 
     def cell(label: str, target: float | None, make: Callable[[int], tuple[str, str, int]], m: int) -> None:
         nonlocal seed
+        seed += 100_000  # each cell its own seeds, whichever cells run
+        if only not in label:
+            return
         cells.append(Cell(label, target))
-        for g in range(games):
+        for g in range(large_games if m == 8 else games):
             first, second, counted = make(g)
             jobs.append((label, first, second, m, counted, seed))
             seed += 1
@@ -154,12 +160,14 @@ def percentile(values: list[float], q: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="50 games per cell (CI)")
+    parser.add_argument("--quick", action="store_true", help="50 games per cell of m = 6, 20 of m = 8 (CI)")
     parser.add_argument("--games", type=int, default=None, help="games per cell (default 1,000)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    parser.add_argument("--only", default="", help="only the cells whose label holds this text")
     args = parser.parse_args()
     games = args.games or (50 if args.quick else 1000)
-    cells, jobs = plan(games)
+    large_games = args.games or (20 if args.quick else 1000)
+    cells, jobs = plan(games, large_games, args.only)
     chunks = [jobs[i :: args.jobs] for i in range(args.jobs)]
     started = time.time()
     by_label = {c.label: c for c in cells}
@@ -170,7 +178,8 @@ def main() -> None:
                 by_label[label].add(share)
             for level, ts in chunk_times.items():
                 times.setdefault(level, []).extend(ts)
-    report(f"Numbers To Number: win share of the first-named side ({games} games per cell)", cells)
+    sizes = f"{games} games per cell" + (f" of m = 6, {large_games} of m = 8" if large_games != games else "")
+    report(f"Numbers To Number: win share of the first-named side ({sizes})", cells)
     print("\nDecision time per level (one core, process time)")
     for level in LEVELS:
         ts = times.get(level, [])
