@@ -18,17 +18,22 @@ Levels:
   that can still be in D.
 - ``normal``: a random unused number, except on the last move: the best answer to an opponent who picks
   any of its unused numbers, each as likely (`LastMove.best`).
-- ``hard``: spends no extremes before the last move. Before it, it plays the unused number nearest the
-  middle (the least useful push), except that it takes the candidate that answers a number the
-  opponent holds this round: when the opponent holds a number still matching the list (it will push
-  the list towards it), the hard player holds the same number with the last digit flipped, so that
-  winning the last symbol scores for it and denies the opponent. On the last move it plays the best
-  answer to a predicted opponent: a mixture of simple behaviours (uniform, highest, lowest, pushing
-  towards its own candidate, the best answer to a uniform opponent), weighted by how well each one
-  explained the opponent's last moves of the earlier rounds (`OpponentModel`).
+- ``hard``: spends no extremes before the last two moves of a round. Until then it plays the unused
+  number nearest the middle (the least useful push), except that it takes the candidate that answers a
+  number the opponent holds this round: when the opponent holds a number still matching the list (it
+  will push the list towards it), the hard player holds the same number with the last digit flipped,
+  so that winning the last symbol scores for it and denies the opponent. On the move before the last
+  it values each number that can still be in D (and the answer, and the middle) by the symbol it likely
+  writes against the opponent's predicted pick and the best last move after it (player 2 needs this
+  most: on a last move the candidates' order favours player 1, so player 2 must hold one in advance).
+  On the last move it plays the best answer to a predicted opponent: a mixture of simple behaviours
+  (uniform, highest, lowest, pushing towards its own candidate, the best answer to a uniform opponent),
+  weighted by how well each one explained the opponent's last moves of the earlier rounds
+  (`OpponentModel`); the same model predicts the last move after the move before it.
 
-Budget: a choice costs a fixed number of operations: O(2^m) per evaluated last move, and one such
-evaluation per earlier round to weigh the opponent model. No search, no clock.
+Budget: a choice costs a bounded number of operations: O(2^m) per valued last move, one such valuation
+per earlier round to weigh the opponent model (cached, so each past round is weighed once per process)
+and at most a few dozen more on the move before the last. No search, no clock.
 """
 
 from __future__ import annotations

@@ -33,9 +33,12 @@ def test_every_level_plays_whole_games_in_either_seat(m: int, level: str) -> Non
         assert _play_game(m, (other, level), 100 + seed).finished
 
 
-def test_hard_plays_a_whole_game_of_the_largest_size() -> None:
-    state = _play_game(8, ("hard", "normal"), 7)
-    assert len(state.rounds) == rules.n_rounds(8)
+@pytest.mark.parametrize("m", [7, 8])
+def test_hard_plays_whole_games_of_the_largest_sizes(m: int) -> None:
+    state = _play_game(m, ("hard", "easy"), m)
+    assert len(state.rounds) == rules.n_rounds(m)
+    state = _play_game(m, ("normal", "hard"), m + 1)
+    assert len(state.rounds) == rules.n_rounds(m)
 
 
 def _states_at(m: int, moves: int, seed: int) -> rules.State:
