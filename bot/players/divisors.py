@@ -134,17 +134,21 @@ def _chances(m: int, unseen: tuple[int, ...], not_moldy: int) -> tuple[float, ..
     """Each value's chance to be an unseen card that is not moldy: ``unseen[v-1]`` copies of value v,
     each still fresh with chance exp(-rate * links), the rate fitted so that ``not_moldy`` are."""
     links = _links(m)
-
-    def expected(rate: float) -> float:
-        return sum(u * math.exp(-rate * links[v]) for v, u in enumerate(unseen, start=1))
-
     if not_moldy <= 0 or not any(unseen):
         return (0.0,) * (m + 1)
+    # The unseen copies grouped by their number of links: one exp per group and rate tried.
+    groups: dict[int, int] = {}
+    for v, u in enumerate(unseen, start=1):
+        groups[links[v]] = groups.get(links[v], 0) + u
+
+    def expected(rate: float) -> float:
+        return sum(u * math.exp(-rate * k) for k, u in groups.items())
+
     lo, hi = 0.0, 1.0
     if expected(0.0) > not_moldy:
         while expected(hi) > not_moldy and hi < 64:
             hi *= 2
-        for _ in range(30):
+        for _ in range(24):
             mid = (lo + hi) / 2
             lo, hi = (mid, hi) if expected(mid) > not_moldy else (lo, mid)
     weights = [u * math.exp(-lo * links[v]) for v, u in enumerate(unseen, start=1)]
