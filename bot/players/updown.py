@@ -8,7 +8,9 @@ otherwise the player reasons about the pool of unseen cards (the deck minus its 
   peak or a valley two times in three), so they are the easiest strings to see realised. ``easy``
   writes two or three random letters, ``normal`` a five-letter zigzag, ``hard`` a longer zigzag: one
   letter more than the longest prediction the other players revealed in earlier deals (playoffs), and
-  at least seven (six with four or more players, whose row is harder to hold together).
+  at least seven in a two-player deal, six with more players (the computer then places fewer of the
+  cards, so a longer zigzag is less often realised: seven letters win 89% among three random players,
+  six letters 97%, and both win every game among players who predict four- or five-letter zigzags).
 - Placing: the player follows its prediction the way a matcher does: how much of it the row's changes
   end with now (a prefix of the prediction), and which change would extend that. Among the cards that
   make the wanted change, the card's value is chosen to make the *next* player's change the one the
@@ -32,7 +34,7 @@ from bot.games.updown import DECK, Play, Predict, View, card_rank
 UP, DOWN, STAY = "U", "D", "S"
 
 NORMAL_LETTERS = 5
-HARD_MIN_LETTERS = {2: 7, 3: 7}  # by the deal's player count; more players: HARD_MANY_LETTERS
+HARD_MIN_LETTERS = {2: 7}  # by the deal's player count; more players: HARD_MANY_LETTERS
 HARD_MANY_LETTERS = 6
 HARD_MAX_LETTERS = 11
 

@@ -162,8 +162,8 @@ def test_predictions_by_level() -> None:
         easy = p.predict(view, "easy", random.Random(seed))
         assert 2 <= len(easy) <= 3 and set(easy) <= {"U", "D"}
         assert p.predict(view, "normal", random.Random(seed)) in ("UDUDU", "DUDUD")
-        assert p.predict(view, "hard", random.Random(seed)) in ("UDUDUDU", "DUDUDUD")
-    assert len(p.predict(u.view_for(u.new_game(4, {}, 1), 0), "hard", random.Random(0))) == 6
+        assert p.predict(view, "hard", random.Random(seed)) in ("UDUDUD", "DUDUDU")
+    assert len(p.predict(u.view_for(u.new_game(2, {}, 1), 0), "hard", random.Random(0))) == 7
 
 
 def test_hard_outbids_the_predictions_revealed_in_earlier_deals() -> None:
