@@ -10,6 +10,7 @@ every script ran, whatever its figures (targets are printed, never enforced).
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -31,7 +32,11 @@ def main(argv: list[str]) -> int:
             continue
         started = time.monotonic()
         print(f"\n==== {game} ({' '.join(flags) or 'full'}) ====", flush=True)
-        code = subprocess.call([sys.executable, str(script), *flags], cwd=BENCH.parent)
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(BENCH.parent), os.environ.get("PYTHONPATH")])),
+        }
+        code = subprocess.call([sys.executable, str(script), *flags], cwd=BENCH.parent, env=env)
         print(f"---- {game}: {time.monotonic() - started:.0f} s, exit {code}", flush=True)
         if code != 0:
             failed.append(game)
