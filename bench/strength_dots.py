@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -117,21 +118,26 @@ def main(argv: list[str] | None = None) -> None:
         *(Duel("hard", "normal", size, games, args.seed + 3_000_000 + size, 0.5) for size in (5, 8)),
         *(Duel("normal", "easy", size, games, args.seed + 4_000_000 + size, 0.5) for size in (5, 8)),
     ]
-    duels = targets + others
     chunk = max(5, games // 20)
-    jobs = [(d, job) for d in duels for job in d.jobs(chunk)]
     times: dict[str, list[float]] = {level: [] for level in LEVELS}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for (d, _), (results, slice_times) in zip(jobs, pool.map(_games, [j for _, j in jobs]), strict=True):
-            d.add(results)
-            for level, ts in slice_times.items():
-                times[level] += ts
-
-    report(
-        f"Lines By The Dots, two players: hard against greedy ({games} games per n)",
-        [c for d in targets for c in (d.first, d.second, d.both)],
-    )
-    report("Baselines and levels head to head (the first named is the stronger)", [d.both for d in others])
+        # The targets first, printed as soon as they are in.
+        for duels, title, cells in (
+            (targets, f"Lines By The Dots, two players: hard against greedy ({games} games per n)", "seats"),
+            (others, "Baselines and levels head to head (the first named is the stronger)", "both"),
+        ):
+            jobs = [(d, job) for d in duels for job in d.jobs(chunk)]
+            for (d, _), (results, slice_times) in zip(
+                jobs, pool.map(_games, [j for _, j in jobs]), strict=True
+            ):
+                d.add(results)
+                for level, ts in slice_times.items():
+                    times[level] += ts
+            if cells == "seats":
+                report(title, [c for d in duels for c in (d.first, d.second, d.both)])
+            else:
+                report(title, [d.both for d in duels])
+            sys.stdout.flush()
     print("\nDecision time (process time per choice)")
     for level in LEVELS:
         ts = sorted(times[level])
