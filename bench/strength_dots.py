@@ -3,6 +3,7 @@
     python -m bench.strength_dots            # the full run: 1,000 games per cell
     python -m bench.strength_dots --quick    # 20 games per cell (CI; about 30 s on two cores)
     python -m bench.strength_dots --games N  # N games per cell (--jobs J: worker processes)
+    python -m bench.strength_dots --part targets   # only the target table (or: levels)
 
 Baselines (policies that see only their own view):
 - random: any legal line;
@@ -108,6 +109,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=None, help="games per cell")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument(
+        "--part", choices=("all", "targets", "levels"), default="all", help="only one of the two tables"
+    )
     args = parser.parse_args(argv)
     games = args.games or (20 if args.quick else 1000)
 
@@ -126,6 +130,8 @@ def main(argv: list[str] | None = None) -> None:
             (targets, f"Lines By The Dots, two players: hard against greedy ({games} games per n)", "seats"),
             (others, "Baselines and levels head to head (the first named is the stronger)", "both"),
         ):
+            if args.part != "all" and (cells == "seats") != (args.part == "targets"):
+                continue
             jobs = [(d, job) for d in duels for job in d.jobs(chunk)]
             for (d, _), (results, slice_times) in zip(
                 jobs, pool.map(_games, [j for _, j in jobs]), strict=True
