@@ -3,6 +3,7 @@
     python -m bench.strength_dots            # the full run: 1,000 games per cell
     python -m bench.strength_dots --quick    # 20 games per cell (CI; about 30 s on two cores)
     python -m bench.strength_dots --games N  # N games per cell (--jobs J: worker processes)
+    python -m bench.strength_dots --part targets   # only the target table (or: levels)
 
 Baselines (policies that see only their own view):
 - random: any legal line;
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -107,6 +109,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=None, help="games per cell")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument(
+        "--part", choices=("all", "targets", "levels"), default="all", help="only one of the two tables"
+    )
     args = parser.parse_args(argv)
     games = args.games or (20 if args.quick else 1000)
 
@@ -117,21 +122,28 @@ def main(argv: list[str] | None = None) -> None:
         *(Duel("hard", "normal", size, games, args.seed + 3_000_000 + size, 0.5) for size in (5, 8)),
         *(Duel("normal", "easy", size, games, args.seed + 4_000_000 + size, 0.5) for size in (5, 8)),
     ]
-    duels = targets + others
     chunk = max(5, games // 20)
-    jobs = [(d, job) for d in duels for job in d.jobs(chunk)]
     times: dict[str, list[float]] = {level: [] for level in LEVELS}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for (d, _), (results, slice_times) in zip(jobs, pool.map(_games, [j for _, j in jobs]), strict=True):
-            d.add(results)
-            for level, ts in slice_times.items():
-                times[level] += ts
-
-    report(
-        f"Lines By The Dots, two players: hard against greedy ({games} games per n)",
-        [c for d in targets for c in (d.first, d.second, d.both)],
-    )
-    report("Baselines and levels head to head (the first named is the stronger)", [d.both for d in others])
+        # The targets first, printed as soon as they are in.
+        for duels, title, cells in (
+            (targets, f"Lines By The Dots, two players: hard against greedy ({games} games per n)", "seats"),
+            (others, "Baselines and levels head to head (the first named is the stronger)", "both"),
+        ):
+            if args.part != "all" and (cells == "seats") != (args.part == "targets"):
+                continue
+            jobs = [(d, job) for d in duels for job in d.jobs(chunk)]
+            for (d, _), (results, slice_times) in zip(
+                jobs, pool.map(_games, [j for _, j in jobs]), strict=True
+            ):
+                d.add(results)
+                for level, ts in slice_times.items():
+                    times[level] += ts
+            if cells == "seats":
+                report(title, [c for d in duels for c in (d.first, d.second, d.both)])
+            else:
+                report(title, [d.both for d in duels])
+            sys.stdout.flush()
     print("\nDecision time (process time per choice)")
     for level in LEVELS:
         ts = sorted(times[level])

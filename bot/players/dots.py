@@ -4,7 +4,8 @@ Lines By The Dots has no secrets, so the view is the whole position. `choose` an
 (the vertical one, then the horizontal one: the caller asks once per line).
 
 - ``easy``: mostly the greedy line (the most points for this line, ends at random), sometimes any line.
-- ``normal``: a short look-ahead: the rest of its own turn and the next player's first line.
+- ``normal``: the same search three lines deep (about the rest of its turn and the next player's
+  first line) on a small budget.
 - ``hard``: alpha-beta on the score difference (the computer against the other seats taken as one
   side), iterative deepening with a transposition table, budgeted in nodes; where the search cannot
   see the end, a leaf is worth the points of the line owed there to whoever owes it.
