@@ -243,13 +243,12 @@ class OpponentModel:
         weights = dict(PRIOR)
         for seen, played in history:
             likes = _likes(seen, played)
-            norm = sum(weights[n] / sum(weights.values()) * likes[n] for n in likes)
-            if norm <= 0:
-                continue
             shares = {n: weights[n] * likes[n] for n in likes}
             total = sum(shares.values())
+            if total <= 0:  # cannot happen (uniform gives every pick a chance); kept as a guard
+                continue
             for n in likes:
-                weights[n] += shares[n] / total
+                weights[n] += shares[n] / total  # the pick's posterior share of each behaviour
         total = sum(weights.values())
         self.weights = {n: w / total for n, w in weights.items()}
 
