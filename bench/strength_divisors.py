@@ -4,7 +4,7 @@ Targets: ``hard`` among ``normal`` players wins at least 1.5x the fair share wit
 levels are ordered head to head (two players; the stronger one above 50%). For reference, ``hard``
 among random players (a random card from the pile, never a drop). Then the decision times per level.
 
-    python bench/strength_divisors.py            # 1,000 games per cell
+    python bench/strength_divisors.py            # 1,000 games per cell (250 for the reference)
     python bench/strength_divisors.py --quick    # 40 games per cell (CI)
 
 Each cell rotates the hero through every seat. Games are spread over the machine's cores (the seeds,
@@ -33,6 +33,7 @@ GAME = "divisors"
 OPTIONS = {"m": 12}
 QUICK = "--quick" in sys.argv
 GAMES = 40 if QUICK else 1000
+REFERENCE_GAMES = 40 if QUICK else 250  # the random baseline, for reference only
 
 
 def random_card(view: Any, rng: random.Random) -> dict[str, Any]:
@@ -56,10 +57,16 @@ def one_game(hero: str, others: str, n: int, seed: int) -> float:
 
 
 def run_cell(
-    pool: ProcessPoolExecutor, label: str, target: float | None, hero: str, others: str, n: int
+    pool: ProcessPoolExecutor,
+    label: str,
+    target: float | None,
+    hero: str,
+    others: str,
+    n: int,
+    games: int = GAMES,
 ) -> Cell:
     cell = Cell(label, target)
-    for share in pool.map(partial(one_game, hero, others, n), range(GAMES), chunksize=10):
+    for share in pool.map(partial(one_game, hero, others, n), range(games), chunksize=10):
         cell.add(share)
     return cell
 
@@ -97,7 +104,8 @@ def main() -> None:
             run_cell(pool, "normal vs easy, 2 players", 0.5, "normal", "easy", 2),
         ]
         reference = [
-            run_cell(pool, f"hard among random, {n} players", None, "hard", "random", n) for n in (3, 4, 5)
+            run_cell(pool, f"hard among random, {n} players", None, "hard", "random", n, REFERENCE_GAMES)
+            for n in (3, 4, 5)
         ]
     report(f"The Numerical Card Game, m = 12: win shares ({GAMES} games per cell)", targets + ordered)
     report("For reference (no target): the random baseline", reference)

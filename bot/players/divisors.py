@@ -14,16 +14,25 @@ is estimated from that:
 Levels:
 
 - ``easy``: a random card from its pile (never drops).
-- ``normal``: the card with the best expected result against the opponent's estimated pile, each card
-  of it as likely as the others: its own points, less a share of the opponent's, and the worth of
-  holding a 1 (which scores 2 whenever it is played, then passes on). It drops when that wins the
-  game at once (two players in play and it leads everyone who can still win).
-- ``hard``: the same evaluation with tuned weights, against a predicted opponent: it samples the
-  opponent's pile, asks what a ``normal`` player with that pile would pick (the opponent's view is
-  public apart from the pile) and answers that mixture, softened with the uniform one. Ties and the
-  end of the game are played for: it also drops when it leads and a drop ends the game.
+- ``normal``: weighs each card by its expected result against the opponent's estimated pile (each
+  card of it as likely as the others): its own points, less half the opponent's, and the worth of
+  holding a 1 (a 1 scores 2 whenever it is played, then passes on). It draws its card from a softmax
+  over those values, so it mostly plays the best card and sometimes a near one.
+- ``hard``: the same values, always the best card, and it counts the cost of emptying its pile (a
+  seat out of play scores no more while the others go on).
+- ``normal`` and ``hard`` drop when that wins the game at once: two players in play, and this seat
+  leads everyone who can still win. A drop is an action like a pick: the rules keep it secret until
+  they reveal it.
 
-Budget: a choice costs a fixed number of evaluations (cards x cards x sampled piles), no search.
+Why not a deeper search: the 1s decide most games. A 1 never goes moldy and scores 2 each time it is
+played, so sound players keep playing theirs, and once every seat holds one the game settles into 1
+against 1 until the "no progress" rule ends it, every seat scoring alike. What is won is won before
+that and by not giving a 1 away for nothing; predicting the opponent's pick with a model of a
+``normal`` player (tried: sampled piles, the opponent's answer, mixed with the uniform guess) lost
+to plain expectation, as the prediction was wrong about who holds a 1 more often than it helped.
+
+Budget: a choice evaluates each distinct card of the pile against each value the opponent may hold
+(at most m x m `worth` calls) and fits one rate by bisection: no search, no clock.
 """
 
 from __future__ import annotations
@@ -52,12 +61,12 @@ class Style:
     opp_weight: float  # how much a point of the opponent's counts against one's own
     one_value: float  # the worth of holding a 1 (it scores 2 the next time it is played)
     extra_one: float  # the worth of a second 1 (while it is held, another seat lacks one)
-    leader_weight: float  # extra weight on the points of an opponent who leads
     temperature: float  # 0: always the best card; above: a softmax over the cards' values
+    out_cost: float  # the cost of emptying the pile (out of play, others go on scoring)
 
 
-NORMAL = Style(opp_weight=0.5, one_value=1.5, extra_one=1.5, leader_weight=0.0, temperature=0.4)
-HARD = Style(opp_weight=0.5, one_value=1.5, extra_one=1.5, leader_weight=0.0, temperature=0.0)
+NORMAL = Style(opp_weight=0.5, one_value=1.5, extra_one=1.5, temperature=0.4, out_cost=0.0)
+HARD = Style(opp_weight=0.5, one_value=1.5, extra_one=1.5, temperature=0.0, out_cost=10.0)
 
 
 # ---- what the seat knows ---------------------------------------------------------------------------
@@ -171,11 +180,14 @@ def drop_wins(view: View) -> bool:
     return not rivals or view.scores[me] > max(rivals)
 
 
-def worth(x: int, y: int, style: Style, opp_weight: float, ones: int) -> float:
-    """The result of my card ``x`` against the opponent's ``y`` when I hold ``ones`` 1s: points, and
-    the 1s changing hands."""
+def worth(x: int, y: int, style: Style, ones: int, size: int) -> float:
+    """The result of my card ``x`` against the opponent's ``y`` when I hold ``ones`` 1s: points, the
+    1s changing hands; a card going moldy from a pile of ``size`` cards brings it closer to empty,
+    which puts the seat out of play while the others go on scoring."""
     mine, theirs, kind = resolve(x, y)
-    value = mine - opp_weight * theirs
+    value = mine - style.opp_weight * theirs
+    if kind == "moldy" and size <= 2:
+        value -= style.out_cost * (1.0 if size == 1 else 0.25)
     if kind == "exchange" and x != y:
         if y == 1:
             value += style.one_value if ones == 0 else style.extra_one
@@ -184,35 +196,24 @@ def worth(x: int, y: int, style: Style, opp_weight: float, ones: int) -> float:
     return value
 
 
-def values(
-    view: View, hand: list[int], against: list[tuple[int, float]], style: Style, opp: int
-) -> list[tuple[int, float]]:
+def values(hand: list[int], against: list[tuple[int, float]], style: Style) -> list[tuple[int, float]]:
     """Each distinct card of ``hand`` with its expected `worth` against the opponent's pick."""
-    weight = style.opp_weight
-    if style.leader_weight and view.scores[opp] >= max(view.scores):
-        weight += style.leader_weight
-    ones = hand.count(1)
-    return [(x, sum(p * worth(x, y, style, weight, ones) for y, p in against)) for x in sorted(set(hand))]
+    ones, size = hand.count(1), len(hand)
+    return [(x, sum(p * worth(x, y, style, ones, size) for y, p in against)) for x in sorted(set(hand))]
 
 
-def best_answer(view: View, hand: list[int], against: list[tuple[int, float]], style: Style, opp: int) -> int:
+def best_answer(hand: list[int], against: list[tuple[int, float]], style: Style) -> int:
+    """The card of highest value (the lowest of equals)."""
     best, best_value = hand[0], -math.inf
-    for x, value in values(view, hand, against, style, opp):
+    for x, value in values(hand, against, style):
         if value > best_value + 1e-9:
             best, best_value = x, value
     return best
 
 
-def soft_answer(
-    view: View,
-    hand: list[int],
-    against: list[tuple[int, float]],
-    style: Style,
-    opp: int,
-    rng: random.Random,
-) -> int:
+def soft_answer(hand: list[int], against: list[tuple[int, float]], style: Style, rng: random.Random) -> int:
     """A card drawn with chance growing with its value (a softmax at the style's temperature)."""
-    scored = values(view, hand, against, style, opp)
+    scored = values(hand, against, style)
     top = max(v for _, v in scored)
     weights = [math.exp((v - top) / style.temperature) for _, v in scored]
     return rng.choices([x for x, _ in scored], weights)[0]
@@ -234,5 +235,5 @@ def choose(view: View, level: str, rng: random.Random) -> dict[str, Any]:
     model = card_model(view)
     against = model.pile(view, opp)
     if style.temperature > 0:
-        return pick(soft_answer(view, hand, against, style, opp, rng))
-    return pick(best_answer(view, hand, against, style, opp))
+        return pick(soft_answer(hand, against, style, rng))
+    return pick(best_answer(hand, against, style))
