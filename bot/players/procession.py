@@ -30,9 +30,9 @@ TABLE_N = 9  # the n whose opening layers are shipped in a table
 TABLE_PLIES = 3  # the table holds every reachable position with at most this many moves made
 TABLE_FILE = Path(__file__).with_name("procession9.txt")
 
-SOLVE_BUDGET = 120_000  # nodes per decision for `hard` (well under 1 s)
+SOLVE_BUDGET = 30_000  # nodes per decision for `hard`, as much again when the first try fails
 NORMAL_BUDGET = 2_000
-EXPECTI_BUDGET = 60_000
+EXPECTI_BUDGET = 30_000
 ROLLOUTS = 300
 
 
@@ -297,7 +297,7 @@ def _hard_unproven(g: _Graph, row: int, seen: int, rng: random.Random) -> int:
     kids = solver.ordered(row, seen)
     refuted: set[int] = set()
     for i, (p, r, b) in enumerate(kids):
-        solver.budget = SOLVE_BUDGET // (2 * len(kids)) if i else SOLVE_BUDGET // 4
+        solver.budget = SOLVE_BUDGET // (2 * len(kids)) if i else SOLVE_BUDGET // 2
         try:
             if not solver.solve(r, seen | b):
                 return p
