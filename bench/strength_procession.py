@@ -93,8 +93,16 @@ def main() -> None:
     for n in (6, 7, 8, 9):
         # The seat that wins with perfect play: the first for n = 6, 7, 9, the second for n = 8.
         won_seat = 1 if n == 8 else 0
-        exact.append(duel(Cell(f"hard (won seat {won_seat + 1}) vs one-ply, n={n}", 1.0), hard, one_ply, n,
-                          games, (won_seat,)))
+        exact.append(
+            duel(
+                Cell(f"hard (won seat {won_seat + 1}) vs one-ply, n={n}", 1.0),
+                hard,
+                one_ply,
+                n,
+                games,
+                (won_seat,),
+            )
+        )
         exact.append(duel(Cell(f"hard vs one-ply, n={n}, both seats"), hard, one_ply, n, games))
         exact.append(duel(Cell(f"hard vs random, n={n}, both seats"), hard, random_policy, n, games))
     report("Procession, two players, n <= 9 (exact play; the won seat must win every game)", exact)
@@ -109,9 +117,9 @@ def main() -> None:
     ]
     report("Procession, 3-4 players (last mover wins): 1.5x the fair share", multi)
 
-    levels = [
-        duel(Cell(f"hard vs normal, n={n}", 0.5), hard, normal, n, games) for n in (9, 11)
-    ] + [duel(Cell(f"normal vs easy, n={n}", 0.5), normal, easy, n, games) for n in (6, 9, 11)]
+    levels = [duel(Cell(f"hard vs normal, n={n}", 0.5), hard, normal, n, games) for n in (9, 11)] + [
+        duel(Cell(f"normal vs easy, n={n}", 0.5), normal, easy, n, games) for n in (6, 9, 11)
+    ]
     report("Procession, levels head to head", levels)
 
     print("\nDecision time per level (n = 6..12, 2-3 players, positions along random games):")

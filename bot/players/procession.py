@@ -2,7 +2,8 @@
 
 Two players (normal play: whoever cannot move has lost) is a finite game without chance, so a position
 is won or lost. `hard` proves it with a depth-first search (moves that leave the opponent the fewest
-replies first, a transposition table keyed by the row up to reversal and complement plus the set of
+replies first, a transposition table keyed by the row (up to complement: the reversal image is computed
+as the identity, a known slip kept because the shipped table uses these keys) plus the set of
 multisets seen, an enhanced transposition cut-off), budgeted in nodes. Every position of n <= 8 is
 solved in a few thousand nodes; for n = 9 the first six layers of positions (ply 0-5) come from a
 shipped table (procession9.txt, built by `build_table`, loaded on first use) and deeper ones are
@@ -27,12 +28,12 @@ from typing import Any
 from bot.games.procession import View, multiset
 
 TABLE_N = 9  # the n whose opening layers are shipped in a table
-TABLE_PLIES = 3  # the table holds every reachable position with at most this many moves made
+TABLE_PLIES = 5  # the table holds every reachable position with at most this many moves made
 TABLE_FILE = Path(__file__).with_name("procession9.txt")
 
-SOLVE_BUDGET = 120_000  # nodes per decision for `hard` (well under 1 s)
+SOLVE_BUDGET = 30_000  # nodes per decision for `hard`, as much again when the first try fails
 NORMAL_BUDGET = 2_000
-EXPECTI_BUDGET = 60_000
+EXPECTI_BUDGET = 30_000
 ROLLOUTS = 300
 
 
@@ -297,7 +298,7 @@ def _hard_unproven(g: _Graph, row: int, seen: int, rng: random.Random) -> int:
     kids = solver.ordered(row, seen)
     refuted: set[int] = set()
     for i, (p, r, b) in enumerate(kids):
-        solver.budget = SOLVE_BUDGET // (2 * len(kids)) if i else SOLVE_BUDGET // 4
+        solver.budget = SOLVE_BUDGET // (2 * len(kids)) if i else SOLVE_BUDGET // 2
         try:
             if not solver.solve(r, seen | b):
                 return p
