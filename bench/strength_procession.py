@@ -1,7 +1,7 @@
 """Strength of the Procession computer player (issue 14): win shares against the baselines.
 
     python -m bench.strength_procession            # 1,000 games per cell
-    python -m bench.strength_procession --quick    # ~60 games per cell, for CI
+    python -m bench.strength_procession --quick    # 12 games per cell, for CI
 
 Baselines: `random` (uniform legal flip) and `one-ply` (takes a flip that ends the game, else avoids
 flips that leave the opponent one). Seats alternate between games unless a cell fixes them.
@@ -82,10 +82,11 @@ def decision_times(name: str, samples: int) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="~60 games per cell")
+    parser.add_argument("--quick", action="store_true", help="12 games per cell")
     parser.add_argument("--games", type=int, default=None)
     args = parser.parse_args()
-    games = args.games or (60 if args.quick else 1000)
+    # The exact solver's games are slow at n >= 10 (hundreds of ms a move): CI's short form plays few.
+    games = args.games or (12 if args.quick else 1000)
     hard, normal, easy = level("hard"), level("normal"), level("easy")
     started = time.perf_counter()
 
@@ -124,7 +125,7 @@ def main() -> None:
 
     print("\nDecision time per level (n = 6..12, 2-3 players, positions along random games):")
     for name in ("easy", "normal", "hard"):
-        p50, p99 = decision_times(name, 200 if args.quick else 2000)
+        p50, p99 = decision_times(name, 60 if args.quick else 2000)
         print(f"  {name:7} p50 {p50 * 1000:7.1f} ms   p99 {p99 * 1000:7.1f} ms")
     print(f"\n{games} games per cell; {time.perf_counter() - started:.0f} s")
 
