@@ -480,17 +480,7 @@ class GameService:
                 )
             computer = next_computer(row.seats, level)
             seats = (*zip(row.seats, row.names, strict=True), (computer, computer_name(computer)))
-            written = await self._write(
-                game_id,
-                self.storage.update_lobby(
-                    game_id=game_id,
-                    expected_version=row.version,
-                    seats=seats,
-                    host_id=row.host_id,
-                    effects=effects,
-                ),
-            )
-            return Changed(self.load(written.row), written.effects)
+            return await self._reseat(row, seats, effects)
 
     async def remove_computer(self, game_id: int, user_id: int, *, effects: Sequence[Effect] = ()) -> Changed:
         """The host takes the computer player seated last out of the lobby."""
@@ -503,17 +493,17 @@ class GameService:
             if not computers:
                 raise LobbyError("There is no computer player in this lobby.")
             seats = tuple((u, n) for u, n in zip(row.seats, row.names, strict=True) if u != computers[-1])
-            written = await self._write(
-                game_id,
-                self.storage.update_lobby(
-                    game_id=game_id,
-                    expected_version=row.version,
-                    seats=seats,
-                    host_id=row.host_id,
-                    effects=effects,
-                ),
-            )
-            return Changed(self.load(written.row), written.effects)
+            return await self._reseat(row, seats, effects)
+
+    async def _reseat(
+        self, row: GameRow, seats: Sequence[tuple[int, str]], effects: Sequence[Effect]
+    ) -> Changed:
+        """The lobby's seats replaced (its host kept)."""
+        write = self.storage.update_lobby(
+            game_id=row.id, expected_version=row.version, seats=seats, host_id=row.host_id, effects=effects
+        )
+        written = await self._write(row.id, write)
+        return Changed(self.load(written.row), written.effects)
 
     async def start(
         self, game_id: int, user_id: int, *, effects: Callable[[Loaded], Sequence[Effect]] = lambda g: ()
