@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +20,21 @@ from bot.games import rules_for
 
 Policy = Callable[[Any, random.Random], dict[str, Any]]
 
-MAX_MOVES = 20_000  # a guard: every game here ends long before
+MAX_MOVES = 20_000
+
+
+def timed(
+    choose: Callable[[Any, str, random.Random], dict[str, Any]], level: str, times: list[float]
+) -> Policy:
+    """A player's ``choose`` at ``level`` as a policy, adding each decision's process time to ``times``."""
+
+    def policy(view: Any, rng: random.Random) -> dict[str, Any]:
+        started = time.process_time()
+        action = choose(view, level, rng)
+        times.append(time.process_time() - started)
+        return action
+
+    return policy  # a guard: every game here ends long before
 
 
 def play(game: str, policies: Sequence[Policy], options: Mapping[str, int], seed: int) -> tuple[float, ...]:

@@ -22,11 +22,10 @@ import argparse
 import os
 import random
 import sys
-import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bench.arena import Cell, Policy, play, report
+from bench.arena import Cell, Policy, play, report, timed
 from bot.games.dots import View
 from bot.players import LEVELS
 from bot.players import dots as player
@@ -45,22 +44,12 @@ def greedy_policy(view: View, rng: random.Random) -> dict[str, Any]:
     return player._action(view, start, end)
 
 
-def level_policy(level: str, times: list[float]) -> Policy:
-    def policy(view: View, rng: random.Random) -> dict[str, Any]:
-        t0 = time.process_time()
-        action = player.choose(view, level, rng)
-        times.append(time.process_time() - t0)
-        return action
-
-    return policy
-
-
 def _policy(name: str, times: dict[str, list[float]]) -> Policy:
     if name == "random":
         return random_policy
     if name == "greedy":
         return greedy_policy
-    return level_policy(name, times.setdefault(name, []))
+    return timed(player.choose, name, times.setdefault(name, []))
 
 
 def _games(

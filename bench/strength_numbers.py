@@ -30,7 +30,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bench.arena import Cell, Policy, play, report
+from bench.arena import Cell, Policy, play, report, timed
 from bot.games.numbers import View, decode_list, largest
 from bot.players import LEVELS
 from bot.players import numbers as player
@@ -88,16 +88,6 @@ def steer_policy() -> Policy:
     return policy
 
 
-def level_policy(level: str, times: list[float]) -> Policy:
-    def policy(view: View, rng: random.Random) -> dict[str, Any]:
-        t0 = time.process_time()
-        action = player.choose(view, level, rng)
-        times.append(time.process_time() - t0)
-        return action
-
-    return policy
-
-
 def _policy(name: str, times: dict[str, list[float]]) -> Policy:
     if name == "random":
         return random_policy
@@ -105,7 +95,7 @@ def _policy(name: str, times: dict[str, list[float]]) -> Policy:
         return snipe_policy
     if name == "steer":
         return steer_policy()
-    return level_policy(name, times.setdefault(name, []))
+    return timed(player.choose, name, times.setdefault(name, []))
 
 
 Job = tuple[str, str, str, int, int, int]  # label, seat-1 policy, seat-2 policy, m, counted seat, seed
