@@ -202,6 +202,7 @@ def format_multiset(ms: Multiset) -> str:
 class View:
     """Procession has no secrets: every seat sees the same view."""
 
+    n_players: int
     n: int
     rows: tuple[str, ...]
     multisets: tuple[Multiset, ...]
@@ -215,6 +216,7 @@ class View:
 def view_for(state: State, seat: int | None) -> View:
     del seat
     return View(
+        n_players=state.n_players,
         n=state.n,
         rows=state.rows,
         multisets=tuple(multiset(r) for r in state.rows),

@@ -13,7 +13,7 @@ safe move (one that leaves no immediate win to the opponent).
 With three or more players left, `hard` maximises its chance of making the last move against
 opponents who pick uniformly among their legal moves (expectimax, budgeted; flat Monte Carlo beyond).
 
-The view does not carry the player count; it is inferred from who has moved (`_active_players`).
+The players still in are the view's player count less those who forfeited (`_active_players`).
 """
 
 from __future__ import annotations
@@ -215,17 +215,9 @@ def _position(view: View) -> tuple[_Graph, int, int]:
 
 
 def _active_players(view: View) -> int:
-    """How many players are still in, inferred from the move history (the view has no player count).
-
-    Seats move in order, so the count is known once a seat has moved twice; before that it is at least
-    every seat seen so far (and 2)."""
-    movers = [s for s in view.movers if s is not None]
-    seats = {*movers, *([view.turn] if view.turn is not None else [])}
-    top = max(seats | set(view.forfeited), default=0)
-    wrapped = len(set(movers)) < len(movers) or (view.turn is not None and view.turn in movers)
-    known = {s for s in range(top + 1) if s not in view.forfeited} if wrapped else seats - view.forfeited
-    lower = len({s for s in range(top + 1) if s not in view.forfeited})
-    return max(2, len(known), lower)
+    """How many players are still in: the table's count less those who forfeited (at least 2; with one
+    left the game is over)."""
+    return max(2, view.n_players - len(view.forfeited))
 
 
 def _act(position: int) -> dict[str, Any]:
