@@ -23,6 +23,7 @@ from bot.table.catalog import Catalog
 from bot.table.computers import Computers
 from bot.table.deps import Deps
 from bot.table.lobby import Lobbies
+from bot.table.minds import Minds
 from bot.table.notices import Reminders
 from bot.table.notify import Notify
 from bot.table.outbox import Done, Outbox
@@ -90,7 +91,9 @@ class QuetBot(commands.Bot):
         lobbies = Lobbies(deps, boards, cards, places)
         typed = TypedAnswers(deps, plays)
         reminders = Reminders(deps, panels)
-        self.computers = computers = Computers(deps, plays, pause=self.settings.computer_pause)
+        self.computers = computers = Computers(
+            deps, plays, pause=self.settings.computer_pause, minds=Minds(self.settings.computer_workers)
+        )
         self.scheduler = Scheduler(
             storage, service, plays, outbox, computers=computers, ready=self.wait_until_ready
         )

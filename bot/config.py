@@ -18,6 +18,7 @@ class Settings:
     db_path: str = "quetbot.sqlite3"
     dev_guild: int | None = None
     computer_pause: float = 2.0  # seconds a computer player waits before its move
+    computer_workers: int = 1  # processes computer players think in (0: a thread of the bot's process)
 
 
 def load_settings(env: dict[str, str] | None = None) -> Settings:
@@ -43,9 +44,15 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         pause = -1.0
     if not 0 <= pause <= 60:
         raise ConfigError(f"QUETBOT_COMPUTER_PAUSE must be seconds from 0 to 60, not {pause_raw!r}.")
+    workers_raw = env.get("QUETBOT_COMPUTER_WORKERS", "").strip() or "1"
+    if not workers_raw.isdigit() or int(workers_raw) > 64:
+        raise ConfigError(
+            f"QUETBOT_COMPUTER_WORKERS must be a number of processes from 0 to 64, not {workers_raw!r}."
+        )
     return Settings(
         token=token,
         db_path=env.get("QUETBOT_DB", "").strip() or "quetbot.sqlite3",
         dev_guild=dev_guild,
         computer_pause=pause,
+        computer_workers=int(workers_raw),
     )

@@ -4,7 +4,8 @@ A computer's seat is awaited like a person's: a row in `waits`, written in the s
 move that made the rules wait for it. The scheduler finds the rows of computer seats a short pause
 (`pause`, default 2 s, so people can follow) after they began, and `Computers.due` starts the move in a
 task of its own. The move reads the computer's own view (exactly what a person in that seat would
-see), asks the game's pure player (`bot.players`) for an action off the event loop, and plays it
+see), asks the game's pure player (`bot.players`) for an action in a worker process (`Minds`: off the
+event loop, so other games never wait for a search), and plays it
 through the path a person's move takes (the move log, the board, the announcements), checked against
 the version it was chosen for. Whatever a crash interrupts is still awaited in the database, so the
 move happens after a restart, and only once (a second try meets a newer version and stops).
@@ -18,10 +19,10 @@ import random
 from dataclasses import dataclass, field
 
 from bot.errors import GameError
-from bot.players import choose
 from bot.players.seats import is_computer, level_of
 from bot.service import Loaded
 from bot.table.deps import Deps
+from bot.table.minds import Minds
 from bot.table.play import Plays
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,7 @@ class Computers:
     deps: Deps
     plays: Plays
     pause: float = PAUSE
+    minds: Minds = field(default_factory=Minds)
     _running: dict[tuple[int, int], asyncio.Task[None]] = field(default_factory=dict)
 
     @staticmethod
@@ -75,7 +77,7 @@ class Computers:
             return False
         view = game.view(seat)  # what a person in this seat would see, and nothing more
         rng = random.Random(f"{game.row.seed}:{game.row.version}:{seat}")  # the same choice on a retry
-        action = await asyncio.to_thread(choose, game.row.kind, view, level_of(seats[seat]), rng)
+        action = await self.minds.choose(game.row.kind, view, level_of(seats[seat]), rng)
         try:
             return await self.plays.act_computer(game, seat, action)
         except GameError as exc:  # the game moved on meanwhile (another try, a forfeit): nothing to do
@@ -87,3 +89,4 @@ class Computers:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.minds.stop()

@@ -8,7 +8,9 @@ pending, and that move happens after the restart, once.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,7 @@ import pytest
 
 from bot.games import RULES
 from bot.players.seats import is_computer
-from tests.e2e.driver import bot_messages, lobby_message, private_reply
+from tests.e2e.driver import bot_messages, forge_component, lobby_message, private_reply, wait_dm_control
 from tests.e2e.test_threads import command_for
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness, project_bot_factory
@@ -151,3 +153,84 @@ async def test_the_host_adds_and_removes_computers_and_only_the_host(
     await (await emu.slash(alice, scene.channel, "game leave")).response()
     await emu.wait_idle()
     assert (await bots.bot.service.get(game_id)).row.status == "cancelled"
+
+
+def _token(letters: str) -> re.Pattern[str]:
+    """The prediction as a word of its own (not a piece of a longer run of letters)."""
+    return re.compile(rf"(?<![A-Za-z]){letters}(?![A-Za-z])")
+
+
+async def test_a_computers_prediction_stays_secret_until_the_reveal(
+    emu: DiscordEmulator, scene: Scene, bots: BotHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Up-Down-Stay: the computer predicts at once, like a person; its letters show nowhere (channel,
+    thread, the person's DMs, custom ids, every request and log line) until every card is placed, and
+    then they do. Before the first card nothing public holds U/D/S words at all; once cards are placed
+    the row's changes are public (and may contain the same letters), so from then on the check looks
+    for the prediction as the bot writes predictions (`UDUD`)."""
+    caplog.set_level(logging.DEBUG)
+    alice = scene.alice
+    await (await emu.slash(alice, scene.channel, "updown new")).response()
+    card = lobby_message(emu, scene.channel)
+    game_id = int(card.custom_ids[0].split(":")[1])
+    await add_computer(emu, alice, emu.message(card.id), "hard")
+    await (await emu.click(alice, emu.message(card.id), f"q:{game_id}:-:start")).response()
+
+    secret = ""
+    for _ in range(400):
+        await emu.wait_idle()
+        game = await bots.bot.service.get(game_id)
+        if game.state.predictions[1] is not None:
+            secret = game.state.predictions[1]
+            break
+        await asyncio.sleep(PAUSE)
+    assert secret, "the computer did not predict"
+    word = _token(secret)
+
+    def everything_seen() -> list[str]:
+        public = [repr(p.body) for p in emu.all_public_payloads()]
+        dms = [repr(v) for m in emu.dm_messages(alice, include_deleted=True) for v in m.versions]
+        return public + dms + [r.getMessage() for r in caplog.records]
+
+    assert not any(word.search(blob) for blob in everything_seen()), f"{secret!r} leaked"
+    # Alice predicts and plays out the deal; the prediction stays hidden until the last card.
+    panel, predict = await wait_dm_control(emu, alice, game_id, "predict")
+    rec = await emu.click(alice, panel, predict)
+    await rec.response()
+    await (await emu.submit_modal(alice, rec, values={"letters": "SSSS"})).response()
+    for _ in range(300):
+        game = await settle(emu, bots, game_id, 0)
+        if game.state.phase != "place" or game.state.deal != 0:
+            break
+        assert not any(f"`{secret}`" in blob for blob in everything_seen()), f"{secret!r} leaked"
+        card_rank = game.rules.legal_actions(game.state, 0)[0]
+        name, options = command_for("updown", card_rank)
+        await (await emu.slash(alice, emu.channels[card.id], name, **options)).response()
+    await emu.wait_idle()
+    revealed = [p for p in emu.all_public_payloads() if f"`{secret}`" in repr(p.body)]
+    assert revealed, "the computer's prediction was not revealed at the end of the deal"
+
+
+async def test_forged_levels_and_computers_removed_by_others_change_nothing(
+    emu: DiscordEmulator, scene: Scene, bots: BotHarness
+) -> None:
+    alice, bob = scene.alice, scene.bob
+    await (await emu.slash(alice, scene.channel, "divisors new")).response()
+    card = lobby_message(emu, scene.channel)
+    game_id = int(card.custom_ids[0].split(":")[1])
+    await (await emu.click(bob, card, card.button("Join")["custom_id"])).response()
+    assert "joined" in await add_computer(emu, alice, emu.message(card.id), "easy")
+    before = (await bots.bot.service.get(game_id)).row
+    # A level the menu never offered, by a forged select and by a forged slash option.
+    forged = await forge_component(emu, alice, scene.channel, f"q:{game_id}:-:addbot", values=["godlike"])
+    reply = await private_reply(forged)
+    assert "easy, normal or hard" in reply
+    forged_slash = await emu.forged_slash(alice, scene.channel, "game addbot", level="godlike")
+    assert "easy, normal or hard" in await private_reply(forged_slash)
+    # Bob (not the host) removes the computer: refused, privately, naming who may.
+    remove = emu.message(card.id).button("Remove computer")["custom_id"]
+    reply = await private_reply(await emu.click(bob, emu.message(card.id), remove))
+    assert "Only the host" in reply
+    await emu.wait_idle()
+    after = (await bots.bot.service.get(game_id)).row
+    assert after.seats == before.seats and after.version == before.version

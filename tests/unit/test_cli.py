@@ -33,3 +33,15 @@ def test_settings_from_environment() -> None:
     assert load_settings({"DISCORD_TOKEN": "t"}).db_path == "quetbot.sqlite3"
     with pytest.raises(ConfigError, match="QUETBOT_DEV_GUILD"):
         load_settings({"DISCORD_TOKEN": "t", "QUETBOT_DEV_GUILD": "my server"})
+
+
+def test_computer_settings_from_environment() -> None:
+    s = load_settings({"DISCORD_TOKEN": "t"})
+    assert (s.computer_pause, s.computer_workers) == (2.0, 1)
+    env = {"DISCORD_TOKEN": "t", "QUETBOT_COMPUTER_PAUSE": "0.5", "QUETBOT_COMPUTER_WORKERS": "0"}
+    s = load_settings(env)
+    assert (s.computer_pause, s.computer_workers) == (0.5, 0)
+    with pytest.raises(ConfigError, match="QUETBOT_COMPUTER_WORKERS"):
+        load_settings({"DISCORD_TOKEN": "t", "QUETBOT_COMPUTER_WORKERS": "-1"})
+    with pytest.raises(ConfigError, match="QUETBOT_COMPUTER_PAUSE"):
+        load_settings({"DISCORD_TOKEN": "t", "QUETBOT_COMPUTER_PAUSE": "soon"})

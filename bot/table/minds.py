@@ -1,0 +1,58 @@
+"""Where computer players think: a pool of worker processes, off the event loop and off its GIL.
+
+A decision is pure CPU work (`bot.players.choose`); run in a thread it would still share the
+interpreter lock with the event loop and slow every other game while it searches. `Minds` sends it to
+a worker process instead (``workers`` of them, started on the first decision, with the ``spawn``
+method so no thread of the bot is copied into them); the view and the seeded rng travel pickled, so
+the choice is the same as in-process. With ``workers=0`` decisions run in a thread (tests of other
+things, machines where processes are unwelcome). A worker that dies (killed, out of memory) breaks
+the pool: the decision is made in a thread instead and the next one starts a fresh pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import random
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from bot.players import choose
+
+log = logging.getLogger(__name__)
+
+
+class Minds:
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        return self._pool
+
+    async def choose(self, game: str, view: Any, level: str, rng: random.Random) -> dict[str, Any]:
+        """The computer's action (see `bot.players.choose`), computed in a worker process."""
+        if self.workers <= 0:
+            return await asyncio.to_thread(choose, game, view, level, rng)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), choose, game, view, level, rng)
+        except BrokenProcessPool:
+            log.warning("A computer player's worker process died; this choice is made in a thread")
+            self._discard()
+            return await asyncio.to_thread(choose, game, view, level, rng)
+
+    def _discard(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    async def stop(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
