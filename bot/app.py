@@ -106,6 +106,7 @@ class QuetBot(commands.Bot):
             ("start", boards.carry_start),
             ("card", cards.carry_card),
             ("lobby", cards.carry_card),
+            ("post_card", cards.carry_post),
             ("strip", boards.carry_strip),
             ("panel", panels.carry_panel),
             ("refresh", panels.carry_refresh),

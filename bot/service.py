@@ -33,6 +33,7 @@ from bot.games import play, rules_for
 from bot.games.base import FORFEIT, resolve_options
 from bot.players.seats import computer_name, is_computer, next_computer, people
 from bot.storage import DmLink, Effect, GameRow, OutboxItem, Storage, Written
+from bot.storage.errors import Conflict
 
 CACHE_SIZE = 4096
 T = TypeVar("T")
@@ -443,6 +444,52 @@ class GameService:
                 ),
             )
             return Changed(self.load(written.row), written.effects)
+
+    async def rematch(
+        self,
+        game_id: int,
+        user_id: int,
+        name: str,
+        *,
+        opened: Sequence[Effect] = (),
+        joined: Sequence[Effect] = (),
+    ) -> tuple[Changed, bool]:
+        """A player of the finished game ``game_id`` asks for a rematch: the live rematch lobby if there
+        is one, joined; else a new lobby (same game, channel, options, time per move) with them as host
+        and the game's computers seated again at their levels. The lobby, and whether it is new."""
+        old = (await self.get(game_id)).row
+        kind = rules_for(old.kind)
+        if old.status != "finished":
+            raise LobbyError(f"Game #{game_id} is not over: a rematch follows a finished game.")
+        if user_id not in old.seats:
+            raise NotAPlayer(
+                f"Only the players of game #{game_id} can ask for its rematch. "
+                f"Join the rematch's lobby with its Join button, or open a game with /{old.kind} new."
+            )
+        for _ in range(3):  # a concurrent click may open it first: then join that one
+            existing = await self.storage.live_rematch(of_game=game_id)
+            if existing is not None:
+                if existing.status != "lobby":
+                    raise LobbyError(
+                        f"The rematch of game #{game_id}, game #{existing.id}, has already started."
+                    )
+                if user_id in existing.seats:
+                    raise LobbyError(
+                        f"You are already in the rematch of game #{game_id}: game #{existing.id}."
+                    )
+                return await self.join(existing.id, user_id, name, effects=joined), False
+            computers = [(u, n) for u, n in zip(old.seats, old.names, strict=True) if is_computer(u)]
+            seats = [(user_id, name), *computers][: kind.MAX_PLAYERS]
+            try:
+                written = await self.storage.create_rematch(
+                    of_game=old, host_id=user_id, seats=seats, seed=secrets.randbits(63), effects=opened
+                )
+            except Conflict:  # another process opened it between the check and the insert
+                continue
+            if written is not None:
+                self._changed()
+                return Changed(self.load(written.row), written.effects), True
+        raise LobbyError(f"The rematch of game #{game_id} is being opened: try again in a moment.")
 
     async def leave_lobby(self, game_id: int, user_id: int, *, effects: Sequence[Effect] = ()) -> Changed:
         """Leave a lobby; the host role passes to the next player; the last one out cancels it."""

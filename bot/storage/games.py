@@ -201,6 +201,46 @@ class Games(Repository):
 
         return await self._db.write(work())
 
+    async def live_rematch(self, *, of_game: int) -> GameRow | None:
+        """The live lobby or game opened as the rematch of ``of_game``, if any."""
+        games = await self._db.read(
+            select_games(f"WHERE g.rematch_of = ? AND {_LIVE} ORDER BY g.id LIMIT 1", (of_game,))
+        )
+        return games[0] if games else None
+
+    async def create_rematch(
+        self,
+        *,
+        of_game: GameRow,
+        host_id: int,
+        seats: Sequence[tuple[int, str]],
+        seed: int,
+        effects: Sequence[Effect] = (),
+    ) -> Written | None:
+        """A lobby for the rematch of ``of_game`` (same kind, channel, options and time per move) with
+        ``seats`` (the host first) and its ``effects``; None if a live rematch exists already (then
+        join that one: `live_rematch`)."""
+        now = time.time()
+        old = of_game
+        args = (old.kind, old.guild_id, old.channel_id, old.channel_id, host_id, dumps(dict(old.options)))
+
+        def work() -> Txn[Written | None]:
+            taken = yield Q(f"SELECT g.id FROM games g WHERE g.rematch_of = ? AND {_LIVE}", (old.id,))
+            if taken:
+                return None
+            rows = yield Q(
+                "INSERT INTO games (kind, guild_id, channel_id, place_id, status, host_id, options, seed, "
+                "created_at, updated_at, timeout_s, rematch_of) "
+                "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (*args, seed, now, now, old.timeout_s, old.id),
+            )
+            game_id = int(rows[0][0])
+            yield from write_seats(game_id, seats)
+            items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects)
+            return Written(row=(yield from select_game(game_id)), effects=items)
+
+        return await self._db.write(work())
+
     async def update_lobby(
         self,
         *,

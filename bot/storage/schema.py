@@ -145,4 +145,11 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX games_live_by_place ON games (place_id) WHERE status IN ('lobby', 'active');
     CREATE INDEX games_by_place ON games (place_id, updated_at);
     """,
+    # 8 (rematches): a lobby opened by a finished game's Rematch button names that game. At most one
+    # live rematch per game, whoever clicks first; the others join it.
+    """
+    ALTER TABLE games ADD COLUMN rematch_of INTEGER;
+    CREATE UNIQUE INDEX games_live_rematch ON games (rematch_of)
+        WHERE rematch_of IS NOT NULL AND status IN ('lobby', 'active');
+    """,
 )

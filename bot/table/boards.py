@@ -23,7 +23,7 @@ from discord.utils import MISSING
 from bot.service import Loaded
 from bot.storage import OutboxItem
 from bot.table.catalog import GameKind
-from bot.table.components import mine_button, rules_button
+from bot.table.components import mine_button, rematch_button, rules_button
 from bot.table.deps import Deps
 from bot.table.outbox import Context, Done, nonce_of
 from bot.table.present import News, TableInfo
@@ -84,6 +84,8 @@ class Boards:
             items.append(mine_button(kind.present.mine_label, table.game_id))
         if first and table.current and table.live:
             items.append(rules_button(table.game_id, below=items))
+        if table.current and table.status == "finished":
+            items.append(rematch_button(table.game_id))
         if items:
             payload["view"] = self.deps.router.view(items)
         return payload
@@ -219,7 +221,7 @@ class Boards:
                     if interaction.response.is_done():
                         # Deferred (privately) while earlier news of the game was late: the board
                         # takes its place in the channel, after that news.
-                        posted = await self._post(channel, item, payload)
+                        posted = await self.post(channel, item, payload)
                         with contextlib.suppress(discord.HTTPException):
                             await interaction.edit_original_response(content=LATE_NOTE)
                         return posted
@@ -234,9 +236,9 @@ class Boards:
             answered = await self._answer_of(item.token)
             if answered is not None:
                 return answered
-        return await self._post(channel, item, payload)
+        return await self.post(channel, item, payload)
 
-    async def _post(
+    async def post(
         self, channel: discord.PartialMessageable, item: OutboxItem, payload: dict[str, Any]
     ) -> int:
         """Post to the game's place (opening its thread again if it was archived); the new message's

@@ -26,7 +26,7 @@ from bot.players.seats import is_computer
 from bot.service import Loaded
 from bot.storage import OutboxItem
 from bot.table.boards import Boards
-from bot.table.components import button, rules_button
+from bot.table.components import button, rematch_button, rules_button
 from bot.table.deps import Deps
 from bot.table.ids import custom_id
 from bot.table.outbox import Carrier, Context, Done
@@ -66,8 +66,9 @@ class Cards:
             lines = [title, f"The game has started, played {where} by {players}.", whose_move(table)]
         else:
             lines = [title, f"Played {where} by {players}.", kind.present.status(game.view(None), table)]
-        # The rules stay one button away for whoever reads the card.
-        view = self.deps.router.view([rules_button(row.id)])
+        # The rules stay one button away for whoever reads the card; a finished game offers a rematch.
+        items = [rules_button(row.id)] + ([rematch_button(row.id)] if row.status == "finished" else [])
+        view = self.deps.router.view(items)
         return {"content": fit("\n".join(lines)), "view": view, "allowed_mentions": NO_PINGS}
 
     def _lobby(self, game: Loaded, title: str) -> dict[str, Any]:
@@ -145,6 +146,16 @@ class Cards:
         finally:
             if not game.row.live:
                 self._forget(game.id)
+
+    async def carry_post(self, item: OutboxItem, context: Context) -> Done:
+        """A lobby opened without a command to answer (a rematch): its card is posted in the channel."""
+        game = await self.deps.service.get(item.game_id)
+        if game.row.lobby_message_id is not None:
+            return Done()
+        row = game.row
+        channel = self.deps.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        posted = await self.boards.post(channel, item, self.payload(game))
+        return Done(lobby_message_id=posted)
 
     async def carry_card(self, item: OutboxItem, context: Context) -> Done:
         game = await self.deps.service.get(item.game_id)

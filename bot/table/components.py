@@ -42,6 +42,11 @@ def rules_button(game_id: int, *, below: list[discord.ui.Item[Any]] | None = Non
     return button("Rules", custom_id(game_id, "rules"), emoji="📖", row=row)
 
 
+def rematch_button(game_id: int) -> discord.ui.Button[Any]:
+    """On a finished game's final board and card: a new lobby of the same game, or joining it."""
+    return button("Rematch", custom_id(game_id, "rematch"), emoji="🔁", style=discord.ButtonStyle.primary)
+
+
 def mute_button(game_id: int) -> discord.ui.Button[Any]:
     return button("Mute reminders", custom_id(game_id, "mute"))
 

@@ -27,13 +27,13 @@ from bot.table.components import select
 from bot.table.deps import Deps
 from bot.table.ids import ComponentId, custom_id
 from bot.table.outbox import Context, Done, nonce_of
-from bot.table.replies import NO_PINGS, mention, reply_private
+from bot.table.replies import NO_PINGS, join_words, mention, reply_private
 from bot.table.routing import ANY_GAME
 from bot.table.threads import Places
 
 log = logging.getLogger(__name__)
 
-VERBS = ("join", "leave", "start", "cancel", "addbot", "dropbot")
+VERBS = ("join", "leave", "start", "cancel", "addbot", "dropbot", "rematch")
 LEVEL_HELP = {
     "easy": "Easy: plays legal moves, without much of a plan",
     "normal": "Normal: plays soundly",
@@ -101,7 +101,39 @@ class Lobbies:
             else:  # the card's Add computer button: the levels, privately
                 await self.offer_levels(interaction, game)
             return
+        if cid.verb == "rematch":
+            await self.rematch(interaction, game)
+            return
         await self.act(interaction, game, cid.verb)
+
+    # ---- rematches ----------------------------------------------------------------------------------
+
+    async def rematch(self, interaction: discord.Interaction, game: Loaded) -> None:
+        """A finished game's Rematch button: the first player to click opens a lobby of the same game
+        (the game's computers seated again), posted in the channel of the game's card; each other
+        player joins it with one click of the same button."""
+        user = interaction.user
+        changed, opened = await self.deps.service.rematch(
+            game.id, user.id, user.display_name, opened=[Effect("post_card")], joined=[Effect("lobby")]
+        )
+        new = changed.game.row
+        where = f"<#{new.channel_id}>"
+        if opened:
+            others = [u for u in game.row.seats if u != user.id and not is_computer(u)]
+            invite = (
+                f" {join_words([mention(u) for u in others])} can join with the same button."
+                if others
+                else ""
+            )
+            note = f"You opened game #{new.id}, a rematch of game #{game.id}, in {where}.{invite}"
+        else:
+            note = (
+                f"You joined game #{new.id}, the rematch of game #{game.id}: {len(new.seats)} players are in."
+            )
+        try:
+            await reply_private(interaction, note)
+        finally:
+            self.deps.outbox.kick(changed.effects)
 
     # ---- computer players -------------------------------------------------------------------------
 

@@ -176,7 +176,9 @@ async def test_two_player_three_by_three_game(
         in final.content
     )
     assert f"Final scores: {scene.alice.mention} 3 · {scene.bob.mention} 3." in final.content
-    assert all(m.custom_ids == [] for m in bot_messages(emulator, scene.channel) if not is_card(m))
+    assert [b["label"] for b in final.buttons()] == ["Rematch"]  # a finished game's only control
+    earlier = [m for m in bot_messages(emulator, scene.channel) if not is_card(m) and m.id != final.id]
+    assert all(m.custom_ids == [] for m in earlier)
     await check_replay(bot_harness, scene)
     assert_clean(emulator)
 
@@ -188,7 +190,7 @@ async def play_to_the_end(
     lines = 0
     for step in range(200):
         post = latest_post(emu, scene.channel)
-        if not post.custom_ids:
+        if all(c.endswith(":rematch") for c in post.custom_ids):  # over: a Rematch at most
             return lines
         state = await stored_state(harness, scene)
         user = players[state.turn]

@@ -156,7 +156,7 @@ async def play_to_the_end_by_buttons(emu: DiscordEmulator, scene: Scene, db: Pat
     moves = move_count(db, game_id)
     assert len(boards(emu, scene.channel)) == moves + 1  # the first board, then one per move
     assert_each_board_once(emu, scene.channel)
-    assert live_controls(boards(emu, scene.channel)[-1]) == []  # the final board
+    assert live_controls(boards(emu, scene.channel)[-1]) == [f"q:{game_id}:-:rematch"]  # the final board
     assert_only_the_newest_board_is_live(emu, scene.channel)
 
 

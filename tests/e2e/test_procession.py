@@ -77,9 +77,10 @@ async def test_seed_sample_game_by_slash_commands(
         assert_png(board)
     final = latest_board(emulator, scene.channel)
     assert "🏆" in final.content and scene.alice.mention in final.content and "wins" in final.content
-    assert final.custom_ids == []
+    assert [b["label"] for b in final.buttons()] == ["Rematch"]  # a finished game's only control
     # every earlier board lost its buttons
-    assert all(m.custom_ids == [] for m in bot_messages(emulator, scene.channel) if not is_card(m))
+    earlier = [m for m in bot_messages(emulator, scene.channel) if not is_card(m) and m.id != final.id]
+    assert all(m.custom_ids == [] for m in earlier)
     assert_clean(emulator)
 
 
@@ -91,7 +92,7 @@ async def test_three_players_by_buttons(
     turn = 0
     for _ in range(20):
         board = latest_board(emulator, scene.channel)
-        if not board.custom_ids:
+        if all(c.endswith(":rematch") for c in board.custom_ids):  # over: a Rematch at most
             break
         enabled = [b for b in board.buttons() if not b.get("disabled")]
         assert enabled
@@ -101,7 +102,7 @@ async def test_three_players_by_buttons(
         await emulator.wait_idle()
         turn = (turn + 1) % 3
     final = latest_board(emulator, scene.channel)
-    assert "wins" in final.content and final.custom_ids == []
+    assert "wins" in final.content and [b["label"] for b in final.buttons()] == ["Rematch"]
     # The move log replays to the stored state.
     service = bot_harness.bot.service
     row = await service.storage.latest_game_at(place_id=scene.channel.id)
@@ -223,5 +224,6 @@ async def test_last_player_standing_wins_after_forfeits(
     await rec.response()
     await emulator.wait_idle()
     final = latest_board(emulator, scene.channel)
-    assert scene.alice.mention in final.content and "wins" in final.content and final.custom_ids == []
+    assert scene.alice.mention in final.content and "wins" in final.content
+    assert [b["label"] for b in final.buttons()] == ["Rematch"]
     assert_clean(emulator)

@@ -115,7 +115,7 @@ async def test_a_whole_game_in_its_thread_is_quiet(
     assert card.attachments and card.attachments[0].description, "the final board, with alt text"
     game = await bot_harness.bot.service.get(game_id)
     assert game.row.status == "finished"
-    assert card.custom_ids == [f"q:{game_id}:-:rules"]
+    assert card.custom_ids == [f"q:{game_id}:-:rules", f"q:{game_id}:-:rematch"]
     assert "wins" in card.content or "draw" in card.content.lower()
     # At most one new message in the thread per move.
     assert most <= 1, most

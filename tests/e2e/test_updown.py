@@ -154,7 +154,7 @@ async def test_two_players_modal_reply_select_command_and_playoff(
     final = bot_messages(emu, scene.channel)[-1]
     assert_png(final)
     assert f"<@{alice.id}> wins" in final.content
-    assert final.buttons() == []
+    assert [b["label"] for b in final.buttons()] == ["Rematch"]  # the game's only control now
     row = (await bot_harness.bot.service.get(game_id)).row
     assert row.status == "finished" and row.result is not None and row.result["winners"] == [0]
     replayed = await bot_harness.bot.service.replay(game_id)
