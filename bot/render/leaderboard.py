@@ -110,6 +110,8 @@ def _row(c: Canvas, y: int, line: Line, columns: list[tuple[str, int, str]], *, 
     values: list[tuple[str, RGB]] = [(f"{line.rating:,}", INK)]
     if line.change is not None:
         values.append((_signed(line.change), GOOD if line.change > 0 else BAD if line.change < 0 else MUTED))
+    elif len(columns) == 4:  # a board of a period, and a line without its change
+        values.append(("—", MUTED))
     values += [(f"{line.games:,}", INK), (f"{line.wins:,}", INK)]
     for (text, colour), (_, x, anchor) in zip(values, columns, strict=True):
         c.text((x, text_y), text, TEXT, colour, face, anchor=anchor, background=under)
