@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -27,10 +26,10 @@ from bot.errors import GameError, StaleButton
 from bot.memory.periods import ALL_TIME, PERIODS
 from bot.memory.ratings import BASE, SCALE, shown, shown_change
 from bot.render import leaderboard as render
-from bot.storage.rows import BoardLine, HistoryPage, KindRecord, PastGame, PastSeat, Rival
+from bot.storage.rows import BoardLine, KindRecord, PastGame, PastSeat, Rival
 from bot.table.components import button
 from bot.table.deps import Deps
-from bot.table.ids import MAX_ID, custom_id
+from bot.table.ids import ComponentId, custom_id
 from bot.table.replies import NO_PINGS, fit, mention
 
 HISTORY = "history"
@@ -97,7 +96,8 @@ def result_text(seats: tuple[PastSeat, ...]) -> str:
 
 
 class Memory:
-    """The three commands and the history's buttons."""
+    """The three commands and the history's buttons. Each answer is built by a method of its own
+    (``*_answer``: the reads, the image, the embed) and sent by the command's method."""
 
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
@@ -110,11 +110,21 @@ class Memory:
 
     async def leaderboard(self, interaction: discord.Interaction, kind: str, period: str = ALL_TIME) -> None:
         guild_id = _guild(interaction, "leaderboard")
+        embed, file = await self.leaderboard_answer(
+            guild_id=guild_id, user_id=interaction.user.id, kind=kind, period=period
+        )
+        await interaction.response.send_message(
+            embed=embed, file=file, ephemeral=True, allowed_mentions=NO_PINGS
+        )
+
+    async def leaderboard_answer(
+        self, *, guild_id: int, user_id: int, kind: str, period: str = ALL_TIME
+    ) -> tuple[discord.Embed, discord.File]:
+        """The server's top players of ``kind`` (and the asker's own line): an embed with the image."""
         title = self._title(kind)
         if period not in PERIODS:
             raise GameError("Pick a period from the list: all time, this month or this week.")
         storage = self.deps.storage
-        me = interaction.user.id
         lines = await storage.leaderboard(guild_id=guild_id, kind=kind, period=period, limit=TOP)
         if not lines:
             when = "" if period == ALL_TIME else f" {PERIODS[period]}"
@@ -123,14 +133,14 @@ class Memory:
                 "(/game addbot seats a computer)."
             )
         own = None
-        if all(line.player_id != me for line in lines):
-            own = await storage.board_line_of(guild_id=guild_id, kind=kind, player_id=me, period=period)
+        if all(line.player_id != user_id for line in lines):
+            own = await storage.board_line_of(guild_id=guild_id, kind=kind, player_id=user_id, period=period)
         timed = period != ALL_TIME
         board = render.Leaderboard(
             title=title,
             period=PERIODS[period],
-            lines=tuple(self._line(line, me, timed) for line in lines),
-            own=None if own is None else self._line(own, me, timed),
+            lines=tuple(self._line(line, user_id, timed) for line in lines),
+            own=None if own is None else self._line(own, user_id, timed),
             note="ranked by rating gained" if timed else "ranked by rating",
         )
         png = await asyncio.to_thread(render.render, board)
@@ -139,12 +149,10 @@ class Memory:
         embed = discord.Embed(
             title=f"{title}: this server's leaderboard ({PERIODS[period]})", colour=EMBED_COLOUR
         )
-        embed.description = self._you(lines, own, me, kind)
+        embed.description = self._you(lines, own, user_id, kind)
         embed.set_image(url=f"attachment://{filename}")
         embed.set_footer(text=RATING_NOTE + (" Periods follow UTC; weeks start on Monday." if timed else ""))
-        await interaction.response.send_message(
-            embed=embed, file=file, ephemeral=True, allowed_mentions=NO_PINGS
-        )
+        return embed, file
 
     @staticmethod
     def _line(line: BoardLine, me: int, timed: bool) -> render.Line:
@@ -170,51 +178,29 @@ class Memory:
     async def stats(self, interaction: discord.Interaction, player: discord.abc.User | None) -> None:
         guild_id = _guild(interaction, "stats")
         target = player or interaction.user
-        storage = self.deps.storage
-        records = await storage.player_records(guild_id=guild_id, player_id=target.id)
-        if not records:
-            raise GameError(self._nothing(interaction, target))
-        rivals = await storage.rivals(guild_id=guild_id, player_id=target.id)
-        embed = discord.Embed(title=f"{target.display_name[:80]}'s games in this server", colour=EMBED_COLOUR)
-        embed.description = f"{mention(target.id)}: {sum(r.games for r in records):,} finished games."
-        for record in records:
-            embed.add_field(name=self._title(record.kind), value=self._record_text(record), inline=False)
-        if rivals:
-            embed.add_field(name="Favourite opponents", value=self._rivals_text(rivals), inline=False)
-        embed.set_footer(text=RATING_NOTE)
+        embed = await self.stats_answer(
+            guild_id=guild_id,
+            player_id=target.id,
+            name=target.display_name,
+            own=target.id == interaction.user.id,
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
-    @staticmethod
-    def _nothing(interaction: discord.Interaction, target: discord.abc.User, of: str = "") -> str:
-        if target.id == interaction.user.id:
-            return (
-                f"You have no finished game{of} in this server yet. Start one with /<game> new, "
-                "e.g. /procession new (/game addbot seats a computer)."
-            )
-        return f"{mention(target.id)} has no finished game{of} in this server yet."
-
-    @staticmethod
-    def _record_text(record: KindRecord) -> str:
-        share = record.wins / record.games if record.games else 0.0
-        lines = [
-            f"Rating **{shown(record.ordinal):,}** ({trend_text(record)})",
-            f"{record.games:,} game{'' if record.games == 1 else 's'} · {record.wins:,} "
-            f"win{'' if record.wins == 1 else 's'} ({share:.0%})",
-        ]
-        if record.moves:
-            lines.append(f"About {duration(record.move_seconds / record.moves)} per move")
-        return fit("\n".join(lines), 1024)
-
-    @staticmethod
-    def _rivals_text(rivals: list[Rival]) -> str:
-        return fit(
-            "\n".join(
-                f"{mention(r.opponent_id)}: {r.games:,} game{'' if r.games == 1 else 's'} "
-                f"(ahead in {r.wins}, behind in {r.losses})"
-                for r in rivals
-            ),
-            1024,
-        )
+    async def stats_answer(self, *, guild_id: int, player_id: int, name: str, own: bool) -> discord.Embed:
+        """A player's record per game here (``name``: how to title it; ``own``: they asked)."""
+        storage = self.deps.storage
+        records = await storage.player_records(guild_id=guild_id, player_id=player_id)
+        if not records:
+            raise GameError(_nothing(player_id, own))
+        rivals = await storage.rivals(guild_id=guild_id, player_id=player_id)
+        embed = discord.Embed(title=f"{name[:80]}'s games in this server", colour=EMBED_COLOUR)
+        embed.description = f"{mention(player_id)}: {sum(r.games for r in records):,} finished games."
+        for record in records:
+            embed.add_field(name=self._title(record.kind), value=record_text(record), inline=False)
+        if rivals:
+            embed.add_field(name="Favourite opponents", value=rivals_text(rivals), inline=False)
+        embed.set_footer(text=RATING_NOTE)
+        return embed
 
     # ---- /game history ------------------------------------------------------------------------------
 
@@ -222,60 +208,95 @@ class Memory:
         self, interaction: discord.Interaction, player: discord.abc.User | None, kind: str | None
     ) -> None:
         guild_id = _guild(interaction, "history")
-        if kind is not None:
-            self._title(kind)  # a game this bot hosts
         target = player or interaction.user
-        page = await self.deps.storage.history(
-            guild_id=guild_id, player_id=target.id, kind=kind, per_page=PER_PAGE
+        embed, view = await self.history_answer(
+            guild_id=guild_id, player_id=target.id, kind=kind, own=target.id == interaction.user.id
         )
-        if not page.total:
-            of = "" if kind is None else f" of {self._title(kind)}"
-            raise GameError(self._nothing(interaction, target, of))
-        embed, view = self._history_page(target.id, kind, 0, page)
         await interaction.response.send_message(
             embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS
         )
 
-    async def on_history_page(self, interaction: discord.Interaction, cid: Any, values: list[str]) -> None:
+    async def on_history_page(
+        self, interaction: discord.Interaction, cid: ComponentId, values: list[str]
+    ) -> None:
         guild_id = _guild(interaction, "history")
         m = _PAGE_ARG.fullmatch(cid.arg)
         kind = None if m is None or m["kind"] == "all" else m["kind"]
-        if m is None or not 0 < cid.game_id <= MAX_ID or (kind is not None and kind not in self.deps.catalog):
+        if m is None or (kind is not None and kind not in self.deps.catalog):
             raise StaleButton("That history button is not one I recognise. Use /game history again.")
-        number, anchor = int(m["page"]), int(m["anchor"])
-        page = await self.deps.storage.history(
-            guild_id=guild_id, player_id=cid.game_id, kind=kind, page=number, per_page=PER_PAGE, anchor=anchor
+        embed, view = await self.history_answer(
+            guild_id=guild_id, player_id=cid.game_id, kind=kind, page=int(m["page"]), anchor=int(m["anchor"])
         )
-        if not page.games:
-            raise StaleButton("That page is empty now. Use /game history again.")
-        embed, view = self._history_page(cid.game_id, kind, number, page)
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
-    def _history_page(
-        self, player_id: int, kind: str | None, number: int, page: HistoryPage
+    async def history_answer(
+        self,
+        *,
+        guild_id: int,
+        player_id: int,
+        kind: str | None,
+        page: int = 0,
+        anchor: int | None = None,
+        own: bool = False,
     ) -> tuple[discord.Embed, discord.ui.View]:
-        pages = max(1, -(-page.total // PER_PAGE))
+        """One page of a player's finished games here, with its Prev / Next buttons. ``anchor``: the
+        newest game the first page counted (None: the first page, now)."""
         of = "" if kind is None else f" of {self._title(kind)}"
+        found = await self.deps.storage.history(
+            guild_id=guild_id, player_id=player_id, kind=kind, page=page, per_page=PER_PAGE, anchor=anchor
+        )
+        if not found.games:
+            if anchor is not None:
+                raise StaleButton("That page is empty now. Use /game history again.")
+            raise GameError(_nothing(player_id, own, of))
+        pages = max(1, -(-found.total // PER_PAGE))
         embed = discord.Embed(title=f"Finished games{of}", colour=EMBED_COLOUR)
         lines = [f"{mention(player_id)}'s games in this server, newest first:"]
-        for game in page.games:
+        for game in found.games:
             lines.append(
                 f"<t:{int(game.finished_at)}:d> **{self._title(game.kind)}** #{game.game_id}: "
                 f"{result_text(game.seats)} · [final board]({jump_url(game)})"
             )
         embed.description = fit("\n".join(lines), 4096)
-        embed.set_footer(text=f"Page {number + 1} of {pages} · {page.total:,} games")
-        arg = f"{kind or 'all'}.{{}}.{page.anchor}"
+        embed.set_footer(text=f"Page {page + 1} of {pages} · {found.total:,} games")
+        arg = f"{kind or 'all'}.{{}}.{found.anchor}"
         prev = button(
-            "Prev",
-            custom_id(player_id, HISTORY, arg.format(max(0, number - 1))),
-            emoji="◀",
-            disabled=number == 0,
+            "Prev", custom_id(player_id, HISTORY, arg.format(max(0, page - 1))), emoji="◀", disabled=page == 0
         )
         nxt = button(
-            "Next",
-            custom_id(player_id, HISTORY, arg.format(number + 1)),
-            emoji="▶",
-            disabled=number + 1 >= pages,
+            "Next", custom_id(player_id, HISTORY, arg.format(page + 1)), emoji="▶", disabled=page + 1 >= pages
         )
         return embed, self.deps.router.view([prev, nxt])
+
+
+def _nothing(player_id: int, own: bool, of: str = "") -> str:
+    if own:
+        return (
+            f"You have no finished game{of} in this server yet. Start one with /<game> new, "
+            "e.g. /procession new (/game addbot seats a computer)."
+        )
+    return f"{mention(player_id)} has no finished game{of} in this server yet."
+
+
+def record_text(record: KindRecord) -> str:
+    """A player's record in one game, for their stats."""
+    share = record.wins / record.games if record.games else 0.0
+    lines = [
+        f"Rating **{shown(record.ordinal):,}** ({trend_text(record)})",
+        f"{record.games:,} game{'' if record.games == 1 else 's'} · {record.wins:,} "
+        f"win{'' if record.wins == 1 else 's'} ({share:.0%})",
+    ]
+    if record.moves:
+        lines.append(f"About {duration(record.move_seconds / record.moves)} per move")
+    return fit("\n".join(lines), 1024)
+
+
+def rivals_text(rivals: list[Rival]) -> str:
+    return fit(
+        "\n".join(
+            f"{mention(r.opponent_id)}: {r.games:,} game{'' if r.games == 1 else 's'} "
+            f"(ahead in {r.wins}, behind in {r.losses})"
+            for r in rivals
+        ),
+        1024,
+    )
