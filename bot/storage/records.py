@@ -179,6 +179,7 @@ def record_finished(
             if p != q
         ],
     )
+    keys = [period_key(period, finished_at) for period in TIMED]
     yield Many(
         "INSERT INTO period_standings (guild_id, kind, period, player_id, games, wins, start_ordinal, "
         "end_ordinal, gain) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?) "
@@ -189,14 +190,14 @@ def record_finished(
             (
                 guild_id,
                 kind,
-                period_key(period, finished_at),
+                key,
                 p,
                 int(won),
                 prior.get(p, Rating()).ordinal,
                 new[p].ordinal,
                 new[p].ordinal - prior.get(p, Rating()).ordinal,
             )
-            for period in TIMED
+            for key in keys
             for p, (won, *_) in tally.items()
         ],
     )

@@ -246,7 +246,7 @@ class Memory:
             guild_id=guild_id, player_id=player_id, kind=kind, page=page, per_page=PER_PAGE, anchor=anchor
         )
         if not found.games:
-            if anchor is not None:
+            if found.total or anchor is not None:
                 raise StaleButton("That page is empty now. Use /game history again.")
             raise GameError(_nothing(player_id, own, of))
         pages = max(1, -(-found.total // PER_PAGE))
