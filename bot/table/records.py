@@ -130,7 +130,7 @@ class Memory:
             when = "" if period == ALL_TIME else f" {PERIODS[period]}"
             raise GameError(
                 f"No {title} game has finished in this server{when} yet. Play one with /{kind} new "
-                "(/game addbot seats a computer)."
+                "(/game addbot adds a computer player)."
             )
         own = None
         if all(line.player_id != user_id for line in lines):
@@ -273,7 +273,7 @@ def _nothing(player_id: int, own: bool, of: str = "") -> str:
     if own:
         return (
             f"You have no finished game{of} in this server yet. Start one with /<game> new, "
-            "e.g. /procession new (/game addbot seats a computer)."
+            "e.g. /procession new (/game addbot adds a computer player)."
         )
     return f"{mention(player_id)} has no finished game{of} in this server yet."
 
