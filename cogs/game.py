@@ -22,6 +22,7 @@ from bot.service import Loaded
 from bot.storage import GameRow
 from bot.table.lobby import channel_of
 from bot.table.notify import MODES, describe
+from bot.table.records import PERIOD_CHOICES, Memory
 from bot.table.replies import fit, mention, reply_private
 from bot.table.rules import route_rules
 from bot.table.tools import Tools
@@ -167,6 +168,36 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     async def notify(self, interaction: discord.Interaction, mode: str) -> None:
         await self.tools.deps.notify.choose(interaction.user.id, mode)
         await reply_private(interaction, describe(mode))
+
+    # ---- the server's memory: leaderboard, stats, history (bot/table/records.py) ------------------
+
+    async def cog_load(self) -> None:
+        self.memory = Memory(self.tools.deps)  # registers the history's buttons before any click
+
+    @app_commands.command(
+        name="leaderboard", description="This server's best players of a game (only you see it)"
+    )
+    @app_commands.describe(game="Which game", period="All time (default), this month or this week")
+    @app_commands.choices(game=GAME_CHOICES, period=PERIOD_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, game: str, period: str = "all") -> None:
+        await self.memory.leaderboard(interaction, game, period)
+
+    @app_commands.command(
+        name="stats", description="A player's games here: ratings, wins, rivals (only you see it)"
+    )
+    @app_commands.describe(player="Whose (default: yours)")
+    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        await self.memory.stats(interaction, player)
+
+    @app_commands.command(
+        name="history", description="A player's finished games here, newest first (only you see it)"
+    )
+    @app_commands.describe(player="Whose (default: yours)", game="Only this game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def history(
+        self, interaction: discord.Interaction, player: discord.User | None = None, game: str | None = None
+    ) -> None:
+        await self.memory.history(interaction, player, game)
 
 
 def build(tools: Tools) -> tuple[None, commands.Cog]:

@@ -11,6 +11,7 @@ against the one signature there is:
     waits.py     deadlines, reminders and their mutes, when the scheduler is next due
     replies.py   typed DM answers waiting for the player to say which game they meant
     outbox.py    what committed changes still owe the world, written with them
+    records.py   the memory of finished games: results, ratings, rivals, leaderboards, history
     settings.py  per-server and per-player settings
     meta.py      the bot's own key-value bookkeeping
     rows.py      the frozen row types everything above answers with
@@ -33,6 +34,7 @@ from bot.storage.messages import Messages
 from bot.storage.meta import Meta
 from bot.storage.moves import Moves
 from bot.storage.outbox import Completion, Outbox
+from bot.storage.records import Records
 from bot.storage.replies import Replies
 from bot.storage.rows import (
     LIVE,
@@ -73,7 +75,7 @@ __all__ = [
 ]
 
 
-class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta):
+class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records):
     """The bot's database: one driver, and every repository's queries run on it."""
 
     def __init__(self, driver: Driver) -> None:
@@ -83,7 +85,13 @@ class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta):
     @classmethod
     async def open(cls, path: str) -> Storage:
         """Open the SQLite database at ``path`` (created if missing), migrated to the latest schema."""
-        return cls(await SqliteDriver.open(path, migrations=MIGRATIONS))
+        storage = cls(await SqliteDriver.open(path, migrations=MIGRATIONS))
+        try:
+            await storage.backfill_records()  # once, after migration 8: the games finished before it
+        except BaseException:
+            await storage.close()
+            raise
+        return storage
 
     async def close(self) -> None:
         await self.driver.close()

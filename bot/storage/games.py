@@ -18,6 +18,7 @@ from bot.storage.driver import Many, Q, Repository, Txn
 from bot.storage.errors import StaleVersion
 from bot.storage.moves import append as append_move
 from bot.storage.outbox import insert_effects
+from bot.storage.records import on_move as remember
 from bot.storage.rows import Effect, GameRow, OutboxItem, Written, dumps
 from bot.storage.waits import sync as sync_waits
 
@@ -285,7 +286,8 @@ class Games(Repository):
     ) -> Written:
         """One transaction: append the move to the log, swap in the new state, queue its effects.
 
-        With ``result`` (the outcome), the game is finished in the same transaction. ``waiting``: the
+        With ``result`` (the outcome), the game is finished in the same transaction, and recorded
+        with its ratings (`bot.storage.records`). ``waiting``: the
         seats the game now waits for (see `bot.storage.waits.sync`). `StaleVersion` if the game moved
         meanwhile.
         """
@@ -299,6 +301,7 @@ class Games(Repository):
                 game_id,
                 expected_version,
                 sets,
+                remember(game_id, seat, action, result),  # before the waits change (see there)
                 sync_waits(game_id, waiting),
                 append_move(game_id, seat, action),
                 effects=effects,

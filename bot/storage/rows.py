@@ -138,3 +138,82 @@ class CompleteResult:
     completed: bool
     newly_blocked: bool = False
     effects: tuple[OutboxItem, ...] = ()
+
+
+# ---- the server's memory (bot/storage/records.py) ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    """One line of a leaderboard: a player's place on it and their figures. For all time, ``games``
+    and ``wins`` are all their games of that kind here and ``gain`` their last game's change; for a
+    period, those of the period, and ``gain`` the change of ordinal over it."""
+
+    rank: int  # 1 + how many are ahead (equal figures share a rank)
+    player_id: int  # a person's id, or a computer level's identity
+    name: str
+    ordinal: float  # the current rating, mu - 3 sigma
+    games: int
+    wins: int
+    gain: float
+
+
+@dataclass(frozen=True)
+class KindRecord:
+    """A player's record in one game of one server (for /game stats)."""
+
+    kind: str
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    wins: int
+    moves: int  # moves timed
+    move_seconds: float  # their total time to move
+    trend: float  # change of ordinal over the last `trend_games` games
+    trend_games: int
+
+
+@dataclass(frozen=True)
+class Rival:
+    """Someone a player met: how many finished games together, and who placed higher."""
+
+    opponent_id: int
+    name: str
+    games: int
+    wins: int  # the player placed above the opponent
+    losses: int  # below
+
+
+@dataclass(frozen=True)
+class PastSeat:
+    user_id: int
+    name: str
+    place: int
+    score: int | None
+    won: bool
+    forfeited: bool
+
+
+@dataclass(frozen=True)
+class PastGame:
+    """A finished game as /game history lists it, with where it can be found."""
+
+    game_id: int
+    seq: int
+    kind: str
+    finished_at: float
+    guild_id: int
+    channel_id: int
+    place_id: int
+    board_message_id: int | None
+    lobby_message_id: int | None
+    seats: tuple[PastSeat, ...]
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    games: tuple[PastGame, ...]
+    total: int  # the player's finished games (of that kind) up to ``anchor``
+    anchor: int  # the newest game's finishing order counted: later pages stay the same pages

@@ -145,7 +145,100 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX games_live_by_place ON games (place_id) WHERE status IN ('lobby', 'active');
     CREATE INDEX games_by_place ON games (place_id, updated_at);
     """,
-    # 8 (rematches): a lobby opened by a finished game's Rematch button names that game. At most one
+    # 8: the server's memory of finished games (bot/storage/records.py). ``finished_games``: one row
+    # per finished game, ``seq`` the order games finished in (the order ratings are computed in);
+    # ``results``: each seat's place, score and rating before and after; ``ratings``: per server, game
+    # and player (a person, or one computer level) the current rating and tally; ``rivals``: how often
+    # two players met; ``period_standings``: the same per calendar week and month (UTC), for the
+    # leaderboard of a period; ``move_clock``: each seat's time to move so far in a live game (read at
+    # the end into its result). The games finished before this migration are recorded at the next
+    # start (``records_backfill``): ratings need Python, not SQL.
+    """
+    CREATE TABLE finished_games (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL UNIQUE REFERENCES games (id) ON DELETE CASCADE,
+        guild_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        players INTEGER NOT NULL,
+        finished_at REAL NOT NULL
+    );
+    CREATE TABLE results (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        player_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        place INTEGER NOT NULL,
+        score INTEGER,
+        won INTEGER NOT NULL,
+        forfeited INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        moves INTEGER NOT NULL,
+        move_seconds REAL NOT NULL,
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        mu_after REAL NOT NULL,
+        sigma_after REAL NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX results_by_player ON results (guild_id, player_id, seq);
+    CREATE INDEX results_by_player_kind ON results (guild_id, player_id, kind, seq);
+    CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        player_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        ordinal REAL NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        moves INTEGER NOT NULL,
+        move_seconds REAL NOT NULL,
+        last_change REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, kind, player_id)
+    );
+    CREATE INDEX ratings_board ON ratings (guild_id, kind, ordinal DESC, games DESC, player_id);
+    CREATE INDEX ratings_by_player ON ratings (guild_id, player_id);
+    CREATE TABLE rivals (
+        guild_id INTEGER NOT NULL,
+        player_id INTEGER NOT NULL,
+        opponent_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        losses INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, player_id, opponent_id)
+    );
+    CREATE INDEX rivals_by_games ON rivals (guild_id, player_id, games DESC, opponent_id);
+    CREATE TABLE period_standings (
+        guild_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        period TEXT NOT NULL,
+        player_id INTEGER NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        start_ordinal REAL NOT NULL,
+        end_ordinal REAL NOT NULL,
+        gain REAL NOT NULL,
+        PRIMARY KEY (guild_id, kind, period, player_id)
+    );
+    CREATE INDEX period_board ON period_standings (guild_id, kind, period, gain DESC, wins DESC, player_id);
+    CREATE TABLE move_clock (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        moves INTEGER NOT NULL,
+        seconds REAL NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    INSERT INTO meta (key, value) VALUES ('records_backfill', 'due')
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value;
+    """,
+    # 9 (rematches): a lobby opened by a finished game's Rematch button names that game. At most one
     # live rematch per game, whoever clicks first; the others join it.
     """
     ALTER TABLE games ADD COLUMN rematch_of INTEGER;

@@ -24,6 +24,7 @@ from bot.table.replies import Replies
 
 ClickHandler = Callable[[discord.Interaction, Loaded, ComponentId, list[str]], Awaitable[None]]
 FormHandler = Callable[[discord.Interaction, Loaded, ComponentId, dict[str, str]], Awaitable[None]]
+PageHandler = Callable[[discord.Interaction, ComponentId, list[str]], Awaitable[None]]
 ANY_GAME = "*"
 
 
@@ -34,6 +35,7 @@ class Router:
         self._clicks: dict[tuple[str, str], ClickHandler] = {}
         self._forms: dict[tuple[str, str], FormHandler] = {}
         self._dm_ok: set[str] = set()
+        self._pages: dict[str, PageHandler] = {}
         self.item_class, self.foreign_class = _item_classes(self)
 
     # ---- registration ---------------------------------------------------------------------------
@@ -47,6 +49,11 @@ class Router:
     def on_form(self, kind: str, verb: str, handler: FormHandler) -> None:
         self._forms[(kind, verb)] = handler
 
+    def on_page(self, verb: str, handler: PageHandler) -> None:
+        """A control about no one game (the pages of a player's history): its id's game field
+        carries what its handler says, no game is loaded for it, and the handler does its own checks."""
+        self._pages[verb] = handler
+
     # ---- dispatch -------------------------------------------------------------------------------
 
     async def _game(self, interaction: discord.Interaction, cid: ComponentId, what: str) -> Loaded:
@@ -59,6 +66,10 @@ class Router:
         return game
 
     async def click(self, interaction: discord.Interaction, cid: ComponentId, values: list[str]) -> None:
+        page = self._pages.get(cid.verb)
+        if page is not None:
+            await page(interaction, cid, values)
+            return
         game = await self._game(interaction, cid, "control")
         handler = self._clicks.get((game.row.kind, cid.verb)) or self._clicks.get((ANY_GAME, cid.verb))
         if handler is None:

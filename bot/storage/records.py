@@ -1,0 +1,504 @@
+"""The server's memory: finished games' results, ratings, rivals and period standings.
+
+Written in the transaction that finishes a game (`on_move`, one of the writes of
+`Games.record_move`), so a game is either still live or finished *and* rated, never in between; a
+move that does not finish the game adds its mover's time to move to ``move_clock``. The games
+finished before these tables existed are recorded once, at the first start after the migration
+(`Records.backfill_records`, called by `Storage.open`), in the order they finished.
+
+The rating arithmetic is `bot.memory.ratings` (pure); `Records.recomputed_ratings` replays it over
+the stored places from scratch, which must give the ratings kept here (a test checks).
+
+Reads are indexed by server first (``guild_id``): a leaderboard reads its top rows of ``ratings`` (or
+``period_standings``) in index order, stats read a player's few rows, history one page of
+``results``; none reads the move log or every game.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.memory.periods import ALL_TIME, TIMED, period_key
+from bot.memory.ratings import Entry, Finished, Rating, identity_name, rate, seat_results
+from bot.storage.driver import Many, Q, Repository, Txn
+from bot.storage.rows import BoardLine, HistoryPage, KindRecord, PastGame, PastSeat, Rival
+
+BACKFILL_KEY = "records_backfill"
+TREND_GAMES = 10  # a rating's trend: its change over the player's last this many games
+
+
+def _is_forfeit(action: Mapping[str, Any]) -> bool:
+    return action.get("type") == "forfeit"
+
+
+# ---- written with a move ------------------------------------------------------------------------------
+
+
+def on_move(
+    game_id: int, seat: int, action: Mapping[str, Any], result: Mapping[str, Any] | None
+) -> Txn[None]:
+    """What a move adds to the memory, in the move's own transaction (before the seats' waits are
+    synced: the mover's wait says since when the game waited for them): the mover's time to move
+    (a forfeit is no move), and with ``result``, the finished game's results and ratings."""
+    now = time.time()
+    if not _is_forfeit(action):
+        yield Q(
+            "INSERT INTO move_clock (game_id, seat, moves, seconds) "
+            "SELECT game_id, seat, 1, MAX(0, ? - since) FROM waits WHERE game_id = ? AND seat = ? "
+            "ON CONFLICT (game_id, seat) DO UPDATE SET moves = move_clock.moves + 1, "
+            "seconds = move_clock.seconds + excluded.seconds",
+            (now, game_id, seat),
+        )
+    if result is None:
+        return
+    rows = yield Q("SELECT seat, moves, seconds FROM move_clock WHERE game_id = ?", (game_id,))
+    clock = {int(r[0]): (int(r[1]), float(r[2])) for r in rows}
+    yield Q("DELETE FROM move_clock WHERE game_id = ?", (game_id,))
+    forfeits = yield Q(
+        "SELECT seat, action FROM moves WHERE game_id = ? AND action LIKE ?", (game_id, '%"forfeit"%')
+    )
+    forfeited = {int(s) for s, a in forfeits if _is_forfeit(json.loads(a))}
+    if _is_forfeit(action):
+        forfeited.add(seat)
+    yield from record_finished(game_id, result, forfeited=forfeited, clock=clock, finished_at=now)
+
+
+def record_finished(
+    game_id: int,
+    result: Mapping[str, Any],
+    *,
+    forfeited: set[int],
+    clock: Mapping[int, tuple[int, float]],
+    finished_at: float,
+) -> Txn[None]:
+    """Record a finished game: its seats' results, and every player's rating, tally, rivals and
+    period standings. ``clock``: per seat, (moves timed, seconds). A game outside a server is not
+    recorded (every figure belongs to a server)."""
+    rows = yield Q("SELECT guild_id, kind FROM games WHERE id = ?", (game_id,))
+    if not rows or rows[0][0] is None:
+        return
+    guild_id, kind = int(rows[0][0]), str(rows[0][1])
+    seat_rows = yield Q("SELECT user_id, name FROM seats WHERE game_id = ? ORDER BY position", (game_id,))
+    seats = [int(r[0]) for r in seat_rows]
+    names = [str(r[1]) for r in seat_rows]
+    results = seat_results(kind, seats, result, forfeited)
+    players = sorted({r.player for r in results})
+    marks = ", ".join("?" * len(players))
+    prior_rows = yield Q(
+        "SELECT player_id, mu, sigma FROM ratings "
+        f"WHERE guild_id = ? AND kind = ? AND player_id IN ({marks})",
+        (guild_id, kind, *players),
+    )
+    prior = {int(r[0]): Rating(float(r[1]), float(r[2])) for r in prior_rows}
+    new = rate(prior, [Entry(r.player, r.place) for r in results])
+    done = yield Q(
+        "INSERT INTO finished_games (game_id, guild_id, kind, players, finished_at) VALUES (?, ?, ?, ?, ?) "
+        "RETURNING seq",
+        (game_id, guild_id, kind, len(seats), finished_at),
+    )
+    seq = int(done[0][0])
+    yield Many(
+        "INSERT INTO results (game_id, seat, seq, guild_id, kind, player_id, user_id, name, place, score, "
+        "won, forfeited, finished_at, moves, move_seconds, mu_before, sigma_before, mu_after, sigma_after) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                game_id,
+                r.seat,
+                seq,
+                guild_id,
+                kind,
+                r.player,
+                r.user_id,
+                names[r.seat],
+                r.place,
+                r.score,
+                int(r.won),
+                int(r.forfeited),
+                finished_at,
+                *clock.get(r.seat, (0, 0.0)),
+                prior.get(r.player, Rating()).mu,
+                prior.get(r.player, Rating()).sigma,
+                new[r.player].mu,
+                new[r.player].sigma,
+            )
+            for r in results
+        ],
+    )
+    # Per player (a computer level with two seats counts once): won, best place, time, name.
+    tally: dict[int, tuple[bool, int, int, float, str]] = {}
+    for r in results:
+        won, best, moves, seconds, _ = tally.get(r.player, (False, r.place, 0, 0.0, ""))
+        timed = clock.get(r.seat, (0, 0.0))
+        tally[r.player] = (
+            won or r.won,
+            min(best, r.place),
+            moves + timed[0],
+            seconds + timed[1],
+            identity_name(r.user_id, names[r.seat]),
+        )
+    yield Many(
+        "INSERT INTO ratings (guild_id, kind, player_id, name, mu, sigma, ordinal, games, wins, moves, "
+        "move_seconds, last_change, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (guild_id, kind, player_id) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
+        "sigma = excluded.sigma, ordinal = excluded.ordinal, games = ratings.games + 1, "
+        "wins = ratings.wins + excluded.wins, moves = ratings.moves + excluded.moves, "
+        "move_seconds = ratings.move_seconds + excluded.move_seconds, last_change = excluded.last_change, "
+        "updated_at = excluded.updated_at",
+        [
+            (
+                guild_id,
+                kind,
+                p,
+                name,
+                new[p].mu,
+                new[p].sigma,
+                new[p].ordinal,
+                int(won),
+                moves,
+                seconds,
+                new[p].ordinal - prior.get(p, Rating()).ordinal,
+                finished_at,
+            )
+            for p, (won, _, moves, seconds, name) in tally.items()
+        ],
+    )
+    yield Many(
+        "INSERT INTO rivals (guild_id, player_id, opponent_id, name, games, wins, losses) "
+        "VALUES (?, ?, ?, ?, 1, ?, ?) ON CONFLICT (guild_id, player_id, opponent_id) DO UPDATE SET "
+        "name = excluded.name, games = rivals.games + 1, wins = rivals.wins + excluded.wins, "
+        "losses = rivals.losses + excluded.losses",
+        [
+            (guild_id, p, q, tally[q][4], int(tally[p][1] < tally[q][1]), int(tally[p][1] > tally[q][1]))
+            for p in tally
+            for q in tally
+            if p != q
+        ],
+    )
+    keys = [period_key(period, finished_at) for period in TIMED]
+    yield Many(
+        "INSERT INTO period_standings (guild_id, kind, period, player_id, games, wins, start_ordinal, "
+        "end_ordinal, gain) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?) "
+        "ON CONFLICT (guild_id, kind, period, player_id) DO UPDATE SET games = period_standings.games + 1, "
+        "wins = period_standings.wins + excluded.wins, end_ordinal = excluded.end_ordinal, "
+        "gain = excluded.end_ordinal - period_standings.start_ordinal",
+        [
+            (
+                guild_id,
+                kind,
+                key,
+                p,
+                int(won),
+                prior.get(p, Rating()).ordinal,
+                new[p].ordinal,
+                new[p].ordinal - prior.get(p, Rating()).ordinal,
+            )
+            for key in keys
+            for p, (won, *_) in tally.items()
+        ],
+    )
+
+
+def _log_clock(moves: Sequence[tuple[int, Mapping[str, Any], float]]) -> dict[int, tuple[int, float]]:
+    """Time to move read from a move log (for the games finished before the clock was kept): each
+    move's time since the move before it (the first move, whose start is unknown, is not timed)."""
+    clock: dict[int, tuple[int, float]] = {}
+    for (_, _, before), (seat, action, at) in itertools.pairwise(moves):
+        if _is_forfeit(action):
+            continue
+        count, seconds = clock.get(seat, (0, 0.0))
+        clock[seat] = (count + 1, seconds + max(0.0, at - before))
+    return clock
+
+
+def backfill() -> Txn[int]:
+    """Record every finished game not recorded yet, in the order they finished (their last change),
+    if the migration asked for it; answers how many."""
+    due = yield Q("SELECT value FROM meta WHERE key = ?", (BACKFILL_KEY,))
+    if not due:
+        return 0
+    games = yield Q(
+        "SELECT id, result, updated_at FROM games WHERE status = 'finished' "
+        "AND id NOT IN (SELECT game_id FROM finished_games) ORDER BY updated_at, id"
+    )
+    for game_id, result, finished_at in games:
+        logged = yield Q(
+            "SELECT seat, action, created_at FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+        moves = [(int(s), json.loads(a), float(t)) for s, a, t in logged]
+        forfeited = {seat for seat, action, _ in moves if _is_forfeit(action)}
+        yield from record_finished(
+            int(game_id),
+            json.loads(result) if result else {},
+            forfeited=forfeited,
+            clock=_log_clock(moves),
+            finished_at=float(finished_at),
+        )
+    yield Q("DELETE FROM meta WHERE key = ?", (BACKFILL_KEY,))
+    return len(games)
+
+
+# ---- reading ------------------------------------------------------------------------------------------
+
+
+def _period(period: str, now: float | None) -> str | None:
+    """The stored key of a timed period now; None for all time."""
+    if period == ALL_TIME:
+        return None
+    return period_key(period, time.time() if now is None else now)
+
+
+class Records(Repository):
+    async def backfill_records(self) -> int:
+        """Record the games finished before the memory existed (once, after the migration)."""
+        return await self._db.write(backfill())
+
+    async def leaderboard(
+        self, *, guild_id: int, kind: str, period: str = ALL_TIME, limit: int = 10, now: float | None = None
+    ) -> list[BoardLine]:
+        """The top of a server's board for one game: for all time, by rating; for a period ("month",
+        "week"), by the rating gained in it, then wins."""
+        key = _period(period, now)
+
+        def work() -> Txn[list[BoardLine]]:
+            if key is None:
+                rows = yield Q(
+                    "SELECT player_id, name, ordinal, games, wins, last_change FROM ratings "
+                    "WHERE guild_id = ? AND kind = ? ORDER BY ordinal DESC, games DESC, player_id LIMIT ?",
+                    (guild_id, kind, limit),
+                )
+            else:
+                rows = yield Q(
+                    "SELECT p.player_id, r.name, r.ordinal, p.games, p.wins, p.gain "
+                    "FROM period_standings p JOIN ratings r ON r.guild_id = p.guild_id AND r.kind = p.kind "
+                    "AND r.player_id = p.player_id WHERE p.guild_id = ? AND p.kind = ? AND p.period = ? "
+                    "ORDER BY p.gain DESC, p.wins DESC, p.player_id LIMIT ?",
+                    (guild_id, kind, key, limit),
+                )
+            lines: list[BoardLine] = []
+            for i, r in enumerate(rows):
+                ahead = i
+                if lines and _figures(key, lines[-1]) == _figures(key, _line(0, r)):
+                    ahead = lines[-1].rank - 1
+                lines.append(_line(ahead + 1, r))
+            return lines
+
+        return await self._db.read(work())
+
+    async def board_line_of(
+        self, *, guild_id: int, kind: str, player_id: int, period: str = ALL_TIME, now: float | None = None
+    ) -> BoardLine | None:
+        """A player's own line of the board (with their rank), or None when they have no game there."""
+        key = _period(period, now)
+
+        def work() -> Txn[BoardLine | None]:
+            if key is None:
+                rows = yield Q(
+                    "SELECT player_id, name, ordinal, games, wins, last_change FROM ratings "
+                    "WHERE guild_id = ? AND kind = ? AND player_id = ?",
+                    (guild_id, kind, player_id),
+                )
+                if not rows:
+                    return None
+                ahead = yield Q(
+                    "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND kind = ? AND ordinal > ?",
+                    (guild_id, kind, rows[0][2]),
+                )
+            else:
+                rows = yield Q(
+                    "SELECT p.player_id, r.name, r.ordinal, p.games, p.wins, p.gain "
+                    "FROM period_standings p JOIN ratings r ON r.guild_id = p.guild_id AND r.kind = p.kind "
+                    "AND r.player_id = p.player_id "
+                    "WHERE p.guild_id = ? AND p.kind = ? AND p.period = ? AND p.player_id = ?",
+                    (guild_id, kind, key, player_id),
+                )
+                if not rows:
+                    return None
+                gain, wins = rows[0][5], rows[0][4]
+                ahead = yield Q(
+                    "SELECT COUNT(*) FROM period_standings WHERE guild_id = ? AND kind = ? AND period = ? "
+                    "AND (gain > ? OR (gain = ? AND wins > ?))",
+                    (guild_id, kind, key, gain, gain, wins),
+                )
+            return _line(int(ahead[0][0]) + 1, rows[0])
+
+        return await self._db.read(work())
+
+    async def player_records(self, *, guild_id: int, player_id: int) -> list[KindRecord]:
+        """A player's record in each game they finished in this server, with the trend of their
+        rating (its change over their last `TREND_GAMES` games of that kind)."""
+
+        def work() -> Txn[list[KindRecord]]:
+            rows = yield Q(
+                "SELECT kind, name, mu, sigma, ordinal, games, wins, moves, move_seconds FROM ratings "
+                "WHERE guild_id = ? AND player_id = ? ORDER BY games DESC, kind",
+                (guild_id, player_id),
+            )
+            records = []
+            for kind, name, mu, sigma, ordinal, games, wins, moves, seconds in rows:
+                past = yield Q(
+                    "SELECT mu_before, sigma_before FROM results WHERE guild_id = ? AND player_id = ? "
+                    "AND kind = ? ORDER BY seq DESC LIMIT 1 OFFSET ?",
+                    (guild_id, player_id, kind, min(int(games), TREND_GAMES) - 1),
+                )
+                start = Rating(float(past[0][0]), float(past[0][1])).ordinal if past else 0.0
+                records.append(
+                    KindRecord(
+                        kind=str(kind),
+                        name=str(name),
+                        mu=float(mu),
+                        sigma=float(sigma),
+                        ordinal=float(ordinal),
+                        games=int(games),
+                        wins=int(wins),
+                        moves=int(moves),
+                        move_seconds=float(seconds),
+                        trend=float(ordinal) - start,
+                        trend_games=min(int(games), TREND_GAMES),
+                    )
+                )
+            return records
+
+        return await self._db.read(work())
+
+    async def rivals(self, *, guild_id: int, player_id: int, limit: int = 3) -> list[Rival]:
+        """The players someone met most often in this server's finished games."""
+        rows = await self._read(
+            "SELECT opponent_id, name, games, wins, losses FROM rivals WHERE guild_id = ? AND player_id = ? "
+            "ORDER BY games DESC, opponent_id LIMIT ?",
+            (guild_id, player_id, limit),
+        )
+        return [Rival(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
+
+    async def history(
+        self,
+        *,
+        guild_id: int,
+        player_id: int,
+        kind: str | None = None,
+        page: int = 0,
+        per_page: int = 5,
+        anchor: int | None = None,
+    ) -> HistoryPage:
+        """A page of a player's finished games in this server, newest first. ``anchor``: count only
+        the games finished up to that one (its ``seq``), so pages do not shift as games end; None:
+        up to the latest."""
+        top = (1 << 62) if anchor is None else anchor
+        where = "guild_id = ? AND player_id = ?" + (" AND kind = ?" if kind else "") + " AND seq <= ?"
+        args: tuple[Any, ...] = (guild_id, player_id, *((kind,) if kind else ()), top)
+
+        def work() -> Txn[HistoryPage]:
+            counted = yield Q(f"SELECT COUNT(*), MAX(seq) FROM results WHERE {where}", args)
+            total, newest = int(counted[0][0]), counted[0][1]
+            ids = yield Q(
+                f"SELECT game_id FROM results WHERE {where} ORDER BY seq DESC LIMIT ? OFFSET ?",
+                (*args, per_page, max(0, page) * per_page),
+            )
+            games = yield from _past_games([int(r[0]) for r in ids])
+            return HistoryPage(games=games, total=total, anchor=int(newest) if newest is not None else 0)
+
+        return await self._db.read(work())
+
+    async def rating_table(self) -> dict[tuple[int, str, int], tuple[float, float, int, int]]:
+        """Every rating kept: (guild, kind, player) -> (mu, sigma, games, wins)."""
+        rows = await self._read("SELECT guild_id, kind, player_id, mu, sigma, games, wins FROM ratings")
+        return {
+            (int(r[0]), str(r[1]), int(r[2])): (float(r[3]), float(r[4]), int(r[5]), int(r[6])) for r in rows
+        }
+
+    async def recorded_games(self) -> list[Finished]:
+        """Every recorded game's places, in the order the games finished: what `bot.memory.ratings.
+        recompute` rebuilds the table from."""
+
+        def work() -> Txn[list[Finished]]:
+            rows = yield Q(
+                "SELECT f.seq, f.guild_id, f.kind, r.player_id, r.place, r.won FROM finished_games f "
+                "JOIN results r ON r.game_id = f.game_id ORDER BY f.seq, r.seat"
+            )
+            games: list[Finished] = []
+            current: list[Any] = []
+            for seq, guild_id, kind, player, place, won in rows:
+                if not current or current[0] != seq:
+                    if current:
+                        games.append(_finished(current))
+                    current = [seq, int(guild_id), str(kind), [], set()]
+                current[3].append(Entry(int(player), int(place)))
+                if won:
+                    current[4].add(int(player))
+            if current:
+                games.append(_finished(current))
+            return games
+
+        return await self._db.read(work())
+
+
+def _finished(current: list[Any]) -> Finished:
+    return Finished(
+        guild_id=current[1], kind=current[2], entries=tuple(current[3]), winners=frozenset(current[4])
+    )
+
+
+def _line(rank: int, r: Sequence[Any]) -> BoardLine:
+    return BoardLine(
+        rank=rank,
+        player_id=int(r[0]),
+        name=str(r[1]),
+        ordinal=float(r[2]),
+        games=int(r[3]),
+        wins=int(r[4]),
+        gain=float(r[5]),
+    )
+
+
+def _figures(period: str | None, line: BoardLine) -> tuple[float, ...]:
+    """What ranks a line: its rating (all time), or its gain and wins (a period)."""
+    return (line.ordinal,) if period is None else (line.gain, line.wins)
+
+
+def _past_games(game_ids: list[int]) -> Txn[tuple[PastGame, ...]]:
+    if not game_ids:
+        return ()
+    marks = ", ".join("?" * len(game_ids))
+    rows = yield Q(
+        "SELECT f.game_id, f.seq, f.kind, f.finished_at, f.guild_id, g.channel_id, g.place_id, "
+        f"g.board_message_id, g.lobby_message_id FROM finished_games f JOIN games g ON g.id = f.game_id "
+        f"WHERE f.game_id IN ({marks})",
+        game_ids,
+    )
+    seat_rows = yield Q(
+        "SELECT game_id, user_id, name, place, score, won, forfeited FROM results "
+        f"WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+        game_ids,
+    )
+    seats: dict[int, list[PastSeat]] = {game_id: [] for game_id in game_ids}
+    for game_id, user_id, name, place, score, won, forfeited in seat_rows:
+        seats[int(game_id)].append(
+            PastSeat(
+                int(user_id),
+                str(name),
+                int(place),
+                None if score is None else int(score),
+                bool(won),
+                bool(forfeited),
+            )
+        )
+    games = {
+        int(r[0]): PastGame(
+            game_id=int(r[0]),
+            seq=int(r[1]),
+            kind=str(r[2]),
+            finished_at=float(r[3]),
+            guild_id=int(r[4]),
+            channel_id=int(r[5]),
+            place_id=int(r[6] or r[5]),
+            board_message_id=None if r[7] is None else int(r[7]),
+            lobby_message_id=None if r[8] is None else int(r[8]),
+            seats=tuple(seats[int(r[0])]),
+        )
+        for r in rows
+    }
+    return tuple(games[game_id] for game_id in game_ids if game_id in games)
