@@ -22,6 +22,7 @@ from bot.service import Loaded
 from bot.storage import GameRow
 from bot.table.lobby import channel_of
 from bot.table.notify import MODES, describe
+from bot.table.replays import send_replay
 from bot.table.replies import fit, mention, reply_private
 from bot.table.rules import route_rules
 from bot.table.tools import Tools
@@ -167,6 +168,11 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     async def notify(self, interaction: discord.Interaction, mode: str) -> None:
         await self.tools.deps.notify.choose(interaction.user.id, mode)
         await reply_private(interaction, describe(mode))
+
+    @app_commands.command(name="replay", description="A game replayed: an animated image and a transcript")
+    @app_commands.describe(game_id="The game's number (on its card and boards: game #12)")
+    async def replay(self, interaction: discord.Interaction, game_id: int) -> None:
+        await send_replay(interaction, self.tools.deps, game_id)
 
 
 def build(tools: Tools) -> tuple[None, commands.Cog]:

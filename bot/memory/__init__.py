@@ -1,0 +1,1 @@
+"""A server's memory of its games: what finished games leave behind."""
