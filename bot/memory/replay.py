@@ -211,7 +211,9 @@ def caption(frame: Frame, replay: Replay) -> list[tuple[str, bool]]:
     if frame.news is None:
         return [(f"{table.title} #{table.game_id}", True), (f" · the start · {_players(table)}", False)]
     who = table.who(frame.news.seat)
-    return [("Move ", True), (str(frame.number), True), (f" of {replay.moves} · ", False), (who, False)]
+    # The number digit by digit: ten sprites drawn once serve every move of every replay.
+    digits = [(digit, True) for digit in str(frame.number)]
+    return [("Move ", True), *digits, (f" of {replay.moves} · ", False), (who, False)]
 
 
 def frame_image(board_png: bytes, pieces: list[tuple[str, bool]]) -> Image.Image:
