@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, fields
 
 import discord
@@ -36,8 +38,7 @@ from bot.table.replies import NO_PINGS, fit, join_words, mention
 GAME_ID_MAX = 2**63 - 1  # a game id is a SQLite integer
 TRANSCRIPT_DESCRIPTION = "The game in words: every move in order, with who made it, and the result."
 
-# One replay is drawn at a time, beside (never among) the worker threads that draw boards.
-_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
+QUEUE_MAX = 4  # replays drawn or waiting at once; more are refused (a long one takes seconds)
 
 
 def replayable(row: GameRow | None, game_id: int, *, guild_id: int | None, user_id: int) -> GameRow:
@@ -145,6 +146,34 @@ def files(rendered: Rendered) -> list[discord.File]:
     return out
 
 
+class Drawing:
+    """Where replays are drawn: one at a time, in a thread of their own (beside, never among, the
+    worker threads that draw the boards of the games being played), at most ``limit`` drawn or
+    waiting at once."""
+
+    def __init__(self, limit: int = QUEUE_MAX) -> None:
+        self.limit = limit
+        self.busy = 0
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
+
+    @contextmanager
+    def slot(self) -> Iterator[None]:
+        """A place in the queue, or a refusal (before anything is answered) when it is full."""
+        if self.busy >= self.limit:
+            raise GameError("I am drawing other replays right now. Ask again in a minute.")
+        self.busy += 1
+        try:
+            yield
+        finally:
+            self.busy -= 1
+
+    async def draw(self, log: GameLog, kind: GameKind) -> Rendered:
+        return await asyncio.get_running_loop().run_in_executor(self._worker, render, log, kind)
+
+
+DRAWING = Drawing()
+
+
 async def send_replay(interaction: discord.Interaction, deps: Deps, game_id: int) -> None:
     """Answer ``/game replay game_id`` (refusals raise `GameError`: the tree answers privately)."""
     row = None
@@ -156,9 +185,10 @@ async def send_replay(interaction: discord.Interaction, deps: Deps, game_id: int
     row = replayable(row, game_id, guild_id=interaction.guild_id, user_id=interaction.user.id)
     kind = deps.catalog.get(row.kind)
     private = row.status != "finished"
-    await interaction.response.defer(ephemeral=private, thinking=True)
-    log = game_log(row, await deps.storage.moves(game_id=row.id), kind.title)
-    rendered = await asyncio.get_running_loop().run_in_executor(_WORKER, render, log, kind)
+    with DRAWING.slot():
+        await interaction.response.defer(ephemeral=private, thinking=True)
+        log = game_log(row, await deps.storage.moves(game_id=row.id), kind.title)
+        rendered = await DRAWING.draw(log, kind)
     await interaction.followup.send(
         answer_text(rendered), files=files(rendered), ephemeral=private, allowed_mentions=NO_PINGS
     )

@@ -375,3 +375,17 @@ def test_an_animation_past_the_limit_is_left_out_and_the_transcript_sent_alone()
     huge = replace(fine, animation=Animation(b"x" * (LIMIT + 1), 1, 1, 1, Fraction(1, 2)))
     assert [f.filename for f in files(huge)] == ["numbers-42-transcript.txt"]
     assert "too long to send as an animation" in answer_text(huge)
+
+
+def test_replays_queue_up_to_a_limit_then_are_refused_before_any_answer() -> None:
+    from bot.table.replays import Drawing
+
+    drawing = Drawing(limit=2)
+    with drawing.slot(), drawing.slot():
+        with pytest.raises(GameError, match="drawing other replays"):
+            with drawing.slot():
+                pass
+        assert drawing.busy == 2
+    assert drawing.busy == 0
+    with drawing.slot():  # a place again once one is drawn
+        assert drawing.busy == 1
