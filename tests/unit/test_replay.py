@@ -389,3 +389,12 @@ def test_replays_queue_up_to_a_limit_then_are_refused_before_any_answer() -> Non
     assert drawing.busy == 0
     with drawing.slot():  # a place again once one is drawn
         assert drawing.busy == 1
+
+
+def test_a_game_just_started_replays_as_its_first_position_alone() -> None:
+    log = game_log("updown", 3, {}, until=0)
+    replay = replay_of(log)
+    made = animate(replay, presenter("updown"))
+    assert made.frames == 1 and Image.open(io.BytesIO(made.data)).n_frames == 1
+    assert gif_durations(made.data) == [LAST_MS]
+    assert "Moves: 0 so far" in transcript(replay, presenter("updown"))
