@@ -23,6 +23,7 @@ from bot.storage import GameRow
 from bot.table.lobby import channel_of
 from bot.table.notify import MODES, describe
 from bot.table.records import PERIOD_CHOICES, Memory
+from bot.table.replays import send_replay
 from bot.table.replies import fit, mention, reply_private
 from bot.table.rules import route_rules
 from bot.table.tools import Tools
@@ -198,6 +199,11 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         self, interaction: discord.Interaction, player: discord.User | None = None, game: str | None = None
     ) -> None:
         await self.memory.history(interaction, player, game)
+
+    @app_commands.command(name="replay", description="A game replayed: an animated image and a transcript")
+    @app_commands.describe(game_id="The game's number (on its card and boards: game #12)")
+    async def replay(self, interaction: discord.Interaction, game_id: int) -> None:
+        await send_replay(interaction, self.tools.deps, game_id)
 
 
 def build(tools: Tools) -> tuple[None, commands.Cog]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import io
 import json
 import sqlite3
 import time
@@ -21,6 +22,7 @@ from tests.emulator import DiscordEmulator, EmulatorError, InteractionFailed
 from tests.emulator.bare_bot import BareBot
 from tests.emulator.harness import TOKEN, BotHarness, handler_running
 from tests.emulator.models import DEFAULT_BOT, HAS_THREAD, CallbackType, Channel, ChannelType, Perm
+from tests.emulator.rest import UPLOAD_MAX
 from tests.emulator.traps import interaction_filter
 from tests.emulator.world import Scene
 
@@ -233,6 +235,30 @@ async def test_attachments_kept_across_edits(
     assert [(a.filename, a.data) for a in first.attachments] == [("bare.txt", b"bare bytes")]
     assert ("bare.txt", b"bare bytes") in [a for p in emulator.all_public_payloads() for a in p.attachments]
     clean(emulator)
+
+
+async def test_an_upload_past_discords_limit_is_refused(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    """Files past the upload limit: 413 / 40005 "Request entity too large", and no message."""
+
+    async def upload(size: int) -> tuple[int, Any]:
+        form = aiohttp.FormData()
+        form.add_field("payload_json", json.dumps({"content": "a file"}), content_type="application/json")
+        data = io.BytesIO(b"x" * size)
+        form.add_field("files[0]", data, filename="big.bin", content_type="application/octet-stream")
+        url = f"{emulator.api_base}/channels/{scene.channel.id}/messages"
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(url, data=form, headers={"Authorization": f"Bot {TOKEN}"}) as resp,
+        ):
+            return resp.status, await resp.json()
+
+    status, body = await upload(UPLOAD_MAX + 1)
+    assert (status, body["code"]) == (413, 40005)
+    assert emulator.channel_messages(scene.channel) == []
+    status, body = await upload(UPLOAD_MAX)
+    assert status == 200 and body["attachments"][0]["size"] == UPLOAD_MAX
 
 
 async def test_injected_429_and_500_are_retried(

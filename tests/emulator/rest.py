@@ -89,6 +89,9 @@ THREAD_ARCHIVED = (400, 50083, "Thread is archived")
 THREAD_EXISTS = (400, 160004, "A thread has already been created for this message")
 THREAD_LOCKED = (400, 160005, "Thread is locked")
 UNKNOWN_MEMBER = (404, 10007, "Unknown Member")
+TOO_LARGE = (413, 40005, "Request entity too large")
+# What a bot may upload in one message to a server without boosts (10 MiB since 2024; 8 MiB before).
+UPLOAD_MAX = 10 * 1024 * 1024
 
 
 @dataclass
@@ -122,6 +125,12 @@ class Reply:
 
 
 Handler = Callable[[Call], Awaitable[Reply]]
+
+
+def check_uploads(call: Call) -> None:
+    """The files of a message: Discord refuses a request whose files exceed the upload limit."""
+    if sum(len(f.data) for f in call.files) > UPLOAD_MAX:
+        raise ApiError(*TOO_LARGE)
 
 
 @dataclass(frozen=True)
@@ -411,6 +420,7 @@ class RestApi:
                 ]
             )
         if ctype in (CallbackType.CHANNEL_MESSAGE, CallbackType.UPDATE_MESSAGE):
+            check_uploads(call)
             problems = check_message(data, n_files=len(call.files))
             if problems:
                 raise invalid_form([Problem(f"data.{p.path}", p.message) for p in problems])
@@ -485,6 +495,7 @@ class RestApi:
         raise ApiError(*UNKNOWN_MESSAGE)
 
     def _check_body(self, call: Call, *, editing: MessageRecord | None = None) -> None:
+        check_uploads(call)
         problems = check_message(call.json, n_files=len(call.files), creating=editing is None)
         if problems:
             raise invalid_form(problems)
