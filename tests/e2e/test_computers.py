@@ -11,36 +11,24 @@ import asyncio
 import logging
 import random
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.games import RULES
 from bot.players.seats import is_computer
+from tests.e2e.conftest import COMPUTER_PAUSE
 from tests.e2e.driver import bot_messages, forge_component, lobby_message, private_reply, wait_dm_control
 from tests.e2e.test_threads import command_for
 from tests.emulator import DiscordEmulator
-from tests.emulator.harness import BotHarness, project_bot_factory
+from tests.emulator.harness import BotHarness
 from tests.emulator.models import Channel, MessageRecord, User
 from tests.emulator.world import Scene
 
 pytestmark = pytest.mark.threads
 
-PAUSE = 0.05
+PAUSE = COMPUTER_PAUSE
 SMALL = {"procession": {"n": 5}, "dots": {"size": 3}, "updown": {}, "numbers": {"m": 3}, "divisors": {"m": 4}}
-
-
-@pytest.fixture
-async def bots(emulator: DiscordEmulator, scene: Scene, bot_db: Path) -> AsyncIterator[BotHarness]:
-    """The bot, with computers that wait only ``PAUSE`` seconds before their moves."""
-    harness = BotHarness(emulator, project_bot_factory(str(bot_db), computer_pause=PAUSE))
-    await harness.start()
-    try:
-        yield harness
-    finally:
-        await harness.stop()
 
 
 async def add_computer(emu: DiscordEmulator, host: User, card: MessageRecord, level: str) -> str:

@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 import io
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,26 +16,17 @@ from PIL import Image
 from bot.memory.ratings import recompute, shown
 from bot.players.seats import computer_id, is_computer
 from bot.table.ids import custom_id
+from tests.e2e.conftest import COMPUTER_PAUSE
 from tests.e2e.driver import lobby_message, private_reply
 from tests.e2e.test_threads import command_for
 from tests.emulator import DiscordEmulator
-from tests.emulator.harness import BotHarness, project_bot_factory
+from tests.emulator.harness import BotHarness
 from tests.emulator.models import Channel, MessageRecord, User
 from tests.emulator.world import Scene
 
 pytestmark = pytest.mark.threads
 
-PAUSE = 0.02
-
-
-@pytest.fixture
-async def bots(emulator: DiscordEmulator, scene: Scene, bot_db: Path) -> AsyncIterator[BotHarness]:
-    harness = BotHarness(emulator, project_bot_factory(str(bot_db), computer_pause=PAUSE))
-    await harness.start()
-    try:
-        yield harness
-    finally:
-        await harness.stop()
+PAUSE = COMPUTER_PAUSE
 
 
 async def finish_game(

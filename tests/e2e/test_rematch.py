@@ -5,31 +5,19 @@ game's computers seated again; each other player joins it with one click; others
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.games import RULES
 from tests.e2e.driver import bot_messages, is_card, private_reply
-from tests.e2e.test_computers import PAUSE, settle
+from tests.e2e.test_computers import settle
 from tests.e2e.test_threads import command_for
 from tests.emulator import DiscordEmulator
-from tests.emulator.harness import BotHarness, project_bot_factory
+from tests.emulator.harness import BotHarness
 from tests.emulator.models import Channel, MessageRecord, User
 from tests.emulator.world import Scene
 
 pytestmark = pytest.mark.threads
-
-
-@pytest.fixture
-async def bots(emulator: DiscordEmulator, scene: Scene, bot_db: Path) -> AsyncIterator[BotHarness]:
-    harness = BotHarness(emulator, project_bot_factory(str(bot_db), computer_pause=PAUSE))
-    await harness.start()
-    try:
-        yield harness
-    finally:
-        await harness.stop()
 
 
 async def play_out(emu: DiscordEmulator, bots: BotHarness, game_id: int, people: dict[int, User]) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import io
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -19,26 +18,16 @@ import pytest
 from PIL import Image
 
 from bot.games import RULES
+from tests.e2e.conftest import COMPUTER_PAUSE
 from tests.e2e.driver import db_snapshot, lobby_message, private_reply
 from tests.e2e.test_threads import command_for
 from tests.emulator import DiscordEmulator
-from tests.emulator.harness import BotHarness, project_bot_factory
+from tests.emulator.harness import BotHarness
 from tests.emulator.models import Channel, InteractionRecord, MessageRecord, User
 from tests.emulator.world import Scene
 
-PAUSE = 0.02
+PAUSE = COMPUTER_PAUSE
 SMALL = {"procession": {"n": 5}, "dots": {"size": 3}, "updown": {}, "numbers": {"m": 3}, "divisors": {"m": 4}}
-
-
-@pytest.fixture
-async def bots(emulator: DiscordEmulator, scene: Scene, bot_db: Path) -> AsyncIterator[BotHarness]:
-    """The bot, with computers that wait only ``PAUSE`` seconds before their moves."""
-    harness = BotHarness(emulator, project_bot_factory(str(bot_db), computer_pause=PAUSE))
-    await harness.start()
-    try:
-        yield harness
-    finally:
-        await harness.stop()
 
 
 async def against_computer(
