@@ -27,6 +27,7 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="quetbot",
+        allow_abbrev=False,
         description="Run Quet Games for Discord. Settings come from the environment or .env "
         "(see .env.example).",
     )
