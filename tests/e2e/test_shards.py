@@ -162,18 +162,18 @@ async def test_one_process_runs_both_shards_and_a_dm_move_reaches_a_game_on_shar
         numbers, at_one = await open_game(emu, one, "numbers new", m=3)
         assert at_zero is zero.channel and at_one.is_thread and at_one.guild is one.guild
         rng, paths = random.Random(16), ["reply", "panel"]
-        moving = True
-        turn = 0
-        while moving:
+        flips = picks = 0
+        while True:
             rec = await slash_move(emu, harness, at_zero, procession, [zero.alice, zero.bob], rng)
-            picked = await pick_by_dm(emu, harness, numbers, [one.alice, one.bob], paths[turn % 2])
-            moving = rec is not None or picked
-            turn += 1
+            picked = await pick_by_dm(emu, harness, numbers, [one.alice, one.bob], paths[picks % 2])
+            flips, picks = flips + (rec is not None), picks + picked
+            if rec is None and not picked:
+                break
 
         for game_id in (procession, numbers):
             row, _, state = await stored(harness, game_id)
             assert row.status == "finished" and await bot.service.replay(game_id) == state
-        assert turn > 6  # twelve picks and a few flips
+        assert picks == 12 and flips >= 1  # Numbers m=3: 2 rounds of 3 moves, 2 picks each
         # Each DM and each click or form from a DM panel reached shard 0; the servers' commands their
         # own shards; and the boards of the game on shard 1 were posted in its thread.
         shard_0, shard_1 = sorted(harness.sessions, key=lambda s: s.shard_key)
