@@ -1,9 +1,10 @@
 """Run a bot as a process of its own against a loopback Discord emulator (used by bench/load.py).
 
     QUETBOT_EMULATOR_API=http://127.0.0.1:PORT/api/v10 QUETBOT_EMULATOR_GATEWAY=ws://127.0.0.1:PORT/gateway \
-    DISCORD_TOKEN=... QUETBOT_DB=... QUETBOT_DEV_GUILD=... python bench/launch_bot.py [MODE]
+    DISCORD_TOKEN=... QUETBOT_DB=... QUETBOT_DEV_GUILD=... python bench/launch_bot.py [MODE [OPTIONS]]
 
-MODE is quetbot (the default), floor or floor-image.
+MODE is quetbot (the default), floor or floor-image; OPTIONS go to quetbot (``--shard-count 2
+--shards 1``).
 
 It points discord.py at the emulator the way `DiscordEmulator.install()` and `prepare_client()` do in
 the tests (the REST base, the gateway URL, and a 50 ms wait for guilds instead of 2 s), then runs
@@ -113,7 +114,7 @@ def announce_ready(client: Any) -> None:
     client.add_listener(on_ready, "on_ready")
 
 
-def run_quetbot() -> None:
+def run_quetbot(options: list[str]) -> None:
     import bot.__main__ as entry
 
     create = entry.create_bot
@@ -124,7 +125,7 @@ def run_quetbot() -> None:
         return client
 
     entry.create_bot = create_bot  # type: ignore[assignment]
-    entry.main()
+    entry.main(options)
 
 
 def run_floor(*, image: bool = False) -> None:
@@ -139,7 +140,7 @@ def main() -> None:
     point_at_emulator()
     mode = sys.argv[1] if len(sys.argv) > 1 else "quetbot"
     if mode == "quetbot":
-        run_quetbot()
+        run_quetbot(sys.argv[2:])
     elif mode in ("floor", "floor-image"):
         run_floor(image=mode == "floor-image")
     else:

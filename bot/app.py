@@ -160,10 +160,14 @@ class QuetBot(commands.Bot):
 
         With QUETBOT_DEV_GUILD, commands go to that server only (instant); otherwise globally.
         The hash of what was synced is kept in the database, so a plain restart syncs nothing.
+        Of several processes sharing the bot's shards, only the one running shard 0 syncs.
         """
         guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
+        if not self.settings.syncs_commands:
+            log.info("Application commands are synced by the process running shard 0; not syncing")
+            return
         payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"synced:{guild.id if guild else 'global'}"
@@ -175,5 +179,16 @@ class QuetBot(commands.Bot):
         log.info("Synced %d application commands to %s", len(synced), key.split(":", 1)[1])
 
 
+class ShardedQuetBot(QuetBot, commands.AutoShardedBot):
+    """The bot running the gateway shards its settings name, one connection each (discord.py's
+    AutoShardedBot): each shard receives the events of its servers, shard 0 also every DM."""
+
+
 def create_bot(settings: Settings, **client_options: Any) -> QuetBot:
-    return QuetBot(settings, **client_options)
+    """The bot for these settings: one plain client when not sharded (as before sharding existed),
+    else a sharded one running `settings.shard_ids` of `settings.shard_count`."""
+    if settings.shard_count is None:
+        return QuetBot(settings, **client_options)
+    return ShardedQuetBot(
+        settings, shard_count=settings.shard_count, shard_ids=list(settings.shard_ids or ()), **client_options
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from dotenv import load_dotenv
 
@@ -19,9 +20,72 @@ class Settings:
     dev_guild: int | None = None
     computer_pause: float = 2.0  # seconds a computer player waits before its move
     computer_workers: int = 1  # processes computer players think in (0: a thread of the bot's process)
+    # Sharding: how many gateway shards the bot runs across all its processes (None: not sharded,
+    # one process receives everything), and which of them this process runs.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def syncs_commands(self) -> bool:
+        """Whether this process syncs the application commands: the one running shard 0 (or the
+        only process, not sharded), so that several processes never sync at once."""
+        return self.shard_ids is None or 0 in self.shard_ids
 
 
-def load_settings(env: dict[str, str] | None = None) -> Settings:
+class Shards(NamedTuple):
+    total: int | None
+    ids: tuple[int, ...] | None
+
+
+COUNT_SOURCE = "The shard count (--shard-count or QUETBOT_SHARD_COUNT)"
+IDS_SOURCE = "The shards to run (--shards or QUETBOT_SHARDS)"
+
+
+def parse_shards(count_raw: str, ids_raw: str) -> Shards:
+    """The shard count and this process's shards, from their text ("4" and "0,1" or "0-3"): both
+    unset, no sharding; a count alone, every shard of it; shards need a count."""
+    count_raw, ids_raw = count_raw.strip(), ids_raw.strip()
+    if not count_raw:
+        if ids_raw:
+            raise ConfigError(
+                f"{IDS_SOURCE} need the shard count too (--shard-count or QUETBOT_SHARD_COUNT): "
+                "how many shards the bot runs across all its processes."
+            )
+        return Shards(None, None)
+    if not count_raw.isdecimal() or not count_raw.isascii() or int(count_raw) < 1:
+        raise ConfigError(f"{COUNT_SOURCE} must be a whole number from 1, not {count_raw!r}.")
+    count = int(count_raw)
+    if not ids_raw:
+        return Shards(count, tuple(range(count)))
+    ids: list[int] = []
+    for part in ids_raw.split(","):
+        first, dash, last = part.strip().partition("-")
+        bounds = (first, last) if dash else (first,)
+        if not all(b.strip().isdecimal() and b.strip().isascii() for b in bounds):
+            raise ConfigError(
+                f"{IDS_SOURCE} must be shard numbers or ranges separated by commas, like 0,1 or 0-3, "
+                f"not {ids_raw!r}."
+            )
+        low, high = int(bounds[0]), int(bounds[-1])
+        if low > high:
+            raise ConfigError(f"{IDS_SOURCE}: the range {part.strip()!r} runs backwards; write {high}-{low}.")
+        ids.extend(range(low, high + 1))
+    outside = sorted({i for i in ids if i >= count})
+    if outside:
+        raise ConfigError(
+            f"{IDS_SOURCE}: shard {outside[0]} does not exist; with {count} shards they are 0 to {count - 1}."
+        )
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise ConfigError(f"{IDS_SOURCE} name shard {twice[0]} more than once.")
+    return Shards(count, tuple(sorted(ids)))
+
+
+def load_settings(
+    env: dict[str, str] | None = None, *, shard_count: str | None = None, shards: str | None = None
+) -> Settings:
+    """Settings from `env` (default: the environment and .env); `shard_count` and `shards` (the
+    command line's) take the place of QUETBOT_SHARD_COUNT and QUETBOT_SHARDS when given."""
     if env is None:
         load_dotenv()
         env = dict(os.environ)
@@ -49,10 +113,16 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         raise ConfigError(
             f"QUETBOT_COMPUTER_WORKERS must be a number of processes from 0 to 64, not {workers_raw!r}."
         )
+    sharding = parse_shards(
+        env.get("QUETBOT_SHARD_COUNT", "") if shard_count is None else shard_count,
+        env.get("QUETBOT_SHARDS", "") if shards is None else shards,
+    )
     return Settings(
         token=token,
         db_path=env.get("QUETBOT_DB", "").strip() or "quetbot.sqlite3",
         dev_guild=dev_guild,
         computer_pause=pause,
         computer_workers=int(workers_raw),
+        shard_count=sharding.total,
+        shard_ids=sharding.ids,
     )

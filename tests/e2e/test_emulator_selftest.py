@@ -19,9 +19,19 @@ import pytest
 from bot.storage import Storage, StorageError
 from bot.storage.driver import Txn
 from tests.emulator import DiscordEmulator, EmulatorError, InteractionFailed
-from tests.emulator.bare_bot import BareBot
+from tests.emulator.bare_bot import BareBot, ShardedBareBot
+from tests.emulator.gateway import GatewaySession
 from tests.emulator.harness import TOKEN, BotHarness, handler_running
-from tests.emulator.models import DEFAULT_BOT, HAS_THREAD, CallbackType, Channel, ChannelType, Perm
+from tests.emulator.models import (
+    DEFAULT_BOT,
+    HAS_THREAD,
+    CallbackType,
+    Channel,
+    ChannelType,
+    Intent,
+    Perm,
+    shard_of,
+)
 from tests.emulator.rest import UPLOAD_MAX
 from tests.emulator.traps import interaction_filter
 from tests.emulator.world import Scene
@@ -828,3 +838,212 @@ async def test_edit_delete_and_a_thread_without_a_message(
     await emulator.wait_until(lambda: bot_thread(bare, scene, thread.id) is None)
     assert thread not in emulator.threads_of(scene.channel)
     assert (await raw(emulator, "GET", f"/channels/{thread.id}"))[0] == 404
+
+
+# ---- sharding ----------------------------------------------------------------------------------------
+
+EVERYTHING = int(Intent.GUILDS | Intent.GUILD_MESSAGES | Intent.DIRECT_MESSAGES)
+
+
+class RawGateway:
+    """A gateway connection driven by hand: HELLO, one IDENTIFY (with `shard` when given), then
+    every frame the emulator sends, kept in `frames`; `close_code` once the emulator closes it."""
+
+    def __init__(self, emu: DiscordEmulator, shard: Any = None) -> None:
+        self.emu = emu
+        self.shard = shard
+        self.frames: list[dict[str, Any]] = []
+        self.close_code: int | None = None
+        self._http: aiohttp.ClientSession | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> RawGateway:
+        self._http = aiohttp.ClientSession()
+        ws = await self._http.ws_connect(self.emu.gateway_url)
+        hello = await ws.receive_json()
+        assert hello["op"] == 10
+        identify: dict[str, Any] = {"token": TOKEN, "intents": EVERYTHING, "properties": {}}
+        if self.shard is not None:
+            identify["shard"] = self.shard
+        await ws.send_json({"op": 2, "d": identify})
+
+        async def read() -> None:
+            async for msg in ws:
+                if msg.type is aiohttp.WSMsgType.TEXT:
+                    self.frames.append(json.loads(msg.data))
+            self.close_code = ws.close_code
+
+        self._reader = asyncio.create_task(read())
+        await self.emu.wait_until(lambda: self.events("READY") or self.close_code, what="READY or a close")
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._http is not None and self._reader is not None
+        await self._http.close()
+        await asyncio.wait_for(self._reader, 5)
+
+    def events(self, name: str) -> list[dict[str, Any]]:
+        return [f["d"] for f in self.frames if f.get("op") == 0 and f.get("t") == name]
+
+    @property
+    def session(self) -> GatewaySession:
+        return self.emu.gateway.sessions[self.events("READY")[0]["session_id"]]
+
+
+def on_shard(emu: DiscordEmulator, shard_id: int, count: int) -> set[int]:
+    return {g.id for g in emu.guilds.values() if shard_of(g.id, count) == shard_id}
+
+
+async def test_each_shard_gets_its_guilds_and_only_shard_0_what_has_no_guild(
+    emulator: DiscordEmulator, scene: Scene
+) -> None:
+    zero, one = emulator.add_guild("Zero", shard=(0, 2)), emulator.add_guild("One", shard=(1, 2))
+    assert (shard_of(zero.id, 2), shard_of(one.id, 2)) == (0, 1)
+    erin = emulator.add_user("erin", guilds=[zero, one])
+    in_zero, in_one = emulator.add_text_channel(zero, "z"), emulator.add_text_channel(one, "o")
+    emulator.commands[None] = [{"id": "1", "name": "ping", "type": 1, "description": "d", "contexts": [0, 1]}]
+    async with RawGateway(emulator, [0, 2]) as a, RawGateway(emulator, [1, 2]) as b:
+        for gw, k in ((a, 0), (b, 1)):
+            [ready] = gw.events("READY")
+            assert ready["shard"] == [k, 2]
+            assert {int(g["id"]) for g in ready["guilds"]} == on_shard(emulator, k, 2)
+            await emulator.wait_until(
+                lambda gw=gw, k=k: len(gw.events("GUILD_CREATE")) == len(on_shard(emulator, k, 2))
+            )
+            assert {int(g["id"]) for g in gw.events("GUILD_CREATE")} == on_shard(emulator, k, 2)
+        sa, sb = a.session, b.session
+        assert (sa.shard, sb.shard) == ((0, 2), (1, 2))
+
+        # A server's interactions, messages and channels go to its shard alone.
+        assert [s.shard for s in (await emulator.slash(erin, in_one, "ping")).sessions] == [(1, 2)]
+        assert [s.shard for s in (await emulator.slash(erin, in_zero, "ping")).sessions] == [(0, 2)]
+        emulator.add_text_channel(one, "late")
+        emulator.add_thread(in_one, "side")
+        late = emulator.add_guild("Late", shard=(1, 2))
+        assert (sb.got("CHANNEL_CREATE", one.id), sa.got("CHANNEL_CREATE", one.id)) == (1, 0)
+        assert (sb.got("THREAD_CREATE", one.id), sa.got("THREAD_CREATE", one.id)) == (1, 0)
+        assert (sb.got("GUILD_CREATE", late.id), sa.got("GUILD_CREATE", late.id)) == (1, 0)
+        assert (sb.got("INTERACTION_CREATE", one.id), sa.got("INTERACTION_CREATE", zero.id)) == (1, 1)
+
+        # What has no guild goes to shard 0: a DM, a slash command in a DM, a click on a DM message.
+        await emulator.send_dm(erin, "hello")
+        dm = emulator.open_dm(erin)
+        assert [s.shard for s in (await emulator.slash(erin, dm, "ping")).sessions] == [(0, 2)]
+        button = {"type": 2, "style": 1, "label": "Go", "custom_id": "go"}
+        panel = emulator.create_message(
+            dm, emulator.bot_user, {"components": [{"type": 1, "components": [button]}]}
+        )
+        assert [s.shard for s in (await emulator.click(erin, panel, "go")).sessions] == [(0, 2)]
+        assert sa.got("MESSAGE_CREATE") == 2 and sb.got("MESSAGE_CREATE") == 0  # erin's DM, the panel
+        assert sa.got("INTERACTION_CREATE") == 2 and sb.got("INTERACTION_CREATE") == 0
+        await emulator.wait_until(lambda: len(b.events("INTERACTION_CREATE")) == 1)
+        assert b.events("INTERACTION_CREATE")[0]["guild_id"] == str(one.id)
+
+
+async def test_sessions_of_different_shard_counts_each_get_their_share(emulator: DiscordEmulator) -> None:
+    """Discord lets sessions of different `num_shards` (and of the same shard) run at once: each gets
+    what its own [shard_id, num_shards] selects, which is how traffic moves to a new set of shards."""
+    guilds = [emulator.add_guild(f"G{i}", shard=(i % 3, 3)) for i in range(6)]
+    async with (
+        RawGateway(emulator) as whole,
+        RawGateway(emulator, [1, 2]) as half,
+        RawGateway(emulator, [2, 3]) as third,
+        RawGateway(emulator, [2, 3]) as again,
+    ):
+        for gw, (k, n) in ((whole, (0, 1)), (half, (1, 2)), (third, (2, 3)), (again, (2, 3))):
+            assert {int(g["id"]) for g in gw.events("READY")[0]["guilds"]} == on_shard(emulator, k, n)
+        assert "shard" not in whole.events("READY")[0]
+        assert len(on_shard(emulator, 0, 1)) == 6 and len(on_shard(emulator, 2, 3)) == 2
+        assert third.session is not again.session
+        emulator.add_text_channel(guilds[2], "c")
+        got = [gw.session.got("CHANNEL_CREATE", guilds[2].id) for gw in (whole, half, third, again)]
+        assert got == [1, int(shard_of(guilds[2].id, 2) == 1), 1, 1]
+        assert len(emulator.gateway.sessions_of_shard(2, 3)) == 2
+
+
+@pytest.mark.parametrize("shard", [[2, 2], [-1, 2], [0, 0], [1], [0, 2, 1], "0,2", [True, 2], [0.0, 2]])
+async def test_an_invalid_shard_is_closed_with_4010(
+    emulator: DiscordEmulator, scene: Scene, shard: Any
+) -> None:
+    async with RawGateway(emulator, shard) as gw:
+        assert gw.events("READY") == [] and gw.close_code == 4010
+    assert emulator.gateway.live_sessions == []
+
+
+async def test_a_session_holding_too_many_guilds_is_closed_with_4011(emulator: DiscordEmulator) -> None:
+    emulator.max_guilds_per_session = 2
+    for i in range(4):
+        emulator.add_guild(f"G{i}", shard=(i % 2, 2))
+    async with RawGateway(emulator) as gw:
+        assert gw.events("READY") == [] and gw.close_code == 4011
+    async with RawGateway(emulator, [0, 2]) as a, RawGateway(emulator, [1, 2]) as b:
+        assert [len(gw.events("READY")[0]["guilds"]) for gw in (a, b)] == [2, 2]
+    emulator.add_guild("one more", shard=(0, 2))
+    async with RawGateway(emulator, [0, 2]) as a:
+        assert a.close_code == 4011
+
+
+async def test_gateway_bot_recommends_shards_and_counts_session_starts(emulator: DiscordEmulator) -> None:
+    emulator.guilds_per_recommended_shard = 2
+    for i in range(5):
+        emulator.add_guild(f"G{i}")
+    status, _, body = await raw(emulator, "GET", "/gateway/bot")
+    assert status == 200 and body["shards"] == 3 and body["url"] == emulator.gateway_url
+    assert body["session_start_limit"] == {
+        "total": 1000,
+        "remaining": 1000,
+        "reset_after": 86_400_000,
+        "max_concurrency": 1,
+    }
+    async with RawGateway(emulator, [0, 3]), RawGateway(emulator, [1, 3]):
+        pass
+    _, _, body = await raw(emulator, "GET", "/gateway/bot")
+    assert body["session_start_limit"]["remaining"] == 998
+    assert (await raw(emulator, "GET", "/gateway/bot", auth=False))[0] == 401
+    status, _, body = await raw(emulator, "GET", "/gateway", auth=False)  # no token needed, just the URL
+    assert (status, body) == (200, {"url": emulator.gateway_url})
+
+
+async def test_bots_as_shards_one_process_or_two(emulator: DiscordEmulator, scene: Scene) -> None:
+    """discord.py's AutoShardedBot runs shards 0 and 1 of 2 on one client; then two bots run one
+    shard each (as two processes would): each answers its own server's commands, and a crashed shard
+    restarts without disturbing the other."""
+    other = emulator.add_guild("Other", shard=(1 - shard_of(scene.guild.id, 2), 2))
+    emulator.give_role(other, scene.alice, other.roles[0])
+    there = emulator.add_text_channel(other, "there")
+    both = BotHarness(emulator, lambda: ShardedBareBot(shard_count=2, shard_ids=[0, 1]))
+    await both.start()
+    assert sorted(s.shard for s in both.sessions) == [(0, 2), (1, 2)]
+    assert {g.id for g in both.bot.guilds} == {scene.guild.id, other.id}
+    for channel in (scene.channel, there):
+        assert (await (await emulator.slash(scene.alice, channel, "ping")).response()).data["content"] == "ok"
+    await emulator.send_dm(scene.alice, "hi")
+    await emulator.wait_until(lambda: both.bot.dm_log == ["hi"])
+    await both.stop()
+    assert emulator.gateway.live_sessions == []
+
+    first, second = (
+        BotHarness(emulator, lambda k=k: ShardedBareBot(shard_count=2, shard_ids=[k])) for k in (0, 1)
+    )
+    await first.start()
+    await second.start()
+    try:
+        assert [s.shard for s in first.sessions] == [(0, 2)] and [s.shard for s in second.sessions] == [
+            (1, 2)
+        ]
+        for channel in (scene.channel, there):
+            rec = await emulator.slash(scene.alice, channel, "ping")
+            await rec.response()
+            owner = first if shard_of(channel.guild.id, 2) == 0 else second
+            assert rec.sessions == owner.sessions
+            assert [g.id for g in owner.bot.guilds] == [channel.guild.id]
+        await second.crash()
+        await second.start()  # its new session replaces the dead one; shard 0's lives on
+        assert len(emulator.gateway.live_sessions) == 2 and first.sessions[0].alive
+        rec = await emulator.slash(
+            scene.alice, there if shard_of(other.id, 2) == 1 else scene.channel, "ping"
+        )
+        assert (await rec.response()).data["content"] == "ok" and rec.sessions == second.sessions
+    finally:
+        await second.stop()
+        await first.stop()

@@ -23,6 +23,13 @@ The tour (`DiscordEmulator`, built up in world.py, actions.py and server.py):
   `add_thread_member` / `remove_thread_member`, and `start_thread(user, message, name)`. A user's
   message in a thread joins them and unarchives it (unless locked).
 - Waiting: `wait_until(condition)`, `wait_for_message(channel, predicate)`, `wait_idle()`.
+- Shards, as Discord: IDENTIFY's `shard: [k, N]` (4010 if invalid; 4011 past
+  `max_guilds_per_session`), a guild's events to the sessions of shard `(guild_id >> 22) % N`, events
+  without a guild (DMs, DM interactions) to shard 0; `add_guild(..., shard=(k, N))` and
+  `add_scene(..., shard=(k, N))` make a guild on a given shard; `rec.sessions` (the sessions an
+  interaction went to), `gateway.live_sessions` (each with `shard` and `got(event, guild_id)`),
+  `gateway.sessions_of_shard(k, N)`; GET /gateway/bot recommends a shard per
+  `guilds_per_recommended_shard` guilds.
 - Faults: `fail_next(pattern, status=429 or 5xx, times=...)`, `drop_gateway()`;
   `expire_next_interaction(match or user=/command=/custom_id=)`: the callback answers 404 / 10062
   "Unknown interaction" and the interaction's webhook 404 / 10015 "Unknown Webhook".
@@ -37,7 +44,9 @@ The tour (`DiscordEmulator`, built up in world.py, actions.py and server.py):
 
 `harness.BotHarness(emulator, factory)` runs a bot in-process: `start()`, `stop()`, `restart()`, and
 `crash()` (as SIGKILL would: no shutdown logic of the bot runs, nothing more reaches its database),
-after which `start()` starts a fresh bot on the same database.
+after which `start()` starts a fresh bot on the same database. Several harnesses may run at once on
+one emulator (several processes of one bot, e.g. one shard each over one database: pass
+`shard_count=`/`shards=` to `project_bot_factory`); `harness.sessions` are its bot's gateway sessions.
 """
 
 from .models import EmulatorError, InteractionFailed

@@ -324,7 +324,8 @@ class UserActions(World):
         )
         self.interactions[iid] = record
         self.interactions_by_token[token] = record
-        if not self.gateway.dispatch("INTERACTION_CREATE", payload):
+        record.sessions = self.gateway.dispatch("INTERACTION_CREATE", payload)
+        if not record.sessions:
             raise EmulatorError("no bot is connected to the gateway to receive the interaction")
         self._notify()
         return record

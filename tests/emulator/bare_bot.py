@@ -265,3 +265,8 @@ def _bytes_io(data: bytes) -> Any:
     import io
 
     return io.BytesIO(data)
+
+
+class ShardedBareBot(BareBot, commands.AutoShardedBot):
+    """`BareBot` running the gateway shards it is given (``shard_count=``, ``shard_ids=``), one
+    connection each, as discord.py's AutoShardedBot does."""

@@ -4,6 +4,16 @@ HELLO, IDENTIFY -> READY + one GUILD_CREATE per guild, heartbeats ACKed, RESUME 
 missed dispatches + RESUMED. A `GatewaySession` outlives its websocket: while the bot is away (a
 dropped connection) dispatches are buffered and replayed when it resumes. A client closing with
 1000/1001 ends its session, as on Discord.
+
+Sharding, as Discord does it: an IDENTIFY may carry `shard: [shard_id, num_shards]` (4010 "Invalid
+shard" unless 0 <= shard_id < num_shards); the session then gets only the guilds with
+`(guild_id >> 22) % num_shards == shard_id` (READY's list, GUILD_CREATE and every event of those
+guilds), and events without a guild (DMs, DM interactions) go to the sessions of shard 0 only. A
+session without `shard` is shard 0 of 1: everything. A session that would hold more guilds than
+`World.max_guilds_per_session` (Discord: 2,500) is closed with 4011 "Sharding required". Any number
+of sessions may be live at once, with the same or different `num_shards` (Discord allows both:
+`num_shards` only routes events, which is how a bot hands its traffic to a new set of shards); each
+gets what its own `[shard_id, num_shards]` selects.
 """
 
 from __future__ import annotations
@@ -12,13 +22,13 @@ import asyncio
 import contextlib
 import json
 import secrets
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from aiohttp import WSMsgType, web
 
-from .models import PRIVILEGED_INTENTS, Intent
+from .models import PRIVILEGED_INTENTS, Intent, shard_of
 from .payloads import bot_self_payload, guild_create_payload, member_payload
 
 if TYPE_CHECKING:
@@ -38,10 +48,30 @@ class _Close:
 class GatewaySession:
     id: str
     intents: int
+    # [shard_id, num_shards] from IDENTIFY; None: not sharded (shard 0 of 1, every guild)
+    shard: tuple[int, int] | None = None
     seq: int = 0
     buffer: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=REPLAY_BUFFER))
     connection: _Connection | None = None
     alive: bool = True
+    # How many of each event it was sent, by (event, guild id or None): what tests ask a shard got.
+    received: Counter[tuple[str, int | None]] = field(default_factory=Counter)
+
+    @property
+    def shard_key(self) -> tuple[int, int]:
+        return self.shard if self.shard is not None else (0, 1)
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether this session is sent the events of guild `guild_id` (None: events without a
+        guild, which only shard 0 gets)."""
+        shard_id, count = self.shard_key
+        if guild_id is None:
+            return shard_id == 0
+        return shard_of(guild_id, count) == shard_id
+
+    def got(self, event: str, guild_id: int | None = None) -> int:
+        """How many `event` dispatches of that guild (None: without a guild) this session was sent."""
+        return self.received[(event, guild_id)]
 
 
 @dataclass(frozen=True)
@@ -102,24 +132,36 @@ class GatewayHub:
         *,
         intent: int | None = None,
         content_intent: bool = False,
-    ) -> int:
-        """Send an event to every live session that asked for `intent`; returns how many got it.
+    ) -> list[GatewaySession]:
+        """Send an event to every live session that asked for `intent` and whose shard holds the
+        event's guild (`guild_id` in the payload; `id` for GUILD_CREATE; none: shard 0); returns the
+        sessions that got it.
 
         With `content_intent`, sessions without MESSAGE_CONTENT get the message stripped of its
         content, embeds, attachments and components, as Discord does.
         """
-        count = 0
+        guild_id = event_guild(event, data)
+        sent: list[GatewaySession] = []
         for session in self.live_sessions:
             if intent is not None and not session.intents & intent:
+                continue
+            if not session.receives(guild_id):
                 continue
             payload = data
             if content_intent and not session.intents & Intent.MESSAGE_CONTENT:
                 payload = {**data, "content": "", "embeds": [], "attachments": [], "components": []}
-            self._send_dispatch(session, event, payload)
-            count += 1
-        return count
+            self._send_dispatch(session, event, payload, guild_id)
+            sent.append(session)
+        return sent
 
-    def _send_dispatch(self, session: GatewaySession, event: str, data: Any) -> None:
+    def sessions_of_shard(self, shard_id: int, shard_count: int) -> list[GatewaySession]:
+        """The live sessions identified as shard `shard_id` of `shard_count`."""
+        return [s for s in self.live_sessions if s.shard == (shard_id, shard_count)]
+
+    def _send_dispatch(
+        self, session: GatewaySession, event: str, data: Any, guild_id: int | None = None
+    ) -> None:
+        session.received[(event, guild_id)] += 1
         session.seq += 1
         frame = json.dumps({"op": 0, "t": event, "s": session.seq, "d": data})
         session.buffer.append((session.seq, frame))
@@ -188,20 +230,30 @@ class GatewayHub:
         if intents & PRIVILEGED_INTENTS & ~self.world.privileged_intents:
             conn.queue.put_nowait(_Close(4014, "Disallowed intent(s)."))
             return
-        # A new IDENTIFY replaces sessions nobody is connected to (a crashed or closed client).
+        shard = valid_shard(d.get("shard"))
+        if shard is False:
+            conn.queue.put_nowait(_Close(4010, "Invalid shard."))
+            return
+        world = self.world
+        session = GatewaySession(id=secrets.token_hex(16), intents=intents, shard=shard)
+        guilds = [g for g in world.guilds.values() if session.receives(g.id)]
+        if len(guilds) > world.max_guilds_per_session:
+            conn.queue.put_nowait(_Close(4011, "Sharding required."))
+            return
+        # A new IDENTIFY replaces the sessions of its shard nobody is connected to (a crashed or
+        # closed client of that shard).
         for old in self.sessions.values():
-            if old.connection is None:
+            if old.connection is None and old.shard_key == session.shard_key:
                 old.alive = False
-        session = GatewaySession(id=secrets.token_hex(16), intents=intents)
         self.sessions[session.id] = session
         session.connection = conn
         conn.session = session
-        self.log.append(GatewayLogEntry("identify", session.id, str(intents)))
-        world = self.world
+        detail = str(intents) if shard is None else f"{intents} shard={list(shard)}"
+        self.log.append(GatewayLogEntry("identify", session.id, detail))
         ready = {
             "v": 10,
             "user": bot_self_payload(world.bot_user),
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in world.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": world.gateway_url,
@@ -215,12 +267,13 @@ class GatewayHub:
             "guild_join_requests": [],
             "_trace": ["emulator"],
         }
+        if shard is not None:
+            ready["shard"] = list(shard)
         self._send_dispatch(session, "READY", ready)
         all_members = bool(intents & Intent.GUILD_MEMBERS)
-        for guild in world.guilds.values():
-            self._send_dispatch(
-                session, "GUILD_CREATE", guild_create_payload(world, guild, all_members=all_members)
-            )
+        for guild in guilds:
+            payload = guild_create_payload(world, guild, all_members=all_members)
+            self._send_dispatch(session, "GUILD_CREATE", payload, guild.id)
         world._notify()
 
     def _resume(self, conn: _Connection, d: dict[str, Any]) -> None:
@@ -246,7 +299,7 @@ class GatewayHub:
     def _request_members(self, conn: _Connection, d: dict[str, Any]) -> None:
         session = conn.session
         guild = self.world.guilds.get(int(d.get("guild_id") or 0))
-        if session is None or guild is None:
+        if session is None or guild is None or not session.receives(guild.id):
             return
         members = [member_payload(guild, m) for m in guild.members.values()]
         chunk = {
@@ -257,7 +310,7 @@ class GatewayHub:
             "not_found": [],
             "nonce": d.get("nonce"),
         }
-        self._send_dispatch(session, "GUILD_MEMBERS_CHUNK", chunk)
+        self._send_dispatch(session, "GUILD_MEMBERS_CHUNK", chunk, guild.id)
 
     # ---- faults and shutdown --------------------------------------------------------------------
 
@@ -280,3 +333,23 @@ class GatewayHub:
             await conn.ws.close(code=1001, message=b"Emulator shutting down.")
         for session in self.sessions.values():
             session.alive = False
+
+
+def event_guild(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to, which decides the shard it goes to (None: shard 0)."""
+    raw = data.get("id") if event == "GUILD_CREATE" else data.get("guild_id")
+    return int(raw) if raw is not None else None
+
+
+def valid_shard(raw: Any) -> tuple[int, int] | Literal[False] | None:
+    """IDENTIFY's `shard`: None when absent, the pair when it is one Discord accepts, else False."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or len(raw) != 2:
+        return False
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in raw):
+        return False
+    shard_id, count = raw
+    if not 0 <= shard_id < count:
+        return False
+    return (shard_id, count)

@@ -11,15 +11,25 @@ import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
+from .gateway import GatewaySession
 from .models import EmulatorError
 from .server import DiscordEmulator
 
 TOKEN = "emulator.bot.token"
 
 
-def project_bot_factory(db_path: str, **settings: Any) -> Callable[[], Any]:
+def project_bot_factory(
+    db_path: str, *, shards: tuple[int, ...] | None = None, shard_count: int | None = None, **settings: Any
+) -> Callable[[], Any]:
     """A factory for the project's bot (bot.app.create_bot) on the SQLite file `db_path`, with
-    `settings` for its other settings (e.g. ``computer_pause=0.05``)."""
+    `settings` for its other settings (e.g. ``computer_pause=0.05``). With `shard_count`, the bot
+    runs `shards` of that many (default: all of them), as ``quetbot --shard-count N --shards ...``."""
+    if shards is not None and shard_count is None:
+        raise EmulatorError("shards need a shard_count")
+    if shard_count is not None:
+        settings.update(
+            shard_count=shard_count, shard_ids=tuple(range(shard_count) if shards is None else shards)
+        )
 
     def make() -> Any:
         from bot.app import create_bot
@@ -80,6 +90,10 @@ class BotHarness:
     database path): what a process restart looks like to Discord and to the bot. `crash()` stops
     it as SIGKILL would (no shutdown logic of the bot runs, nothing more is written); `start()`
     then starts a fresh one.
+
+    Several harnesses may run on one emulator at once, as several processes of one bot would (each
+    its own shards, say, over one database); each crashes, stops and restarts its own bot only.
+    `sessions` are the emulator's gateway sessions of this harness's bot (one per shard).
     """
 
     def __init__(
@@ -132,6 +146,12 @@ class BotHarness:
             raise EmulatorError(f"the bot did not become ready within {self.ready_timeout}s") from error
         self.starts += 1
         return bot
+
+    @property
+    def sessions(self) -> list[GatewaySession]:
+        """The emulator's live gateway sessions the running bot holds (one per shard it runs)."""
+        ids = {ws.session_id for ws in _gateway_sockets(self.bot)} if self.bot is not None else set()
+        return [s for s in self.emulator.gateway.live_sessions if s.id in ids]
 
     async def stop(self) -> None:
         if self._crashing is not None:
@@ -287,15 +307,26 @@ def _stop_aiosqlite(conn: Any) -> asyncio.Future[Any] | None:
     return stopped
 
 
+def _gateway_sockets(bot: Any) -> list[Any]:
+    """The discord.py gateway websockets of a bot: its one `ws`, or one per shard it runs."""
+    ws = getattr(bot, "ws", None)
+    if ws is not None:
+        return [ws]
+    shards = getattr(bot, "shards", None)  # an AutoShardedClient: {shard id: ShardInfo}
+    if isinstance(shards, dict):
+        return [info._parent.ws for info in shards.values()]
+    return []
+
+
 async def _drop_connections(bot: Any) -> None:
     """The bot's sockets close with the process: no gateway close frame, no more requests."""
-    ws = getattr(bot, "ws", None)
-    keep_alive = getattr(ws, "_keep_alive", None)
-    if keep_alive is not None:
-        keep_alive.stop()  # discord.py's heartbeat thread
-    response = getattr(getattr(ws, "socket", None), "_response", None)
-    if response is not None:
-        response.close()  # the gateway connection: dropped, no close frame
+    for ws in _gateway_sockets(bot):
+        keep_alive = getattr(ws, "_keep_alive", None)
+        if keep_alive is not None:
+            keep_alive.stop()  # discord.py's heartbeat thread
+        response = getattr(getattr(ws, "socket", None), "_response", None)
+        if response is not None:
+            response.close()  # the gateway connection: dropped, no close frame
     http = getattr(bot, "http", None)
     if http is not None:
         await http.close()  # discord.py's HTTP client: its aiohttp session, and the websocket with it

@@ -12,7 +12,10 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum, IntFlag
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .gateway import GatewaySession
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6
@@ -43,6 +46,22 @@ class Snowflakes:
             candidate = self._last + 1
         self._last = candidate
         return candidate
+
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next id a guild on shard `shard_id` of `shard_count` could have (Discord's formula,
+        `(guild_id >> 22) % shard_count`): the next id, moved on by a millisecond or a few."""
+        if not 0 <= shard_id < shard_count:
+            raise EmulatorError(f"there is no shard {shard_id} of {shard_count}")
+        candidate = self.next()
+        while (candidate >> 22) % shard_count != shard_id:
+            candidate = ((candidate >> 22) + 1) << 22
+        self._last = candidate
+        return candidate
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard a guild's events go to when a bot runs `shard_count` shards (Discord's formula)."""
+    return (guild_id >> 22) % shard_count
 
 
 class Perm(IntFlag):
@@ -513,6 +532,8 @@ class InteractionRecord:
     # Discord forgot the interaction (its callback was refused with 10062 "Unknown interaction"):
     # its webhook endpoints answer 10015 "Unknown Webhook".
     expired: bool = False
+    # The gateway sessions INTERACTION_CREATE went to (the shard of its guild; shard 0 without one).
+    sessions: list[GatewaySession] = field(default_factory=list)
     # Set once the callback is recorded and any hook armed on it (`after_answer`) has run.
     _answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 

@@ -190,7 +190,7 @@ class RestApi:
         add("GET", "/oauth2/applications/@me", self.get_application)
         add("GET", "/applications/@me", self.get_application)
         add("GET", "/gateway", self.get_gateway)
-        add("GET", "/gateway/bot", self.get_gateway)
+        add("GET", "/gateway/bot", self.get_gateway_bot)
         for prefix in ("/applications/{application_id}", "/applications/{application_id}/guilds/{guild_id}"):
             add("GET", f"{prefix}/commands", self.list_commands)
             add("PUT", f"{prefix}/commands", self.put_commands)
@@ -234,7 +234,7 @@ class RestApi:
 
     @staticmethod
     def needs_auth(path: str) -> bool:
-        return not path.startswith(AUTHLESS_PREFIXES)
+        return path != "/gateway" and not path.startswith(AUTHLESS_PREFIXES)
 
     # ---- users, application, gateway ------------------------------------------------------------
 
@@ -251,19 +251,21 @@ class RestApi:
         return Reply(200, application_payload(self.w))
 
     async def get_gateway(self, call: Call) -> Reply:
-        return Reply(
-            200,
-            {
-                "url": self.w.gateway_url,
-                "shards": 1,
-                "session_start_limit": {
-                    "total": 1000,
-                    "remaining": 999,
-                    "reset_after": 86_400_000,
-                    "max_concurrency": 1,
-                },
-            },
-        )
+        return Reply(200, {"url": self.w.gateway_url})
+
+    async def get_gateway_bot(self, call: Call) -> Reply:
+        """The URL, the recommended shard count (one per `guilds_per_recommended_shard` guilds), and
+        the session start limit, counted down by every IDENTIFY so far."""
+        w = self.w
+        shards = max(1, -(-len(w.guilds) // w.guilds_per_recommended_shard))
+        identifies = sum(1 for e in w.gateway.log if e.kind == "identify")
+        limit = {
+            "total": w.session_start_limit,
+            "remaining": max(0, w.session_start_limit - identifies),
+            "reset_after": 86_400_000,
+            "max_concurrency": 1,
+        }
+        return Reply(200, {"url": w.gateway_url, "shards": shards, "session_start_limit": limit})
 
     async def create_dm(self, call: Call) -> Reply:
         recipient = str(call.json.get("recipient_id"))

@@ -116,8 +116,18 @@ class DiscordEmulator(UserActions):
     @staticmethod
     def prepare_client(client: Any, ready_timeout: float = 0.05) -> None:
         """Make a discord.py client fire on_ready `ready_timeout` s after the last GUILD_CREATE
-        instead of 2 s (discord.py waits `guild_ready_timeout` for more guilds)."""
+        instead of 2 s (discord.py waits `guild_ready_timeout` for more guilds), and an
+        AutoShardedClient identify its shards one right after the other instead of 5 s apart
+        (Discord's pace for `max_concurrency` 1; the emulator does not limit IDENTIFYs)."""
+        import discord
+
         client._connection.guild_ready_timeout = ready_timeout
+        if isinstance(client, discord.AutoShardedClient):
+
+            async def at_once(shard_id: int | None, *, initial: bool = False) -> None:
+                return None
+
+            client.before_identify_hook = at_once
 
     # ---- gateway helpers ------------------------------------------------------------------------
 

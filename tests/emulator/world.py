@@ -121,6 +121,9 @@ class World:
         nonce_window: float = 5 * 60.0,
         privileged_intents: int = 0,
         bot_name: str = "Quet Test Bot",
+        max_guilds_per_session: int = 2500,
+        guilds_per_recommended_shard: int = 1000,
+        session_start_limit: int = 1000,
     ) -> None:
         self.ids = Snowflakes()
         self.token = token
@@ -130,6 +133,12 @@ class World:
         # minutes"), in seconds of the event loop's clock.
         self.nonce_window = nonce_window
         self.privileged_intents = privileged_intents
+        # Sharding: a session may hold at most this many guilds (else IDENTIFY is closed with 4011,
+        # "Sharding required"); GET /gateway/bot recommends a shard per this many guilds; and the
+        # IDENTIFYs allowed a day (its `session_start_limit`, counted down, not enforced).
+        self.max_guilds_per_session = max_guilds_per_session
+        self.guilds_per_recommended_shard = guilds_per_recommended_shard
+        self.session_start_limit = session_start_limit
         self.application_id = self.ids.next()
         self.bot_user = User(id=self.application_id, name=bot_name, bot=True)
         self.owner_user = User(id=self.ids.next(), name="server-owner")
@@ -180,9 +189,10 @@ class World:
 
     # ---- building the world ---------------------------------------------------------------------
 
-    def add_guild(self, name: str = "Test Server") -> Guild:
-        """A guild with @everyone (Discord's default permissions), its owner, and the bot."""
-        gid = self.ids.next()
+    def add_guild(self, name: str = "Test Server", *, shard: tuple[int, int] | None = None) -> Guild:
+        """A guild with @everyone (Discord's default permissions), its owner, and the bot; with
+        `shard` (shard_id, num_shards), one whose id puts it on that shard."""
+        gid = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
         guild = Guild(id=gid, name=name, owner_id=self.owner_user.id)
         guild.roles.append(Role(id=gid, name="@everyone", permissions=int(DEFAULT_EVERYONE)))
         bot_role = Role(id=self.ids.next(), name=self.bot_user.name, permissions=int(DEFAULT_BOT), position=1)
@@ -190,17 +200,20 @@ class World:
         guild.members[self.owner_user.id] = Member(self.owner_user, [])
         guild.members[self.bot_user.id] = Member(self.bot_user, [bot_role])
         self.guilds[gid] = guild
-        if self.gateway.live_sessions:
-            for session in self.gateway.live_sessions:
+        for session in self.gateway.live_sessions:
+            if session.receives(gid):
                 payload = guild_create_payload(
                     self, guild, all_members=bool(session.intents & Intent.GUILD_MEMBERS)
                 )
-                self.gateway._send_dispatch(session, "GUILD_CREATE", payload)
+                self.gateway._send_dispatch(session, "GUILD_CREATE", payload, gid)
         return guild
 
-    def add_scene(self, guild_name: str = "Quet Test Server") -> Scene:
-        """Build the usual test world (see `Scene`); `mod` has Manage Messages."""
-        guild = self.add_guild(guild_name)
+    def add_scene(
+        self, guild_name: str = "Quet Test Server", *, shard: tuple[int, int] | None = None
+    ) -> Scene:
+        """Build the usual test world (see `Scene`); `mod` has Manage Messages. With `shard`
+        (shard_id, num_shards), the guild's id puts it on that shard."""
+        guild = self.add_guild(guild_name, shard=shard)
         channel = self.add_text_channel(guild, "games")
         other = self.add_text_channel(guild, "lounge")
         thread = self.add_thread(channel, "side game")
@@ -341,10 +354,10 @@ class World:
             **change,
         }
         for session in self.gateway.live_sessions:
-            if not session.intents & Intent.GUILDS:
+            if not session.intents & Intent.GUILDS or not session.receives(thread.guild.id):
                 continue
             if user_id == self.bot_user.id or session.intents & Intent.GUILD_MEMBERS:
-                self.gateway._send_dispatch(session, "THREAD_MEMBERS_UPDATE", data)
+                self.gateway._send_dispatch(session, "THREAD_MEMBERS_UPDATE", data, thread.guild.id)
         self._notify()
 
     def add_user(

@@ -1,0 +1,269 @@
+"""The bot sharded as Discord requires: servers on two shards, in one process or in two.
+
+The emulator routes like Discord: a server's events (its interactions, messages, threads) go to the
+session of shard ``(guild_id >> 22) % 2``, and everything without a server (DMs, clicks on DM panels,
+forms opened from them) to shard 0. The "Zero" server is on shard 0 and plays with threads off; the
+"One" server is on shard 1 with the default settings (each game in its thread).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.games import RULES
+from bot.storage import GameRow, Storage
+from tests.e2e.driver import (
+    assert_discord_accepted_all,
+    bot_messages,
+    game_place,
+    is_card,
+    numbers_pick_from_panel,
+    start_game,
+    typed_answer,
+)
+from tests.emulator import DiscordEmulator
+from tests.emulator.harness import BotHarness, project_bot_factory
+from tests.emulator.models import Channel, InteractionRecord, User, shard_of
+from tests.emulator.world import Scene
+
+ZERO, ONE = (0, 2), (1, 2)
+SYNC = "PUT /applications/*/commands"
+
+
+@pytest.fixture
+async def scenes(emu: DiscordEmulator, bot_db: Path) -> tuple[Scene, Scene]:
+    """A server on shard 0 of 2 (threads off) and one on shard 1 of 2 (threads on, the default)."""
+    zero, one = emu.add_scene("Zero", shard=ZERO), emu.add_scene("One", shard=ONE)
+    storage = await Storage.open(str(bot_db))
+    try:
+        await storage.set_guild_setting(guild_id=zero.guild.id, key="threads", value=0)
+    finally:
+        await storage.close()
+    return zero, one
+
+
+@pytest.fixture
+async def two_processes(
+    emu: DiscordEmulator, scenes: tuple[Scene, Scene], bot_db: Path
+) -> AsyncIterator[tuple[BotHarness, BotHarness]]:
+    """The bot as two processes over one SQLite file: shard 0 of 2, and shard 1 of 2."""
+    first, second = (
+        BotHarness(emu, project_bot_factory(str(bot_db), shard_count=2, shards=(k,))) for k in (0, 1)
+    )
+    await first.start()
+    try:
+        await second.start()
+        try:
+            yield first, second
+        finally:
+            await second.stop()
+    finally:
+        await first.stop()
+
+
+# ---- helpers ------------------------------------------------------------------------------------------
+
+
+async def stored(harness: BotHarness, game_id: int) -> tuple[GameRow, Any, Any]:
+    """The game as the database has it now (never a process's cached copy): row, rules, state."""
+    row = await harness.bot.storage.get_game(game_id=game_id)
+    rules = RULES[row.kind]
+    return row, rules, None if row.state is None else rules.State.from_dict(row.state)
+
+
+def assert_routed_like_discord(emu: DiscordEmulator) -> None:
+    """Every interaction went to one session: its server's shard, or shard 0 without a server."""
+    for rec in emu.interactions.values():
+        shard = 0 if rec.guild is None else shard_of(rec.guild.id, 2)
+        assert [s.shard for s in rec.sessions] == [(shard, 2)], rec.describe()
+
+
+def assert_answered_by(rec: InteractionRecord, harness: BotHarness) -> None:
+    assert rec.sessions == harness.sessions, f"{rec.describe()} reached another process"
+
+
+COMMANDS = {"procession": ("procession flip", "position"), "dots": ("dots line", "to")}
+
+
+async def slash_move(
+    emu: DiscordEmulator,
+    harness: BotHarness,
+    place: Channel,
+    game_id: int,
+    users: list[User],
+    rng: random.Random,
+) -> InteractionRecord | None:
+    """One random legal move of a procession or dots game by slash command in ``place``; None once
+    the game is over."""
+    row, rules, state = await stored(harness, game_id)
+    if row.status != "active":
+        return None
+    seat = min(rules.to_act(state))
+    action = rng.choice([a for a in rules.legal_actions(state, seat) if a["type"] != "drop"])
+    command, option = COMMANDS[row.kind]
+    options = {option: action[option]}
+    if action.get("from"):
+        options["from"] = action["from"]
+    rec = await emu.slash(users[seat], place, command, **options)
+    response = await rec.response()
+    assert not response.ephemeral, rec.ephemeral_texts()
+    await emu.wait_idle()
+    return rec
+
+
+async def pick_by_dm(
+    emu: DiscordEmulator, harness: BotHarness, game_id: int, users: list[User], how: str
+) -> bool:
+    """One Numbers pick by DM (``reply``: typed; ``panel``: the panel's Pick button and its form);
+    False once the game is over."""
+    row, rules, state = await stored(harness, game_id)
+    if row.status != "active":
+        return False
+    seat = min(rules.to_act(state))
+    number = rules.legal_actions(state, seat)[0]["number"]
+    if how == "reply":
+        answer = await typed_answer(emu, users[seat], str(number))
+        assert f"**{number}**" in answer, answer
+    else:
+        await numbers_pick_from_panel(emu, users[seat], game_id, number)
+    _, _, after = await stored(harness, game_id)
+    assert after != state, f"{users[seat].name}'s pick by {how} changed nothing"
+    return True
+
+
+async def open_game(emu: DiscordEmulator, scene: Scene, command: str, **options: Any) -> tuple[int, Channel]:
+    """A two-player game (alice and bob) started in the scene's #games: its id and where it plays."""
+    game_id = await start_game(emu, scene.channel, command, scene.alice, scene.bob, **options)
+    card = [m for m in bot_messages(emu, scene.channel) if is_card(m)][-1]
+    return game_id, game_place(emu, scene.channel, card)
+
+
+# ---- one process, both shards ---------------------------------------------------------------------------
+
+
+async def test_one_process_runs_both_shards_and_a_dm_move_reaches_a_game_on_shard_1(
+    emu: DiscordEmulator, scenes: tuple[Scene, Scene], bot_db: Path
+) -> None:
+    zero, one = scenes
+    harness = BotHarness(emu, project_bot_factory(str(bot_db), shard_count=2))
+    await harness.start()
+    try:
+        bot = harness.bot
+        assert sorted(s.shard for s in harness.sessions) == [ZERO, ONE]
+        assert [bot.get_guild(s.guild.id).shard_id for s in scenes] == [0, 1]
+        assert len(emu.requests_matching(SYNC)) == 1
+
+        procession, at_zero = await open_game(emu, zero, "procession new", n=3)
+        numbers, at_one = await open_game(emu, one, "numbers new", m=3)
+        assert at_zero is zero.channel and at_one.is_thread and at_one.guild is one.guild
+        rng, paths = random.Random(16), ["reply", "panel"]
+        flips = picks = 0
+        while True:
+            rec = await slash_move(emu, harness, at_zero, procession, [zero.alice, zero.bob], rng)
+            picked = await pick_by_dm(emu, harness, numbers, [one.alice, one.bob], paths[picks % 2])
+            flips, picks = flips + (rec is not None), picks + picked
+            if rec is None and not picked:
+                break
+
+        for game_id in (procession, numbers):
+            row, _, state = await stored(harness, game_id)
+            assert row.status == "finished" and await bot.service.replay(game_id) == state
+        assert picks == 12 and flips >= 1  # Numbers m=3: 2 rounds of 3 moves, 2 picks each
+        # Each DM and each click or form from a DM panel reached shard 0; the servers' commands their
+        # own shards; and the boards of the game on shard 1 were posted in its thread.
+        shard_0, shard_1 = sorted(harness.sessions, key=lambda s: s.shard_key)
+        assert shard_0.got("MESSAGE_CREATE") >= 6 and shard_1.got("MESSAGE_CREATE") == 0
+        assert shard_0.got("INTERACTION_CREATE") >= 6 and shard_1.got("INTERACTION_CREATE") == 0
+        assert shard_1.got("INTERACTION_CREATE", one.guild.id) >= 3
+        assert shard_0.got("INTERACTION_CREATE", one.guild.id) == 0
+        assert_routed_like_discord(emu)
+        assert (
+            "wins" in emu.last_message(at_one).content or "draw" in emu.last_message(at_one).content.lower()
+        )
+        assert len(emu.requests_matching(SYNC)) == 1
+        assert_discord_accepted_all(emu)
+    finally:
+        await harness.stop()
+
+
+# ---- two processes, one shard each ----------------------------------------------------------------------
+
+
+async def test_two_processes_each_serve_their_shards_servers(
+    emu: DiscordEmulator, scenes: tuple[Scene, Scene], two_processes: tuple[BotHarness, BotHarness]
+) -> None:
+    zero, one = scenes
+    first, second = two_processes
+    assert [s.shard for s in first.sessions] == [ZERO] and [s.shard for s in second.sessions] == [ONE]
+    assert [g.id for g in first.bot.guilds] == [zero.guild.id]
+    assert [g.id for g in second.bot.guilds] == [one.guild.id]
+    # The commands were synced once, by the process running shard 0; a restart of the other syncs nothing.
+    assert len(emu.requests_matching(SYNC)) == 1
+    await second.restart()
+    assert len(emu.requests_matching(SYNC)) == 1
+
+    procession, at_zero = await open_game(emu, zero, "procession new", n=3)
+    dots, at_one = await open_game(emu, one, "dots new", size=3)
+    rng = random.Random(2)
+    moves = 0
+    while True:
+        recs = [
+            await slash_move(emu, first, at_zero, procession, [zero.alice, zero.bob], rng),
+            await slash_move(emu, second, at_one, dots, [one.alice, one.bob], rng),
+        ]
+        for rec, owner in zip(recs, (first, second), strict=True):
+            if rec is not None:
+                assert_answered_by(rec, owner)
+                moves += 1
+        if recs == [None, None]:
+            break
+    for harness, game_id in ((first, procession), (second, dots)):
+        row, _, state = await stored(harness, game_id)
+        assert row.status == "finished" and await harness.bot.service.replay(game_id) == state
+    assert moves >= 6
+    # Each server's lobby, joins, starts and moves went to its own process, and nothing had no server.
+    for rec in emu.interactions.values():
+        assert rec.guild is not None
+        assert_answered_by(rec, first if rec.guild is zero.guild else second)
+    assert first.sessions[0].got("INTERACTION_CREATE", one.guild.id) == 0
+    assert second.sessions[0].got("INTERACTION_CREATE", zero.guild.id) == 0
+    assert_discord_accepted_all(emu)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a move made by the process running shard 0 (a DM) leaves the stale game in the cache of "
+    "the process hosting its server (shard 1): cross-process cache checks and claims are the next step",
+)
+async def test_dm_moves_for_a_game_on_shard_1_reach_the_process_running_shard_0(
+    emu: DiscordEmulator, scenes: tuple[Scene, Scene], two_processes: tuple[BotHarness, BotHarness]
+) -> None:
+    _, one = scenes
+    first, second = two_processes
+    numbers, at_one = await open_game(emu, one, "numbers new", m=3)
+    users = [one.alice, one.bob]
+    for turn in range(20):  # a pick by DM reply, one from the DM panel, one by slash command in the thread
+        row, rules, state = await stored(second, numbers)
+        if row.status != "active":
+            break
+        if turn % 3 == 2:
+            seat = min(rules.to_act(state))
+            number = rules.legal_actions(state, seat)[0]["number"]
+            rec = await emu.slash(users[seat], at_one, "numbers pick", number=number)
+            await rec.response()
+            await emu.wait_idle()
+            assert_answered_by(rec, second)
+            assert (await stored(second, numbers))[2] != state, rec.ephemeral_texts()
+        else:
+            assert await pick_by_dm(emu, first, numbers, users, "reply" if turn % 3 == 0 else "panel")
+    row, _, state = await stored(second, numbers)
+    assert row.status == "finished"
+    for harness in two_processes:
+        assert await harness.bot.service.replay(numbers) == state
+    assert_routed_like_discord(emu)
+    assert_discord_accepted_all(emu)
