@@ -76,7 +76,7 @@ class QuetBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.storage = storage = await Storage.open(self.settings.db_path)
-        self.service = service = GameService(storage)
+        self.service = service = GameService(storage, shared=self.settings.shares_database)
         self.catalog = catalog = Catalog()
         router = Router(service, Replies())
         self.outbox = outbox = Outbox(storage)

@@ -31,6 +31,12 @@ class Settings:
         only process, not sharded), so that several processes never sync at once."""
         return self.shard_ids is None or 0 in self.shard_ids
 
+    @property
+    def shares_database(self) -> bool:
+        """Whether other processes may write the same database: a PostgreSQL database, or a sharded
+        bot (the other shards run elsewhere). Then no cached game row is trusted without a check."""
+        return self.shard_count is not None or self.db_path.startswith(("postgresql://", "postgres://"))
+
 
 class Shards(NamedTuple):
     total: int | None

@@ -235,8 +235,22 @@ class GameCache:
 
 
 class GameService:
-    def __init__(self, storage: Storage) -> None:
+    """Games: finding them, and every change to them (each one transaction, checked on its version).
+
+    With ``shared`` (other processes write the same database: shards, PostgreSQL), the cache is not
+    trusted to be current: `get` reads the row (one indexed read) and keeps only the parsing of a
+    version it already knows, a channel's live games and the DM links are read each time. Writes need
+    nothing more: each compares and swaps the game's version, so a change made elsewhere since the
+    read makes it fail (`StaleVersion`) instead of overwriting it. We chose checking over
+    invalidation by LISTEN/NOTIFY: a notification arrives after the write has committed, so a cache
+    fed by them can still answer from a stale row in that gap; SQLite has no notifications at all
+    (two shard processes may share one SQLite file); and the check costs one read of one row by its
+    key.
+    """
+
+    def __init__(self, storage: Storage, *, shared: bool = False) -> None:
         self.storage = storage
+        self.shared = shared
         self.cache = GameCache()
         self._locks: dict[int, asyncio.Lock] = {}
         # Told after every committed change (with the game, when it is a start or a move).
@@ -281,7 +295,7 @@ class GameService:
     # ---- finding games --------------------------------------------------------------------------
 
     async def get(self, game_id: int) -> Loaded:
-        cached = self.cache.get(game_id)
+        cached = None if self.shared else self.cache.get(game_id)
         if cached is not None:
             return cached
         return self.load(await self.storage.get_game(game_id=game_id))
@@ -289,7 +303,7 @@ class GameService:
     async def live_at(self, channel_id: int) -> list[Loaded]:
         """The live games of a channel or thread: those played there, and those whose lobby card
         is there (played in their own thread)."""
-        games = self.cache.live_at(channel_id)
+        games = None if self.shared else self.cache.live_at(channel_id)
         if games is None:
             epoch = self.cache.epoch
             games = [self.load(row) for row in await self.storage.live_games_at(channel_id=channel_id)]
@@ -374,7 +388,7 @@ class GameService:
 
     async def dm_link(self, game_id: int, user_id: int) -> DmLink:
         """A player's private channel for a game: DMs closed?, and their newest DM panel."""
-        link = self.cache.link(game_id, user_id)
+        link = None if self.shared else self.cache.link(game_id, user_id)
         if link is None:
             link = await self.storage.get_dm_link(game_id=game_id, user_id=user_id)
             self.cache.put_link(link)

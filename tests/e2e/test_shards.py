@@ -235,11 +235,6 @@ async def test_two_processes_each_serve_their_shards_servers(
     assert_discord_accepted_all(emu)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a move made by the process running shard 0 (a DM) leaves the stale game in the cache of "
-    "the process hosting its server (shard 1): cross-process cache checks and claims are the next step",
-)
 async def test_dm_moves_for_a_game_on_shard_1_reach_the_process_running_shard_0(
     emu: DiscordEmulator, scenes: tuple[Scene, Scene], two_processes: tuple[BotHarness, BotHarness]
 ) -> None:

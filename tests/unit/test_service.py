@@ -203,3 +203,31 @@ async def test_a_move_read_back_does_not_forget_a_board_or_thread_not_yet_stored
     service.cache.set_messages(game.id, lobby_message_id=None, board_message_id=901)
     service.load(await service.storage.get_game(game_id=game.id))
     assert (await service.get(game.id)).row.board_message_id == 901
+
+
+async def test_shared_services_never_answer_from_a_stale_row(tmp_path: Path) -> None:
+    """Two processes on one database (`shared`): what one writes, the other reads at once (its games,
+    a channel's live games), and a move there is checked against the current version."""
+    one = await Storage.open(str(tmp_path / "shared.sqlite3"))
+    two = await Storage.open(str(tmp_path / "shared.sqlite3"))
+    try:
+        a, b = GameService(one, shared=True), GameService(two, shared=True)
+        game = await lobby(a, channel=100)
+        assert [g.id for g in await b.live_at(100)] == [game.id]  # b caches nothing yet, reads it
+        await b.start(game.id, 10)
+        assert (await a.get(game.id)).row.status == "active"  # a's cached lobby row is not served
+        mover = (await a.get(game.id)).state.turn
+        await a.act(game.id, 10 + mover, {"type": "flip", "position": 1})
+        assert len((await b.get(game.id)).state.rows) == 2
+        second = await lobby(b, channel=100)
+        assert [g.id for g in await a.live_at(100)] == [game.id, second.id]  # b's new lobby, untold
+        # A move a made from a row b has since changed is refused, not applied over b's.
+        unshared = GameService(one)
+        seen = await unshared.get(game.id)
+        mover = (await b.get(game.id)).state.turn
+        await b.act(game.id, 10 + mover, {"type": "flip", "position": 2})
+        with pytest.raises(StaleVersion):
+            await unshared.act(game.id, 10 + seen.state.turn, {"type": "flip", "position": 3})
+    finally:
+        await one.close()
+        await two.close()
