@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
@@ -21,10 +20,13 @@ from bot.errors import (
 from bot.service import GameService
 from bot.storage import MIGRATIONS, StaleVersion, Storage
 
+# The tests taking `database` run on SQLite and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.both_dbs
+
 
 @pytest.fixture
-async def service(tmp_path: Path):
-    storage = await Storage.open(str(tmp_path / "games.sqlite3"))
+async def service(database: str):
+    storage = await Storage.open(database)
     yield GameService(storage)
     await storage.close()
 
@@ -38,8 +40,8 @@ async def lobby(service: GameService, channel: int = 100, n: int = 5, players: i
     return game
 
 
-async def test_migrations_are_numbered_and_idempotent(tmp_path: Path) -> None:
-    path = str(tmp_path / "db.sqlite3")
+async def test_migrations_are_numbered_and_idempotent(database: str) -> None:
+    path = database
     storage = await Storage.open(path)
     assert await storage.schema_version() == len(MIGRATIONS)
     await storage.close()
