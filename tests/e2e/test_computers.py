@@ -12,7 +12,6 @@ import logging
 import random
 import re
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,9 +32,9 @@ SMALL = {"procession": {"n": 5}, "dots": {"size": 3}, "updown": {}, "numbers": {
 
 
 @pytest.fixture
-async def bots(emulator: DiscordEmulator, scene: Scene, bot_db: Path) -> AsyncIterator[BotHarness]:
+async def bots(emulator: DiscordEmulator, scene: Scene, bot_db: str) -> AsyncIterator[BotHarness]:
     """The bot, with computers that wait only ``PAUSE`` seconds before their moves."""
-    harness = BotHarness(emulator, project_bot_factory(str(bot_db), computer_pause=PAUSE))
+    harness = BotHarness(emulator, project_bot_factory(bot_db, computer_pause=PAUSE))
     await harness.start()
     try:
         yield harness
@@ -75,6 +74,7 @@ async def settle(emu: DiscordEmulator, harness: BotHarness, game_id: int, person
     raise AssertionError(f"the computers of game #{game_id} did not move")
 
 
+@pytest.mark.both_dbs
 @pytest.mark.parametrize("kind", sorted(RULES))
 async def test_a_person_plays_a_whole_game_against_computers_with_a_restart(
     emu: DiscordEmulator, scene: Scene, bots: BotHarness, kind: str

@@ -9,7 +9,6 @@ import asyncio
 import io
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,14 +24,14 @@ from tests.emulator.harness import BotHarness, project_bot_factory
 from tests.emulator.models import Channel, MessageRecord, User
 from tests.emulator.world import Scene
 
-pytestmark = pytest.mark.threads
+pytestmark = [pytest.mark.threads, pytest.mark.both_dbs]  # both_dbs: on PostgreSQL too
 
 PAUSE = 0.02
 
 
 @pytest.fixture
-async def bots(emulator: DiscordEmulator, scene: Scene, bot_db: Path) -> AsyncIterator[BotHarness]:
-    harness = BotHarness(emulator, project_bot_factory(str(bot_db), computer_pause=PAUSE))
+async def bots(emulator: DiscordEmulator, scene: Scene, bot_db: str) -> AsyncIterator[BotHarness]:
+    harness = BotHarness(emulator, project_bot_factory(bot_db, computer_pause=PAUSE))
     await harness.start()
     try:
         yield harness

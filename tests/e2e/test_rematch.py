@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -19,12 +18,12 @@ from tests.emulator.harness import BotHarness, project_bot_factory
 from tests.emulator.models import Channel, MessageRecord, User
 from tests.emulator.world import Scene
 
-pytestmark = pytest.mark.threads
+pytestmark = [pytest.mark.threads, pytest.mark.both_dbs]  # both_dbs: on PostgreSQL too
 
 
 @pytest.fixture
-async def bots(emulator: DiscordEmulator, scene: Scene, bot_db: Path) -> AsyncIterator[BotHarness]:
-    harness = BotHarness(emulator, project_bot_factory(str(bot_db), computer_pause=PAUSE))
+async def bots(emulator: DiscordEmulator, scene: Scene, bot_db: str) -> AsyncIterator[BotHarness]:
+    harness = BotHarness(emulator, project_bot_factory(bot_db, computer_pause=PAUSE))
     await harness.start()
     try:
         yield harness
