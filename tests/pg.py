@@ -117,7 +117,10 @@ class PostgresServer:
         name = f"test_{os.getpid()}_{next(self._names)}"
         conn = await asyncpg.connect(self.admin_url)
         try:
-            await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+            # FILE_COPY (PostgreSQL 15 made WAL_LOG the default): three times quicker for a small
+            # database when nothing is fsynced; before 15 it was the only way.
+            copy = " STRATEGY FILE_COPY" if conn.get_server_version().major >= 15 else ""
+            await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0{copy}')
         finally:
             await conn.close()
         return self.url(name)

@@ -162,6 +162,7 @@ async def test_rows_read_back_what_was_written_also_after_reopening(database: st
         await storage.set_messages(game_id=game.id, board_message_id=555)
         moved = (await move(storage, game)).row
         await storage.set_messages(game_id=game.id, board_message_id=556, lobby_message_id=9)
+        await storage.set_messages(game_id=game.id, board_message_id=550)  # an older board recorded late
         row = await storage.get_game(game_id=game.id)
         assert (row.version, row.board_message_id, row.lobby_message_id) == (moved.version, 556, 9)
         assert row.version == game.version + 1  # message ids are not a game change
