@@ -14,6 +14,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+import tests.pg
 from bot.storage import MIGRATIONS, Conflict, Storage, StorageError, sqlite_path
 from bot.storage.driver import Many, Q, Txn, fetch
 from bot.storage.postgres import PostgresDriver, postgres_sql, postgres_statement, redact, translate_ddl
@@ -304,3 +305,18 @@ async def test_transactions_run_side_by_side(storage: Storage) -> None:
     started = time.monotonic()
     await asyncio.gather(*[storage.driver.read(slow()) for _ in range(4)])
     assert time.monotonic() - started < 1.5
+
+
+# ---- the test server itself ----------------------------------------------------------------------------
+
+
+def test_without_the_binaries_ci_fails_and_a_local_run_skips(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tests.pg, "binaries", lambda: None)
+    with pytest.raises(tests.pg.Unavailable, match="apt-get install -y postgresql"):
+        tests.pg.PostgresServer().start()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI must run the PostgreSQL tests"):
+        tests.pg.unavailable("no initdb")
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="PostgreSQL tests skipped: no initdb"):
+        tests.pg.unavailable("no initdb")
