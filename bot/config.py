@@ -8,6 +8,8 @@ from typing import NamedTuple
 
 from dotenv import load_dotenv
 
+from bot.storage import StorageError, sqlite_path
+
 
 class ConfigError(Exception):
     """A setting is missing or malformed; the message says what to set."""
@@ -16,7 +18,7 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Settings:
     token: str
-    db_path: str = "quetbot.sqlite3"
+    db_path: str = "quetbot.sqlite3"  # QUETBOT_DB as given: a SQLite file, sqlite:///path or postgresql://...
     dev_guild: int | None = None
     computer_pause: float = 2.0  # seconds a computer player waits before its move
     computer_workers: int = 1  # processes computer players think in (0: a thread of the bot's process)
@@ -123,9 +125,14 @@ def load_settings(
         env.get("QUETBOT_SHARD_COUNT", "") if shard_count is None else shard_count,
         env.get("QUETBOT_SHARDS", "") if shards is None else shards,
     )
+    db = env.get("QUETBOT_DB", "").strip() or "quetbot.sqlite3"
+    try:
+        sqlite_path(db)  # (only to refuse what is neither a file nor a known URL)
+    except StorageError as exc:
+        raise ConfigError(f"QUETBOT_DB: {exc}") from exc
     return Settings(
         token=token,
-        db_path=env.get("QUETBOT_DB", "").strip() or "quetbot.sqlite3",
+        db_path=db,
         dev_guild=dev_guild,
         computer_pause=pause,
         computer_workers=int(workers_raw),

@@ -376,14 +376,17 @@ class GameService:
         board_message_id: int | None = None,
         place_id: int | None = None,
     ) -> None:
+        # The cache first, as the outbox does: work on the game that starts while the write is under
+        # way (a click on the card just posted) already knows where the game is shown. (Its own write
+        # may commit before this one on PostgreSQL, and read back a row without these ids.)
+        self.cache.set_messages(
+            game_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id, place_id=place_id
+        )
         await self.storage.set_messages(
             game_id=game_id,
             lobby_message_id=lobby_message_id,
             board_message_id=board_message_id,
             place_id=place_id,
-        )
-        self.cache.set_messages(
-            game_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id, place_id=place_id
         )
 
     async def dm_link(self, game_id: int, user_id: int) -> DmLink:

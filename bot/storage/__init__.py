@@ -15,17 +15,20 @@ against the one signature there is:
     settings.py  per-server and per-player settings
     meta.py      the bot's own key-value bookkeeping
     rows.py      the frozen row types everything above answers with
-    schema.py    the numbered SQLite migrations
+    schema.py    the numbered migrations (SQLite's DDL; the PostgreSQL driver translates it)
     driver.py    the driver boundary: a transaction is a generator of statements (see there), and
                  `Repository`, the base of the repositories above
     sqlite.py    the SQLite driver: one connection in one thread, one trip per transaction
+    postgres.py  the PostgreSQL driver (asyncpg): a pool, the dialect's placeholders and types
 
 Nothing here caches: every method reads the database (a cache, where one pays, belongs to the
-service layer, which knows when it may be stale). A PostgreSQL driver can replace the SQLite one
-behind `Storage(driver)` without touching any caller.
+service layer, which knows when it may be stale). `Storage.open` picks the driver from the
+database's name (a ``postgresql://`` URL, or a SQLite file); no caller knows which one it got.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from bot.storage.driver import Driver
 from bot.storage.errors import Conflict, StaleVersion, StorageError
@@ -83,9 +86,11 @@ class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Re
         self.driver = driver
 
     @classmethod
-    async def open(cls, path: str) -> Storage:
-        """Open the SQLite database at ``path`` (created if missing), migrated to the latest schema."""
-        storage = cls(await SqliteDriver.open(path, migrations=MIGRATIONS))
+    async def open(cls, database: str) -> Storage:
+        """Open ``database``, migrated to the latest schema: a ``postgresql://`` (or ``postgres://``)
+        URL is a PostgreSQL database; a file path, or ``sqlite:///path``, a SQLite file (created if
+        missing)."""
+        storage = cls(await open_driver(database, migrations=MIGRATIONS))
         try:
             await storage.backfill_records()  # once, after migration 8: the games finished before it
         except BaseException:
@@ -103,3 +108,36 @@ class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Re
 
     async def schema_version(self) -> int:
         return await self.driver.schema_version()
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+SQLITE_SCHEME = "sqlite:///"
+
+
+def sqlite_path(database: str) -> str | None:
+    """The SQLite file ``database`` names (a path, or ``sqlite:///path``: ``sqlite:////abs/path``
+    for an absolute one, as SQLAlchemy writes it); None for a PostgreSQL URL. StorageError for any
+    other URL."""
+    if database.startswith(POSTGRES_SCHEMES):
+        return None
+    if database.startswith(SQLITE_SCHEME):
+        path = database[len(SQLITE_SCHEME) :]
+        if not path:
+            raise StorageError(f"{database!r} names no file: write sqlite:///path/to/file.sqlite3.")
+        return path
+    if "://" in database:
+        raise StorageError(
+            f"Unknown database URL {database.split('://')[0]}://...: use postgresql://... or a SQLite "
+            "file path (or sqlite:///path)."
+        )
+    return database
+
+
+async def open_driver(database: str, *, migrations: Sequence[str] = ()) -> Driver:
+    """The driver for ``database`` (see `Storage.open`), with ``migrations`` applied."""
+    path = sqlite_path(database)
+    if path is not None:
+        return await SqliteDriver.open(path, migrations=migrations)
+    from bot.storage.postgres import PostgresDriver  # asyncpg is loaded only when it is used
+
+    return await PostgresDriver.open(database, migrations=migrations)

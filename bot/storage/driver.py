@@ -66,7 +66,8 @@ def fetch(sql: str, args: Sequence[Any] = ()) -> Txn[Rows]:
 
 
 class Driver(ABC):
-    """A database the repositories can use. Implementations: `bot.storage.sqlite.SqliteDriver`."""
+    """A database the repositories can use. Implementations: `bot.storage.sqlite.SqliteDriver`,
+    `bot.storage.postgres.PostgresDriver`."""
 
     @abstractmethod
     async def read(self, txn: Txn[T]) -> T:

@@ -226,15 +226,18 @@ class Games(Repository):
         args = (old.kind, old.guild_id, old.channel_id, old.channel_id, host_id, dumps(dict(old.options)))
 
         def work() -> Txn[Written | None]:
-            taken = yield Q(f"SELECT g.id FROM games g WHERE g.rematch_of = ? AND {_LIVE}", (old.id,))
-            if taken:
-                return None
+            # The unique index on live rematches decides who is first, also between processes (a
+            # SELECT first would not: under READ COMMITTED two transactions can both find none).
             rows = yield Q(
                 "INSERT INTO games (kind, guild_id, channel_id, place_id, status, host_id, options, seed, "
                 "created_at, updated_at, timeout_s, rematch_of) "
-                "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (rematch_of) WHERE rematch_of IS NOT NULL AND status IN ('lobby', 'active') "
+                "DO NOTHING RETURNING id",
                 (*args, seed, now, now, old.timeout_s, old.id),
             )
+            if not rows:
+                return None
             game_id = int(rows[0][0])
             yield from write_seats(game_id, seats)
             items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects)

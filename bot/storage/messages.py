@@ -17,15 +17,23 @@ def set_message_ids(
     board_message_id: int | None = None,
     place_id: int | None = None,
 ) -> Txn[None]:
-    columns = (
-        ("lobby_message_id", lobby_message_id),
-        ("board_message_id", board_message_id),
-        ("place_id", place_id),
-    )
-    sets = {column: value for column, value in columns if value is not None}
-    if sets:
-        assignments = ", ".join(f"{column} = ?" for column in sets)
-        yield Q(f"UPDATE games SET {assignments} WHERE id = ?", (*sets.values(), game_id))
+    assignments: list[str] = []
+    args: list[int] = []
+    if lobby_message_id is not None:
+        assignments.append("lobby_message_id = ?")
+        args.append(lobby_message_id)
+    if board_message_id is not None:
+        # The newest board wins (a message id grows with time), whichever completion commits last:
+        # two of them for one game may commit out of order (PostgreSQL's pool, several processes).
+        assignments.append(
+            "board_message_id = CASE WHEN board_message_id > ? THEN board_message_id ELSE ? END"
+        )
+        args += [board_message_id, board_message_id]
+    if place_id is not None:
+        assignments.append("place_id = ?")
+        args.append(place_id)
+    if assignments:
+        yield Q(f"UPDATE games SET {', '.join(assignments)} WHERE id = ?", (*args, game_id))
 
 
 def read_link(game_id: int, user_id: int) -> Txn[DmLink]:

@@ -48,10 +48,11 @@ def on_move(
     if not _is_forfeit(action):
         yield Q(
             "INSERT INTO move_clock (game_id, seat, moves, seconds) "
-            "SELECT game_id, seat, 1, MAX(0, ? - since) FROM waits WHERE game_id = ? AND seat = ? "
+            "SELECT game_id, seat, 1, CASE WHEN since < ? THEN ? - since ELSE 0.0 END FROM waits "
+            "WHERE game_id = ? AND seat = ? "
             "ON CONFLICT (game_id, seat) DO UPDATE SET moves = move_clock.moves + 1, "
             "seconds = move_clock.seconds + excluded.seconds",
-            (now, game_id, seat),
+            (now, now, game_id, seat),
         )
     if result is None:
         return
@@ -87,6 +88,19 @@ def record_finished(
     names = [str(r[1]) for r in seat_rows]
     results = seat_results(kind, seats, result, forfeited)
     players = sorted({r.player for r in results})
+    # Claim the players' rating rows before reading them: a game finishing at the same time with a
+    # player in common (on another connection, or in another process) waits here until this one
+    # commits, then reads the ratings it wrote; without the claim both would start from the same
+    # rating and one update would be lost. A new player's row is made (at the default rating, which
+    # is what a missing row means) so that there is a row to claim. In player order: two games
+    # claiming the same players never wait for each other in a circle.
+    default = Rating()
+    yield Many(
+        "INSERT INTO ratings (guild_id, kind, player_id, name, mu, sigma, ordinal, games, wins, moves, "
+        "move_seconds, last_change, updated_at) VALUES (?, ?, ?, '', ?, ?, ?, 0, 0, 0, 0.0, 0.0, ?) "
+        "ON CONFLICT (guild_id, kind, player_id) DO UPDATE SET updated_at = ratings.updated_at",
+        [(guild_id, kind, p, default.mu, default.sigma, default.ordinal, finished_at) for p in players],
+    )
     marks = ", ".join("?" * len(players))
     prior_rows = yield Q(
         "SELECT player_id, mu, sigma FROM ratings "
@@ -218,7 +232,9 @@ def _log_clock(moves: Sequence[tuple[int, Mapping[str, Any], float]]) -> dict[in
 def backfill() -> Txn[int]:
     """Record every finished game not recorded yet, in the order they finished (their last change),
     if the migration asked for it; answers how many."""
-    due = yield Q("SELECT value FROM meta WHERE key = ?", (BACKFILL_KEY,))
+    # Taking the mark off first is the claim: of two processes starting together, the second waits
+    # for the first's transaction, then finds no mark (reading it first, both would record).
+    due = yield Q("DELETE FROM meta WHERE key = ? RETURNING value", (BACKFILL_KEY,))
     if not due:
         return 0
     games = yield Q(
@@ -238,7 +254,6 @@ def backfill() -> Txn[int]:
             clock=_log_clock(moves),
             finished_at=float(finished_at),
         )
-    yield Q("DELETE FROM meta WHERE key = ?", (BACKFILL_KEY,))
     return len(games)
 
 

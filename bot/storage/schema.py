@@ -1,9 +1,15 @@
-"""The SQLite schema: numbered migrations, applied in order at startup in one transaction.
+"""The schema: numbered migrations, applied in order at startup in one transaction.
 
-``PRAGMA user_version`` counts the migrations a database has (see `bot.storage.sqlite`). A migration
-is never edited once released: a database made by an older bot upgrades by running the ones it lacks.
-Statements are separated by ``;`` (none may contain one inside a string). This DDL is SQLite's; a
-PostgreSQL driver keeps its own, equivalent, in its own file.
+``PRAGMA user_version`` counts the migrations a SQLite database has (see `bot.storage.sqlite`), the
+``schema_version`` table a PostgreSQL one's (see `bot.storage.postgres`). A migration is never
+edited once released: a database made by an older bot upgrades by running the ones it lacks.
+Statements are separated by ``;`` (none may contain one inside a string).
+
+The DDL is SQLite's, and `bot.storage.postgres.translate_ddl` makes it PostgreSQL's (``INTEGER`` is
+``BIGINT``, ``REAL`` ``DOUBLE PRECISION``, an ``INTEGER PRIMARY KEY`` an identity column, an
+expression index key parenthesised); it refuses what it cannot translate (``WITHOUT ROWID``,
+``STRICT``, ``INSERT OR``...), so write new migrations with the types above, ``TEXT``, keys, checks,
+partial and expression indexes and ``ON CONFLICT`` upserts, which mean the same in both.
 """
 
 from __future__ import annotations

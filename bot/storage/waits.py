@@ -28,15 +28,17 @@ def sync(game_id: int, waiting: Sequence[int]) -> Txn[None]:
     """The game now waits for exactly ``waiting``. A seat already waited for keeps its deadline; a
     newly awaited seat gets one from now (the game's ``timeout_s``)."""
     seats = sorted(set(waiting))
+    if not seats:  # (an empty ``IN ()`` is SQLite's only)
+        yield Q("DELETE FROM waits WHERE game_id = ?", (game_id,))
+        return
     marks = ", ".join("?" * len(seats))
     yield Q(f"DELETE FROM waits WHERE game_id = ? AND seat NOT IN ({marks})", (game_id, *seats))
-    if seats:
-        now = time.time()
-        yield Many(
-            "INSERT INTO waits (game_id, seat, since, deadline) SELECT ?, ?, ?, ? + timeout_s FROM games "
-            "WHERE id = ? ON CONFLICT (game_id, seat) DO NOTHING",
-            [(game_id, seat, now, now, game_id) for seat in seats],
-        )
+    now = time.time()
+    yield Many(
+        "INSERT INTO waits (game_id, seat, since, deadline) SELECT ?, ?, ?, ? + timeout_s FROM games "
+        "WHERE id = ? ON CONFLICT (game_id, seat) DO NOTHING",
+        [(game_id, seat, now, now, game_id) for seat in seats],
+    )
 
 
 class Waits(Repository):

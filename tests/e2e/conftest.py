@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -21,9 +20,9 @@ def emu(emulator: DiscordEmulator) -> DiscordEmulator:
 
 
 @pytest.fixture
-async def bots(emulator: DiscordEmulator, scene: Scene, bot_db: Path) -> AsyncIterator[BotHarness]:
+async def bots(emulator: DiscordEmulator, scene: Scene, bot_db: str) -> AsyncIterator[BotHarness]:
     """The bot, with computers that wait only `COMPUTER_PAUSE` seconds before their moves."""
-    harness = BotHarness(emulator, project_bot_factory(str(bot_db), computer_pause=COMPUTER_PAUSE))
+    harness = BotHarness(emulator, project_bot_factory(bot_db, computer_pause=COMPUTER_PAUSE))
     await harness.start()
     try:
         yield harness

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import io
 import json
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
+from tests.db import query
 from tests.emulator import DiscordEmulator
 from tests.emulator.models import CallbackType, InteractionRecord, MessageRecord
 from tests.emulator.world import Channel, User
@@ -94,11 +93,10 @@ async def click_label(
     return await emu.click(user, message, message.button(label)["custom_id"])
 
 
-def db_snapshot(db: Path) -> tuple[Any, ...]:
+def db_snapshot(db: str) -> tuple[Any, ...]:
     """Everything that matters in the database (versions, states, move counts), for "nothing changed"."""
-    with sqlite3.connect(db) as conn:
-        games = conn.execute("SELECT id, status, version, state FROM games ORDER BY id").fetchall()
-        moves = conn.execute("SELECT COUNT(*) FROM moves").fetchone()
+    games = query(db, "SELECT id, status, version, state FROM games ORDER BY id")
+    moves = query(db, "SELECT COUNT(*) FROM moves")[0]
     return (tuple(games), moves)
 
 
@@ -150,20 +148,18 @@ async def start_game(
 SECRET_GAMES = frozenset({"updown", "numbers", "divisors"})
 
 
-# ---- the stored game, read as a second process would ---------------------------------------------
+# ---- the stored game, read as a second process would (`tests.db.query`) ----------------------------
 
 
-def game_state(db: Path, game_id: int) -> dict[str, Any] | None:
-    """The stored state of a game (None while it is a lobby), read from the database file."""
-    with sqlite3.connect(db, timeout=10) as conn:
-        row = conn.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
-    assert row is not None, f"no game #{game_id} in the database"
-    return None if row[0] is None else dict(json.loads(row[0]))
+def game_state(db: str, game_id: int) -> dict[str, Any] | None:
+    """The stored state of a game (None while it is a lobby), read from the database."""
+    rows = query(db, "SELECT state FROM games WHERE id = ?", (game_id,))
+    assert rows, f"no game #{game_id} in the database"
+    return None if rows[0][0] is None else dict(json.loads(rows[0][0]))
 
 
-def move_count(db: Path, game_id: int) -> int:
-    with sqlite3.connect(db, timeout=10) as conn:
-        return int(conn.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()[0])
+def move_count(db: str, game_id: int) -> int:
+    return int(query(db, "SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,))[0][0])
 
 
 # ---- what the channel shows ------------------------------------------------------------------------

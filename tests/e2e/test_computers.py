@@ -63,6 +63,7 @@ async def settle(emu: DiscordEmulator, harness: BotHarness, game_id: int, person
     raise AssertionError(f"the computers of game #{game_id} did not move")
 
 
+@pytest.mark.both_dbs
 @pytest.mark.parametrize("kind", sorted(RULES))
 async def test_a_person_plays_a_whole_game_against_computers_with_a_restart(
     emu: DiscordEmulator, scene: Scene, bots: BotHarness, kind: str

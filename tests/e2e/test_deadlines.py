@@ -8,25 +8,21 @@ bot itself is unmodified.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from pathlib import Path
 
+import pytest
+
+from tests.db import change
 from tests.e2e.driver import bot_messages, latest_board, private_reply, start_game
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
 from tests.emulator.world import Channel, Scene, User
 
 
-async def pass_time(db: Path, seconds: float) -> None:
-    """Everything the database remembers happened ``seconds`` earlier. (In a thread: the bot's own
-    transactions need the event loop to finish.)"""
-
-    def shift() -> None:
-        with sqlite3.connect(db, timeout=10) as conn:
-            conn.execute("UPDATE waits SET since = since - ?, deadline = deadline - ?", (seconds, seconds))
-            conn.execute("UPDATE games SET created_at = created_at - ?", (seconds,))
-
-    await asyncio.to_thread(shift)
+async def pass_time(db: str, seconds: float) -> None:
+    """Everything the database remembers happened ``seconds`` earlier. (`change`: in a thread, as the
+    bot's own transactions need the event loop to finish.)"""
+    await change(db, "UPDATE waits SET since = since - ?, deadline = deadline - ?", (seconds, seconds))
+    await change(db, "UPDATE games SET created_at = created_at - ?", (seconds,))
 
 
 async def open_procession(
@@ -43,8 +39,9 @@ async def tick(emu: DiscordEmulator, harness: BotHarness) -> None:
     await emu.wait_idle()
 
 
+@pytest.mark.both_dbs
 async def test_reminder_mute_and_forfeit_at_the_deadline(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     alice, bob, carol = scene.alice, scene.bob, scene.carol
     game_id = await open_procession(emu, scene.channel, alice, [bob, carol], "2h")
@@ -103,7 +100,7 @@ async def test_reminder_mute_and_forfeit_at_the_deadline(
 
 
 async def test_a_move_restarts_the_clock_and_mutes_hold(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     alice, bob = scene.alice, scene.bob
     game_id = await open_procession(emu, scene.channel, alice, [bob], "30m")
@@ -117,7 +114,7 @@ async def test_a_move_restarts_the_clock_and_mutes_hold(
 
 
 async def test_bad_timeouts_and_lobby_expiry(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     for bad, words in (
         ("5m", "10 minutes to 7 days"),

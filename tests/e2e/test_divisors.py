@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import io
 import re
-from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from bot.games import divisors as D
@@ -151,6 +151,7 @@ async def assert_no_leaks(emu: DiscordEmulator, harness: BotHarness, game_id: in
 # ---- a whole game ---------------------------------------------------------------------------------
 
 
+@pytest.mark.both_dbs
 async def test_three_players_m6_by_every_input_path_with_a_restart(
     emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
@@ -259,7 +260,7 @@ async def refused(rec: InteractionRecord, expected: str) -> None:
 
 
 async def test_bad_inputs_drop_forfeit_and_closed_dms(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     alice, bob, carol, mod = scene.alice, scene.bob, scene.carol, scene.mod
     channel = scene.channel

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -318,7 +317,7 @@ async def test_forfeit_mid_turn_passes_a_whole_turn(
 
 
 async def test_bad_input_is_answered_privately_and_changes_nothing(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     rec = await draw(emulator, scene.alice, scene.channel, "A1")
     assert "There is no Lines By The Dots game in this channel" in await private_reply(rec)

@@ -15,7 +15,6 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -72,7 +71,7 @@ def public_posts(emu: DiscordEmulator) -> set[int]:
     }
 
 
-def assert_nothing_changed(emu: DiscordEmulator, db: Path, then: Before) -> None:
+def assert_nothing_changed(emu: DiscordEmulator, db: str, then: Before) -> None:
     assert db_snapshot(db) == then.db, "the input changed the database"
     new = [emu.message(i).content[:80] for i in public_posts(emu) - then.public]
     assert new == [], f"the input was answered in public: {new}"
@@ -90,7 +89,7 @@ class Limits:
 
     emu: DiscordEmulator
     scene: Scene
-    db: Path
+    db: str
     caplog: pytest.LogCaptureFixture
 
     def before(self) -> Before:
@@ -146,7 +145,7 @@ def limits(
     emulator: DiscordEmulator,
     scene: Scene,
     bot_harness: BotHarness,
-    bot_db: Path,
+    bot_db: str,
     caplog: pytest.LogCaptureFixture,
 ) -> Limits:
     """The project's bot, started (``bot_harness``), with what the tests here check its answers by."""

@@ -5,7 +5,6 @@ restart."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -55,7 +54,7 @@ async def flip(emu: DiscordEmulator, scene: Scene, user: User, position: int) ->
 
 
 async def test_each_mode_in_a_game_without_secrets_and_its_reminders(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     alice, bob, carol = scene.alice, scene.bob, scene.carol
     assert "Notifications: **dm**" in await choose(emu, scene, alice, "dm")
@@ -157,7 +156,7 @@ async def test_a_closed_dm_falls_back_to_the_mention(
 
 @pytest.mark.threads
 async def test_in_a_thread_the_dm_links_and_the_reminders_go_there(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     alice, bob = scene.alice, scene.bob
     await choose(emu, scene, alice, "dm")

@@ -11,7 +11,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from pathlib import Path
+
+import pytest
 
 from bot.games import numbers
 from bot.service import Loaded
@@ -149,6 +150,7 @@ def assert_panel_blind(harness: BotHarness, game: Loaded, seat: int, shown: str 
 # ---- the tests --------------------------------------------------------------------------------------
 
 
+@pytest.mark.both_dbs
 async def test_whole_m3_game_by_every_input_path_with_a_restart(
     emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
@@ -252,7 +254,7 @@ async def test_whole_m3_game_by_every_input_path_with_a_restart(
 
 
 async def test_closed_dms_bad_inputs_and_autocomplete(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     alice, bob, mod = scene.alice, scene.bob, scene.mod
     emu.close_dms(bob)

@@ -14,7 +14,6 @@ import gc
 import warnings
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
@@ -32,6 +31,9 @@ from tests.emulator.harness import BotHarness
 from tests.emulator.models import InteractionRecord, MessageRecord
 from tests.emulator.world import Channel, Scene, User
 
+# On PostgreSQL as well as SQLite (see tests/conftest.py).
+pytestmark = pytest.mark.both_dbs
+
 REDESIGN = "issue 12: what a move owes is not durable yet"
 SETTLE = 5.0  # seconds for what a move owes to arrive (after a restart, too)
 RETRIED = 10.0  # ... when discord.py retries a 500 twice first (after 1 s, then 3 s)
@@ -40,7 +42,7 @@ RETRIED = 10.0  # ... when discord.py retries a 500 twice first (after 1 s, then
 # ---- reading the channel ----------------------------------------------------------------------------
 
 
-def procession_state(db: Path, game_id: int) -> procession.State:
+def procession_state(db: str, game_id: int) -> procession.State:
     stored = game_state(db, game_id)
     assert stored is not None, "the game has not started"
     return procession.State.from_dict(stored)
@@ -115,7 +117,7 @@ class Opening:
         return await emu.click(self.player, self.board, self.board.button(str(self.position))["custom_id"])
 
 
-async def procession_game(emu: DiscordEmulator, scene: Scene, db: Path, n: int = 5) -> Opening:
+async def procession_game(emu: DiscordEmulator, scene: Scene, db: str, n: int = 5) -> Opening:
     game_id = await start_game(emu, scene.channel, "procession new", scene.alice, scene.bob, n=n)
     state = procession_state(db, game_id)
     board = boards(emu, scene.channel)[-1]
@@ -123,7 +125,7 @@ async def procession_game(emu: DiscordEmulator, scene: Scene, db: Path, n: int =
 
 
 async def crash_after_the_first_answer(
-    emu: DiscordEmulator, scene: Scene, harness: BotHarness, db: Path, *, slash: bool = False
+    emu: DiscordEmulator, scene: Scene, harness: BotHarness, db: str, *, slash: bool = False
 ) -> Opening:
     """A Procession game (`procession_game`) and its first move, by its button (or with ``slash``, by
     ``/procession flip``); the bot is killed right after its first answer to it."""
@@ -139,7 +141,7 @@ async def crash_after_the_first_answer(
     return game
 
 
-async def play_to_the_end_by_buttons(emu: DiscordEmulator, scene: Scene, db: Path, game_id: int) -> None:
+async def play_to_the_end_by_buttons(emu: DiscordEmulator, scene: Scene, db: str, game_id: int) -> None:
     """Both players click the board's first enabled position until the game ends; every board is
     checked to appear once, and only the newest to keep its controls."""
     for _ in range(60):
@@ -164,7 +166,7 @@ async def play_to_the_end_by_buttons(emu: DiscordEmulator, scene: Scene, db: Pat
 
 
 async def test_a_board_click_survives_a_crash_right_after_its_first_answer(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     game = await crash_after_the_first_answer(emu, scene, bot_harness, bot_db)
     assert move_count(bot_db, game.game_id) == 1  # saved before the first answer
@@ -177,7 +179,7 @@ async def test_a_board_click_survives_a_crash_right_after_its_first_answer(
 
 
 async def test_a_slash_move_survives_a_crash_right_after_its_first_answer(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     game = await crash_after_the_first_answer(emu, scene, bot_harness, bot_db, slash=True)
     assert move_count(bot_db, game.game_id) == 1
@@ -201,7 +203,7 @@ def offers_pick(panel: MessageRecord, move: int) -> bool:
 
 
 async def test_a_revealing_pick_survives_a_crash_right_after_its_first_answer(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     alice, bob = scene.alice, scene.bob
     game_id = await start_game(emu, scene.channel, "numbers new", alice, bob, m=3)
@@ -247,7 +249,7 @@ async def test_a_revealing_pick_survives_a_crash_right_after_its_first_answer(
 
 
 async def test_a_board_click_whose_interaction_expired_still_gets_its_board(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     game = await procession_game(emu, scene, bot_db)
     emu.expire_next_interaction(user=game.player)
@@ -261,7 +263,7 @@ async def test_a_board_click_whose_interaction_expired_still_gets_its_board(
 
 
 async def test_boards_stay_in_order_when_a_post_fails_while_the_next_move_is_made(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     game = await procession_game(emu, scene, bot_db, n=6)
     game_id = game.game_id
@@ -294,7 +296,7 @@ async def test_boards_stay_in_order_when_a_post_fails_while_the_next_move_is_mad
 
 
 async def test_a_crashed_bot_restarts_on_what_it_had_saved(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     """(Passes today.) The crash leaves the saved move and nothing unclosed; the restarted bot plays on."""
     game = await crash_after_the_first_answer(emu, scene, bot_harness, bot_db)

@@ -6,7 +6,6 @@ costs in requests: printed, with bounds on what the panels add.
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 from bot.games import numbers, updown
 from tests.e2e.driver import (
@@ -62,7 +61,7 @@ def per_move(counts: Counter[str], moves: int) -> str:
 
 
 async def test_a_whole_updown_game_has_one_dm_panel_per_player(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     users = [scene.alice, scene.bob, scene.carol]
     game_id = await start_game(emu, scene.channel, "updown new", *users)
@@ -220,7 +219,7 @@ async def play_from_panels(
 
 
 async def test_whole_numbers_and_divisors_games_have_one_dm_panel_per_player(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     figures = []
     for command, users, options in (

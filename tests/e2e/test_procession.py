@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import pytest
 
 from tests.e2e.driver import (
     assert_clean,
@@ -84,6 +84,7 @@ async def test_seed_sample_game_by_slash_commands(
     assert_clean(emulator)
 
 
+@pytest.mark.both_dbs
 async def test_three_players_by_buttons(
     emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
@@ -135,7 +136,7 @@ async def test_restart_mid_game_keeps_the_game_and_its_buttons(
 
 
 async def test_bad_input_is_answered_privately_and_changes_nothing(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     rec = await emulator.slash(scene.alice, scene.channel, "procession flip", position=1)
     assert "no Procession game" in await private_reply(rec)
@@ -164,7 +165,7 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(
 
 
 async def test_a_double_click_applies_once_and_the_second_is_told_the_board_is_old(
-    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     await open_game(emulator, scene, 2, 5, by_buttons=True)
     board = latest_board(emulator, scene.channel)

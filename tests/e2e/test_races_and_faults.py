@@ -5,19 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
-from pathlib import Path
+
+import pytest
 
 from bot.games import procession, updown
-from tests.e2e.driver import latest_board, start_game
+from tests.e2e.driver import latest_board, move_count, start_game
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
 from tests.emulator.world import Channel, Scene, User
-
-
-def move_count(db: Path, game_id: int) -> int:
-    with sqlite3.connect(db) as conn:
-        return int(conn.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()[0])
 
 
 async def start(
@@ -26,8 +21,9 @@ async def start(
     return await start_game(emu, channel, command, host, *others, **opts)
 
 
+@pytest.mark.both_dbs
 async def test_the_same_button_pressed_twice_at_once(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     game_id = await start(emu, scene.channel, "procession new", scene.alice, scene.bob, n=5)
     board = latest_board(emu, scene.channel)
@@ -43,8 +39,9 @@ async def test_the_same_button_pressed_twice_at_once(
     assert "out of date" in stale.ephemeral_texts()[-1]
 
 
+@pytest.mark.both_dbs
 async def test_two_players_at_once_and_a_dm_reply_racing_a_command(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     alice, bob = scene.alice, scene.bob
     game_id = await start(emu, scene.channel, "updown new", alice, bob)
@@ -79,7 +76,7 @@ async def test_two_players_at_once_and_a_dm_reply_racing_a_command(
 
 
 async def test_faults_and_a_dropped_gateway_lose_and_duplicate_nothing(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     users = [scene.alice, scene.bob, scene.carol]
     game_id = await start(emu, scene.channel, "procession new", *users, n=10)
@@ -123,7 +120,7 @@ async def test_faults_and_a_dropped_gateway_lose_and_duplicate_nothing(
 
 
 async def test_a_move_saved_before_a_failure_is_reported_as_saved(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     alice, bob = scene.alice, scene.bob
     game_id = await start(emu, scene.channel, "updown new", alice, bob)

@@ -24,7 +24,7 @@ from tests.emulator.harness import BotHarness
 from tests.emulator.models import Channel, MessageRecord, User
 from tests.emulator.world import Scene
 
-pytestmark = pytest.mark.threads
+pytestmark = [pytest.mark.threads, pytest.mark.both_dbs]  # both_dbs: on PostgreSQL too
 
 PAUSE = COMPUTER_PAUSE
 

@@ -17,7 +17,7 @@ from tests.emulator.harness import BotHarness
 from tests.emulator.models import Channel, MessageRecord, User
 from tests.emulator.world import Scene
 
-pytestmark = pytest.mark.threads
+pytestmark = [pytest.mark.threads, pytest.mark.both_dbs]  # both_dbs: on PostgreSQL too
 
 
 async def play_out(emu: DiscordEmulator, bots: BotHarness, game_id: int, people: dict[int, User]) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import io
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -111,7 +110,7 @@ async def test_a_finished_game_of_each_kind_replays_in_the_channel(
     game = await play(emu, bots, place, alice, game_id)
     assert game.row.status == "finished"
     moves = len(await bots.bot.storage.moves(game_id=game_id))
-    before = db_snapshot(Path(bots.bot.settings.db_path))
+    before = db_snapshot(bots.bot.settings.db_path)
 
     # Anyone in the server may replay it (bob did not play), from any channel of the server.
     rec = await emu.slash(bob, scene.other_channel, "game replay", game_id=game_id)
@@ -130,7 +129,7 @@ async def test_a_finished_game_of_each_kind_replays_in_the_channel(
     assert f"{moves}. " in text and f"{moves + 1}. " not in text  # every move, numbered
     outcome = game.rules.outcome(game.state)
     assert ("wins" in text or "share the win" in text or "draw" in text) and outcome is not None
-    assert db_snapshot(Path(bots.bot.settings.db_path)) == before, "a replay changes nothing"
+    assert db_snapshot(bots.bot.settings.db_path) == before, "a replay changes nothing"
 
 
 async def test_a_game_in_progress_replays_privately_to_its_players_only(
@@ -160,7 +159,7 @@ async def test_games_that_cannot_be_replayed_get_a_private_sentence(
     emu: DiscordEmulator, scene: Scene, bots: BotHarness
 ) -> None:
     alice, bob = scene.alice, scene.bob
-    db = Path(bots.bot.settings.db_path)
+    db = bots.bot.settings.db_path
     # Another server's finished game.
     other = emu.add_guild("Elsewhere")
     elsewhere = emu.add_text_channel(other, "games")

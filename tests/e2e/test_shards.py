@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,10 +35,10 @@ SYNC = "PUT /applications/*/commands"
 
 
 @pytest.fixture
-async def scenes(emu: DiscordEmulator, bot_db: Path) -> tuple[Scene, Scene]:
+async def scenes(emu: DiscordEmulator, bot_db: str) -> tuple[Scene, Scene]:
     """A server on shard 0 of 2 (threads off) and one on shard 1 of 2 (threads on, the default)."""
     zero, one = emu.add_scene("Zero", shard=ZERO), emu.add_scene("One", shard=ONE)
-    storage = await Storage.open(str(bot_db))
+    storage = await Storage.open(bot_db)
     try:
         await storage.set_guild_setting(guild_id=zero.guild.id, key="threads", value=0)
     finally:
@@ -49,12 +48,10 @@ async def scenes(emu: DiscordEmulator, bot_db: Path) -> tuple[Scene, Scene]:
 
 @pytest.fixture
 async def two_processes(
-    emu: DiscordEmulator, scenes: tuple[Scene, Scene], bot_db: Path
+    emu: DiscordEmulator, scenes: tuple[Scene, Scene], bot_db: str
 ) -> AsyncIterator[tuple[BotHarness, BotHarness]]:
     """The bot as two processes over one SQLite file: shard 0 of 2, and shard 1 of 2."""
-    first, second = (
-        BotHarness(emu, project_bot_factory(str(bot_db), shard_count=2, shards=(k,))) for k in (0, 1)
-    )
+    first, second = (BotHarness(emu, project_bot_factory(bot_db, shard_count=2, shards=(k,))) for k in (0, 1))
     await first.start()
     try:
         await second.start()
@@ -147,10 +144,10 @@ async def open_game(emu: DiscordEmulator, scene: Scene, command: str, **options:
 
 
 async def test_one_process_runs_both_shards_and_a_dm_move_reaches_a_game_on_shard_1(
-    emu: DiscordEmulator, scenes: tuple[Scene, Scene], bot_db: Path
+    emu: DiscordEmulator, scenes: tuple[Scene, Scene], bot_db: str
 ) -> None:
     zero, one = scenes
-    harness = BotHarness(emu, project_bot_factory(str(bot_db), shard_count=2))
+    harness = BotHarness(emu, project_bot_factory(bot_db, shard_count=2))
     await harness.start()
     try:
         bot = harness.bot

@@ -220,6 +220,7 @@ async def test_an_archived_thread_is_opened_again_for_the_next_board(
     assert latest_board(emu, thread).id != board.id
 
 
+@pytest.mark.both_dbs
 async def test_a_crash_right_after_the_thread_is_made_loses_nothing(
     emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:

@@ -7,7 +7,6 @@ message would mean a leak, not a coincidence.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from bot.games import updown
@@ -163,7 +162,7 @@ async def test_two_players_modal_reply_select_command_and_playoff(
 
 
 async def test_four_players_closed_dms_restarts_and_bad_inputs(
-    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: Path
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     alice, bob, carol, dave, mod = scene.alice, scene.bob, scene.carol, scene.dave, scene.mod
     emu.close_dms(dave)

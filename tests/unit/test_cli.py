@@ -39,6 +39,13 @@ def test_settings_from_environment() -> None:
         load_settings({"DISCORD_TOKEN": "t", "QUETBOT_DEV_GUILD": "my server"})
 
 
+def test_the_database_setting_is_kept_as_given_and_an_unknown_url_refused() -> None:
+    for value in ("postgresql://bot:pw@db:5432/quetbot", "postgres://db/q", "sqlite:///games.db", "g.db"):
+        assert load_settings({"DISCORD_TOKEN": "t", "QUETBOT_DB": value}).db_path == value
+    with pytest.raises(ConfigError, match="QUETBOT_DB: Unknown database URL mysql://"):
+        load_settings({"DISCORD_TOKEN": "t", "QUETBOT_DB": "mysql://db/q"})
+
+
 def test_computer_settings_from_environment() -> None:
     s = load_settings({"DISCORD_TOKEN": "t"})
     assert (s.computer_pause, s.computer_workers) == (2.0, 1)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 
@@ -21,6 +20,9 @@ from bot.service import GameService
 from bot.storage import Storage
 from bot.table.replies import mention
 
+# The tests taking `database` run on SQLite and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.both_dbs
+
 
 def test_ids_names_and_levels_round_trip() -> None:
     for level in LEVELS:
@@ -37,8 +39,8 @@ def test_ids_names_and_levels_round_trip() -> None:
         computer_id("brutal", 1)
 
 
-async def test_a_computer_awaited_is_due_after_the_pause_and_leaves_when_it_moved(tmp_path: Path) -> None:
-    storage = await Storage.open(str(tmp_path / "games.sqlite3"))
+async def test_a_computer_awaited_is_due_after_the_pause_and_leaves_when_it_moved(database: str) -> None:
+    storage = await Storage.open(database)
     try:
         service = GameService(storage)
         game = await service.open_lobby(

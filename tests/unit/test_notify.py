@@ -4,7 +4,6 @@ counts as buried, and what `owed()` writes per move of a secret game."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -21,10 +20,13 @@ from cogs.updown import present as updown_present
 
 ALICE, BOB, CAROL = 10, 11, 12
 
+# The tests taking `database` run on SQLite and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.both_dbs
+
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    storage = await Storage.open(str(tmp_path / "games.sqlite3"))
+async def storage(database: str) -> AsyncIterator[Storage]:
+    storage = await Storage.open(database)
     yield storage
     await storage.close()
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import discord
 import pytest
@@ -14,10 +13,13 @@ import pytest
 from bot.storage import Effect, OutboxItem, Storage
 from bot.table.outbox import Context, Done, Outbox
 
+# The tests taking `database` run on SQLite and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.both_dbs
+
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    db = await Storage.open(str(tmp_path / "outbox.sqlite3"))
+async def storage(database: str) -> AsyncIterator[Storage]:
+    db = await Storage.open(database)
     try:
         yield db
     finally:

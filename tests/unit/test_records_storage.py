@@ -4,6 +4,7 @@ transaction; the kept ratings against the recompute; the backfill of older games
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import random
@@ -23,6 +24,9 @@ from bot.storage.sqlite import SqliteDriver
 
 ANN, BEA, CY, DI = 11, 12, 13, 14
 NAMES = {ANN: "Ann", BEA: "Bea", CY: "Cy", DI: "Di"}
+
+# The tests taking `database` run on SQLite and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.both_dbs
 
 
 class Clock:
@@ -44,8 +48,8 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 
 
 @pytest.fixture
-async def storage(tmp_path: Path, clock: Clock) -> AsyncIterator[Storage]:
-    storage = await Storage.open(str(tmp_path / "games.sqlite3"))
+async def storage(database: str, clock: Clock) -> AsyncIterator[Storage]:
+    storage = await Storage.open(database)
     yield storage
     await storage.close()
 
@@ -107,12 +111,12 @@ async def finish_game(
 
 async def test_a_finishing_move_records_results_and_ratings_in_its_own_transaction(storage: Storage) -> None:
     driver = storage.driver
-    assert isinstance(driver, SqliteDriver)
     row = await finish_game(storage, [ANN, BEA, CY], {"winners": [1], "scores": [3, 9, 5]})
-    trips = driver.trips
+    trips = driver.trips if isinstance(driver, SqliteDriver) else None
     # (the finishing move above was one trip too: here, another game's, counted alone)
     await finish_game(storage, [ANN, BEA], {"winners": [0], "scores": [4, 2]})
-    assert driver.trips == trips + 4  # lobby, seats, start, the finishing move with its records
+    if isinstance(driver, SqliteDriver):  # (PostgreSQL has no thread to count trips to)
+        assert driver.trips == trips + 4  # lobby, seats, start, the finishing move with its records
     board = await storage.leaderboard(guild_id=1, kind="dots")
     assert {line.name for line in board} == {"Ann", "Bea", "Cy"}
     by_name = {line.name: line for line in board}
@@ -236,6 +240,24 @@ async def test_the_recomputed_table_equals_the_one_kept_game_by_game(storage: St
     finished = await storage.recorded_games()
     assert len(finished) == 120
     assert {g.guild_id for g in finished} == {1, 2}
+
+
+async def test_games_finishing_together_rate_one_after_the_other(storage: Storage) -> None:
+    """Games with players in common that finish at the same moment (on PostgreSQL, on connections of
+    their own, as in two processes) are rated one after the other: none starts from a rating another
+    is replacing, so the kept table is still the recompute, game for game."""
+    lineups = [[ANN, BEA], [BEA, CY], [ANN, CY], [CY, ANN, BEA], [DI, ANN], [BEA, DI]]
+    for _ in range(3):  # new players (no rating row yet), then known ones
+        await asyncio.gather(
+            *[
+                finish_game(storage, seats, {"winners": [i % len(seats)], "scores": None})
+                for i, seats in enumerate(lineups)
+            ]
+        )
+    kept = await storage.rating_table()
+    rebuilt = recompute(await storage.recorded_games())
+    assert kept == {k: (s.rating.mu, s.rating.sigma, s.games, s.wins) for k, s in rebuilt.items()}
+    assert kept[(1, "dots", ANN)][2] == 3 * 4
 
 
 # ---- the games finished before the memory ----------------------------------------------------------------

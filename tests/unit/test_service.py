@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
@@ -21,10 +20,13 @@ from bot.errors import (
 from bot.service import GameService
 from bot.storage import MIGRATIONS, StaleVersion, Storage
 
+# The tests taking `database` run on SQLite and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.both_dbs
+
 
 @pytest.fixture
-async def service(tmp_path: Path):
-    storage = await Storage.open(str(tmp_path / "games.sqlite3"))
+async def service(database: str):
+    storage = await Storage.open(database)
     yield GameService(storage)
     await storage.close()
 
@@ -38,8 +40,8 @@ async def lobby(service: GameService, channel: int = 100, n: int = 5, players: i
     return game
 
 
-async def test_migrations_are_numbered_and_idempotent(tmp_path: Path) -> None:
-    path = str(tmp_path / "db.sqlite3")
+async def test_migrations_are_numbered_and_idempotent(database: str) -> None:
+    path = database
     storage = await Storage.open(path)
     assert await storage.schema_version() == len(MIGRATIONS)
     await storage.close()
@@ -205,11 +207,11 @@ async def test_a_move_read_back_does_not_forget_a_board_or_thread_not_yet_stored
     assert (await service.get(game.id)).row.board_message_id == 901
 
 
-async def test_shared_services_never_answer_from_a_stale_row(tmp_path: Path) -> None:
+async def test_shared_services_never_answer_from_a_stale_row(database: str) -> None:
     """Two processes on one database (`shared`): what one writes, the other reads at once (its games,
     a channel's live games), and a move there is checked against the current version."""
-    one = await Storage.open(str(tmp_path / "shared.sqlite3"))
-    two = await Storage.open(str(tmp_path / "shared.sqlite3"))
+    one = await Storage.open(database)
+    two = await Storage.open(database)
     try:
         a, b = GameService(one, shared=True), GameService(two, shared=True)
         game = await lobby(a, channel=100)

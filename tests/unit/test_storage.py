@@ -11,6 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot.errors import NoGameHere
@@ -28,10 +29,13 @@ from bot.storage.sqlite import SqliteDriver
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# The tests taking `database` (or `storage`) run on SQLite and on PostgreSQL (tests/conftest.py).
+pytestmark = pytest.mark.both_dbs
+
 
 @pytest.fixture
-async def storage(tmp_path: Path):
-    storage = await Storage.open(str(tmp_path / "games.sqlite3"))
+async def storage(database: str):
+    storage = await Storage.open(database)
     yield storage
     await storage.close()
 
@@ -150,14 +154,15 @@ async def test_a_failing_migration_leaves_the_database_as_it_was(tmp_path: Path)
 # ---- games: plain reads and writes ------------------------------------------------------------------
 
 
-async def test_rows_read_back_what_was_written_also_after_reopening(tmp_path: Path) -> None:
-    path = str(tmp_path / "games.sqlite3")
+async def test_rows_read_back_what_was_written_also_after_reopening(database: str) -> None:
+    path = database
     storage = await Storage.open(path)
     try:
         game = await started(storage)
         await storage.set_messages(game_id=game.id, board_message_id=555)
         moved = (await move(storage, game)).row
         await storage.set_messages(game_id=game.id, board_message_id=556, lobby_message_id=9)
+        await storage.set_messages(game_id=game.id, board_message_id=550)  # an older board recorded late
         row = await storage.get_game(game_id=game.id)
         assert (row.version, row.board_message_id, row.lobby_message_id) == (moved.version, 556, 9)
         assert row.version == game.version + 1  # message ids are not a game change
@@ -216,8 +221,8 @@ async def test_a_game_in_its_thread_is_live_in_both_the_channel_and_the_thread(s
     assert await storage.latest_game_at(place_id=900) == moved
 
 
-async def test_dm_links_read_back_what_was_written(tmp_path: Path) -> None:
-    path = str(tmp_path / "games.sqlite3")
+async def test_dm_links_read_back_what_was_written(database: str) -> None:
+    path = database
     storage = await Storage.open(path)
     try:
         game_id = (await lobby(storage)).id
@@ -247,6 +252,39 @@ async def test_typed_replies_keep_the_newest_and_are_taken_once(storage: Storage
     assert await storage.take_typed_reply(reply_id=second, user_id=5) == "D"
     assert await storage.take_typed_reply(reply_id=second, user_id=5) is None
     assert await storage.take_typed_reply(reply_id=other, user_id=6) == "X"
+
+
+async def test_racing_rematches_open_one_lobby(storage: Storage) -> None:
+    """Of rematches opened at the same moment (on PostgreSQL, on connections of their own), the unique
+    index on live rematches lets one in; the others answer None and join it. Once it ends, a new one
+    may open."""
+    first = await started(storage)
+    done = (
+        await storage.record_move(
+            game_id=first.id,
+            expected_version=first.version,
+            seat=0,
+            action={"type": "x"},
+            state={},
+            result={"winners": [0]},
+        )
+    ).row
+    opened = await asyncio.gather(
+        *[
+            storage.create_rematch(
+                of_game=done, host_id=u, seats=[(u, f"P{u}")], seed=u, effects=[Effect("post_card")]
+            )
+            for u in (10, 11, 12, 13)
+        ]
+    )
+    (won,) = [w for w in opened if w is not None]
+    assert won.row.status == "lobby" and won.row.channel_id == done.channel_id
+    assert [i.kind for i in won.effects] == ["post_card"]
+    assert await storage.live_rematch(of_game=done.id) == won.row
+    assert await storage.count_games() == 2  # nothing of the refused ones was written
+    await storage.cancel_game(game_id=won.row.id, expected_version=won.row.version)
+    again = await storage.create_rematch(of_game=done, host_id=10, seats=[(10, "Ann")], seed=1)
+    assert again is not None and again.row.id != won.row.id
 
 
 # ---- a change and its effects ------------------------------------------------------------------------
@@ -441,6 +479,7 @@ def test_storage_is_every_repository_and_no_method_hides_another() -> None:
 # ---- the driver -----------------------------------------------------------------------------------------
 
 
+@pytest.mark.sqlite_only  # (the SQLite driver's thread; PostgreSQL has a pool: tests/unit/test_postgres.py)
 async def test_every_transaction_is_one_trip_to_the_database_thread(storage: Storage) -> None:
     driver = storage.driver
     assert isinstance(driver, SqliteDriver)
@@ -489,7 +528,7 @@ async def test_backend_errors_are_translated(storage: Storage) -> None:
 
     with pytest.raises(StorageError, match="no_such_table") as caught:
         await storage.driver.read(bad())
-    assert not isinstance(caught.value, sqlite3.Error)
+    assert not isinstance(caught.value, sqlite3.Error | asyncpg.PostgresError)
 
 
 async def test_a_closed_database_refuses_work(tmp_path: Path) -> None:
