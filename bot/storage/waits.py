@@ -80,10 +80,20 @@ class Waits(Repository):
     async def mark_reminded(
         self, *, game_id: int, seat: int, effects: Sequence[Effect] = ()
     ) -> list[OutboxItem]:
-        """The reminder is due no more; ``effects`` (the reminder itself) are queued with the mark."""
+        """The reminder is due no more; ``effects`` (the reminder itself) are queued with the mark.
+
+        A claim: only the process whose update finds the wait not yet reminded queues the reminder
+        (another process, or a second pass, gets nothing), so a reminder is sent once however many
+        processes look at the due waits."""
 
         def work() -> Txn[tuple[OutboxItem, ...]]:
-            yield Q("UPDATE waits SET reminded = 1 WHERE game_id = ? AND seat = ?", (game_id, seat))
+            claimed = yield Q(
+                "UPDATE waits SET reminded = 1 WHERE game_id = ? AND seat = ? AND reminded = 0 "
+                "RETURNING seat",
+                (game_id, seat),
+            )
+            if not claimed:
+                return ()
             return (yield from insert_effects(game_id, effects))
 
         return list(await self._db.write(work()))

@@ -328,6 +328,8 @@ async def test_lobby_start_cancel_and_reminders_take_effects(storage: Storage) -
     )
     reminded = await storage.mark_reminded(game_id=row.id, seat=1, effects=[Effect("remind", {"seat": 1})])
     assert [w.reminded for w in await storage.waits_of_game(game_id=row.id)] == [False, True]
+    # A second process looking at the same due wait claims nothing: the reminder is queued once.
+    assert await storage.mark_reminded(game_id=row.id, seat=1, effects=[Effect("remind", {"seat": 1})]) == []
     ended = await storage.cancel_game(
         game_id=row.id, expected_version=begun.row.version, effects=[Effect("cancelled")]
     )
