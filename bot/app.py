@@ -8,11 +8,13 @@ import importlib
 import json
 import logging
 import pkgutil
+import socket
 from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot.clock import Clock
 from bot.config import Settings
 from bot.scheduler import Scheduler
 from bot.service import GameService
@@ -79,7 +81,13 @@ class QuetBot(commands.Bot):
         self.service = service = GameService(storage, shared=self.settings.shares_database)
         self.catalog = catalog = Catalog()
         router = Router(service, Replies())
-        self.outbox = outbox = Outbox(storage)
+        self.clock = clock = Clock(self.settings.clock_offset_file)
+        # This process's name in claims and leases of due work: its host and shards, the same after
+        # a restart, so a restarted process takes back what it held at once (others wait for the
+        # claim to expire).
+        holder = self.settings.instance or f"{socket.gethostname()}:{self.settings.shard_label}"
+        shared = self.settings.shares_database
+        self.outbox = outbox = Outbox(storage, clock, holder=holder if shared else None)
         notify = Notify(storage)
         await notify.load()
         deps = Deps(self, service, storage, catalog, router, outbox, Shown(), notify)
@@ -95,9 +103,17 @@ class QuetBot(commands.Bot):
             deps, plays, pause=self.settings.computer_pause, minds=Minds(self.settings.computer_workers)
         )
         self.scheduler = Scheduler(
-            storage, service, plays, outbox, computers=computers, ready=self.wait_until_ready
+            storage,
+            service,
+            plays,
+            outbox,
+            computers=computers,
+            ready=self.wait_until_ready,
+            clock=clock,
+            holder=holder,
         )
         service.on_change = self.scheduler.changed
+        computers.on_finished = self.scheduler.poke
         router.on_click(ANY_GAME, "mine", panels.on_mine)
 
         for kind, carrier in (

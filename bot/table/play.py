@@ -28,7 +28,7 @@ from bot.games.base import Action
 from bot.players.seats import is_computer
 from bot.service import Loaded, MoveResult
 from bot.storage import Effect
-from bot.table.boards import Boards
+from bot.table.boards import LATE_NOTE, Boards
 from bot.table.catalog import GameKind
 from bot.table.deps import Deps
 from bot.table.notify import Notify
@@ -271,6 +271,14 @@ class Plays:
                     with contextlib.suppress(discord.HTTPException):
                         await interaction.response.defer(ephemeral=True, thinking=True)
             await finished
+        if context.extra.get("handed_over"):
+            # Another process (sharing the database) carried the board out, to the channel: say so.
+            async with context.answering:
+                with contextlib.suppress(discord.HTTPException):
+                    if interaction.response.is_done():
+                        await interaction.edit_original_response(content=LATE_NOTE)
+                    else:
+                        await interaction.response.send_message(LATE_NOTE, ephemeral=True)
 
     # ---- helpers ----------------------------------------------------------------------------------
 
