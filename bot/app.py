@@ -15,6 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot.clock import Clock
+from bot.clock import install as install_clock
 from bot.config import Settings
 from bot.scheduler import Scheduler
 from bot.service import GameService
@@ -82,6 +83,7 @@ class QuetBot(commands.Bot):
         self.catalog = catalog = Catalog()
         router = Router(service, Replies())
         self.clock = clock = Clock(self.settings.clock_offset_file)
+        install_clock(clock)
         # This process's name in claims and leases of due work: its host and shards, the same after
         # a restart, so a restarted process takes back what it held at once (others wait for the
         # claim to expire).

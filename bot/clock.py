@@ -1,10 +1,14 @@
 """The bot's clock for due work: the time, plus an offset tests can move across processes.
 
 In production it is `time.time`. When ``QUETBOT_CLOCK_OFFSET_FILE`` names a file, the seconds the file
-holds are added to it, re-read at each pass over due work (deadlines, lobbies, computers' moves, the
-outbox and its leases), so a test running several bot processes can make a deadline fall due in all
+holds are added to it, re-read whenever the time is asked (at least on each pass over due work:
+deadlines, lobbies, computers' moves, the outbox and its leases), so a test running several bot processes can make a deadline fall due in all
 of them by writing one number. A missing or empty file means no offset; anything else unreadable is
 logged once and leaves the last offset.
+
+The process has one clock (`install`, by the bot at start): the times the storage writes (a move's,
+a new deadline's, a lobby's) come from `now()`, so a deadline set after the clock moved is an hour
+after the moved time, not already past.
 """
 
 from __future__ import annotations
@@ -23,7 +27,15 @@ class Clock:
         self._complained = False
         self.refresh()
 
+    @property
+    def movable(self) -> bool:
+        """Whether a test may move this clock (then due work is looked at every second, since a
+        deadline can fall due at any moment)."""
+        return self.offset_file is not None
+
     def __call__(self) -> float:
+        if self.offset_file is not None:
+            self.refresh()  # (tests only: a small file, read each time, so every time agrees)
         return time.time() + self.offset
 
     def refresh(self) -> None:
@@ -48,3 +60,17 @@ class Clock:
             log.warning(
                 "The clock offset file %s %s; keeping an offset of %s s", self.offset_file, why, self.offset
             )
+
+
+_clock = Clock()
+
+
+def install(clock: Clock) -> None:
+    """Make ``clock`` the process's clock (what `now` reads)."""
+    global _clock
+    _clock = clock
+
+
+def now() -> float:
+    """The process's time: `time.time` plus the installed clock's offset."""
+    return _clock()

@@ -27,6 +27,7 @@ from bot.table.play import Plays
 log = logging.getLogger(__name__)
 
 MAX_SLEEP = 300.0
+MOVABLE_SLEEP = 1.0  # the longest sleep when a test may move the clock (QUETBOT_CLOCK_OFFSET_FILE)
 CLAIM = 60.0  # seconds a process's claim on a due computer move or forfeit holds (then another may)
 
 
@@ -95,7 +96,8 @@ class Scheduler:
             self.idle.set()
             pause = self.computers.pause if self.computers is not None else 0.0
             next_due = await self.storage.next_due(lobby_lifetime=LOBBY_LIFETIME, computer_pause=pause)
-            delay = MAX_SLEEP if next_due is None else min(MAX_SLEEP, max(0.0, next_due - self.clock()))
+            longest = MOVABLE_SLEEP if getattr(self.clock, "movable", False) else MAX_SLEEP
+            delay = longest if next_due is None else min(longest, max(0.0, next_due - self.clock()))
             self._next_pass = self.clock() + delay
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=max(delay, 0.05))

@@ -11,10 +11,10 @@ completes it, and only that one's follow-ups are written.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot import clock
 from bot.storage.driver import Q, Repository, Row, Txn
 from bot.storage.messages import mark_blocked, set_message_ids, set_panel
 from bot.storage.rows import CompleteResult, Effect, OutboxItem, dumps
@@ -39,7 +39,7 @@ def insert_effects(game_id: int, effects: Sequence[Effect]) -> Txn[tuple[OutboxI
     """Append the effects, in order, after every item already in the outbox (ids only grow)."""
     if not effects:
         return ()
-    now = time.time()
+    now = clock.now()
     items = []
     for effect in effects:
         rows = yield Q(

@@ -3,8 +3,7 @@ they meant."""
 
 from __future__ import annotations
 
-import time
-
+from bot import clock
 from bot.storage.driver import Q, Repository, Txn
 
 
@@ -18,7 +17,7 @@ class Replies(Repository):
                 "INSERT INTO typed_replies (user_id, text, created_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET id = excluded.id, text = excluded.text, "
                 "created_at = excluded.created_at RETURNING id",
-                (user_id, text, time.time()),
+                (user_id, text, clock.now()),
             )
             return int(rows[0][0])
 

@@ -4,9 +4,9 @@ has something to do."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
+from bot import clock
 from bot.storage.driver import Many, Q, Repository, Row, Txn
 from bot.storage.outbox import insert_effects
 from bot.storage.rows import Effect, OutboxItem, Wait
@@ -38,7 +38,7 @@ def sync(game_id: int, waiting: Sequence[int]) -> Txn[None]:
         f"DELETE FROM waits WHERE game_id = ? AND (seat NOT IN ({marks}) OR claimed_until IS NOT NULL)",
         (game_id, *seats),
     )
-    now = time.time()
+    now = clock.now()
     yield Many(
         "INSERT INTO waits (game_id, seat, since, deadline) SELECT ?, ?, ?, ? + timeout_s FROM games "
         "WHERE id = ? ON CONFLICT (game_id, seat) DO NOTHING",

@@ -179,8 +179,9 @@ class Outbox:
                 self.kick([i for i in due if i.game_id not in self._busy_games()])
             except Exception:
                 log.exception("The outbox pass failed; trying again shortly")
+            poll = 1.0 if getattr(self.clock, "movable", False) else POLL
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=POLL)
+                await asyncio.wait_for(self._wake.wait(), timeout=poll)
 
     def _busy_games(self) -> set[int]:
         return {g for g, t in self._drains.items() if not t.done()}

@@ -142,9 +142,7 @@ def test_the_clock_adds_the_offset_file_and_rereads_it(tmp_path: Path) -> None:
     clock = Clock(str(path))  # (no file yet: no offset)
     before = clock()
     path.write_text("3600.5\n")
-    assert clock() - before < 60  # read only on a pass
-    clock.refresh()
-    assert clock.offset == 3600.5 and clock() - before >= 3600
+    assert clock() - before >= 3600 and clock.offset == 3600.5
     path.write_text("nonsense")
     clock.refresh()
     assert clock.offset == 3600.5  # kept (logged once)
