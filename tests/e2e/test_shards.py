@@ -297,11 +297,11 @@ async def test_the_same_move_sent_to_both_processes_at_once_counts_once(
     emu: DiscordEmulator, scenes: tuple[Scene, Scene], two_processes: tuple[BotHarness, BotHarness]
 ) -> None:
     _, one = scenes
-    first, second = two_processes
+    second = two_processes[1]
     numbers, at_one = await open_game(emu, one, "numbers new", m=3)
     users = [one.alice, one.bob]
     for _ in range(3):
-        row, rules, state = await stored(second, numbers)
+        _, rules, state = await stored(second, numbers)
         seat = min(rules.to_act(state))
         user = users[seat]
         a, b = (x["number"] for x in rules.legal_actions(state, seat)[:2])
@@ -312,7 +312,9 @@ async def test_the_same_move_sent_to_both_processes_at_once_counts_once(
         await emu.send_dm(user, str(a))
         rec = await emu.slash(user, at_one, "numbers pick", number=b)
         answer = await rec.response()
-        await emu.wait_until(lambda: dm_changes(emu, user, mark), what="the answer to the typed pick")
+        await emu.wait_until(
+            lambda u=user, m=mark: dm_changes(emu, u, m), what="the answer to the typed pick"
+        )
         await emu.wait_idle()
         assert answer.ephemeral  # (a secret pick is answered privately, taken or not)
         moves = await second.bot.storage.moves(game_id=numbers)
