@@ -77,11 +77,11 @@ class Reminders:
             return Done()
         kind = self.deps.catalog.get(game.row.kind)
         due = f"<t:{int(item.args['deadline'])}:R>"
+        header = await self.panels.header(kind, game)
         try:
             dm = await self.deps.client.create_dm(discord.Object(user_id))
             await dm.send(
-                f"⏰ {self.panels.header(kind, game)} is waiting for your move. If you have not moved {due}, "
-                "you forfeit.",
+                f"⏰ {header} is waiting for your move. If you have not moved {due}, you forfeit.",
                 view=self.deps.router.view([mute_button(game.id)]),
                 allowed_mentions=NO_PINGS,
                 nonce=nonce_of(item),

@@ -75,20 +75,36 @@ class Panels:
     deps: Deps
     boards: Boards
     traffic: DmTraffic = field(default_factory=DmTraffic)
+    server_names: dict[int, str] = field(default_factory=dict)  # of servers on other shards
 
     # ---- building -------------------------------------------------------------------------------
 
-    def header(self, kind: GameKind, game: Loaded) -> str:
-        guild = self.deps.client.get_guild(game.row.guild_id) if game.row.guild_id else None
-        where = f"<#{game.row.place_id}>" + (f" on {guild.name}" if guild is not None else "")
+    async def header(self, kind: GameKind, game: Loaded) -> str:
+        name = await self.server_name(game.row.guild_id) if game.row.guild_id else None
+        where = f"<#{game.row.place_id}>" + (f" on {name}" if name else "")
         return f"**{kind.title}** · game #{game.id} in {where}"
 
-    def payload(self, game: Loaded, seat: int, note: str = "") -> dict[str, Any]:
+    async def server_name(self, guild_id: int) -> str | None:
+        """The server's name: from the gateway's cache when this process runs the server's shard,
+        else asked of Discord once (a DM about a game on another shard's server arrives at the
+        process running shard 0) and remembered; None if Discord will not say."""
+        guild = self.deps.client.get_guild(guild_id)
+        if guild is not None:
+            return guild.name
+        if guild_id not in self.server_names:
+            try:
+                data = await self.deps.client.http.get_guild(guild_id)
+            except discord.HTTPException:
+                return None  # (asked again next time)
+            self.server_names[guild_id] = str(data.get("name") or "")
+        return self.server_names[guild_id] or None
+
+    async def payload(self, game: Loaded, seat: int, note: str = "") -> dict[str, Any]:
         kind = self.deps.catalog.get(game.row.kind)
         assert kind.private is not None
         table = kind.table(game)
         panel = kind.private.panel(game.view(seat), seat, table)
-        lines = [self.header(kind, game)]
+        lines = [await self.header(kind, game)]
         if note:
             lines.append(note)
         lines.append(panel.content)
@@ -114,7 +130,7 @@ class Panels:
         seat = self.seat_of(game, interaction.user.id)
         if game.state is None:
             raise GameError(f"Game #{game.id} has not started yet: the host starts it from the lobby.")
-        payload = self.payload(game, seat, note)
+        payload = await self.payload(game, seat, note)
         if payload.get("view") is None:
             payload.pop("view")
         await reply_private(interaction, payload.pop("content"), **payload)
@@ -149,7 +165,7 @@ class Panels:
         channel_id, panel_id = link.dm_channel_id, link.panel_message_id
         if link.blocked or game.state is None or (refresh and panel_id is None):
             return Done()
-        payload = self.payload(game, seat, str(item.args.get("note", "")))
+        payload = await self.payload(game, seat, str(item.args.get("note", "")))
         if channel_id is not None and panel_id is not None:
             if refresh or not self.traffic.buried(channel_id, panel_id):
                 try:

@@ -305,7 +305,7 @@ class Plays:
         """The mover's own panel with a word on the move: in place when they used a panel."""
         assert kind.private is not None
         note = kind.private.confirm(self._news(kind, result, result.seat), kind.table(result.after))
-        payload = self.panels.payload(result.after, result.seat, note)
+        payload = await self.panels.payload(result.after, result.seat, note)
         if source in (Source.DM_PANEL, Source.PRIVATE) and not interaction.response.is_done():
             await interaction.response.edit_message(**payload)
             return
