@@ -251,4 +251,10 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX games_live_rematch ON games (rematch_of)
         WHERE rematch_of IS NOT NULL AND status IN ('lobby', 'active');
     """,
+    # 10 (languages): the server's own Discord locale as last seen on an interaction there
+    # (``guild_locale``), which its public posts speak unless ``language`` (the admins' choice)
+    # says otherwise. A player's last seen locale is ``user_settings.locale`` (6).
+    """
+    ALTER TABLE guild_settings ADD COLUMN guild_locale TEXT;
+    """,
 )

@@ -9,14 +9,15 @@ The table machinery (boards, panels, the outbox) calls presenters; presenters ca
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 import discord
 
-from bot.deadlines import format_duration
+from bot.errors import player_number
 from bot.games.base import Outcome
+from bot.i18n import ENGLISH, Lang
 from bot.players.seats import is_computer
 from bot.table.replies import join_words, mention
 
@@ -39,20 +40,33 @@ class TableInfo:
     timeout_s: int
     waiting: tuple[int, ...]  # the seats that must act now
     outcome: Outcome | None
+    # The language of whoever reads what is built from this table: the server's for a public post
+    # (a board, its image and alt text), the player's own for a panel or a private answer.
+    lang: Lang = ENGLISH
 
     @property
     def live(self) -> bool:
         return self.status in ("lobby", "active")
 
+    def speaking(self, lang: Lang) -> TableInfo:
+        """The same table, for readers of ``lang``."""
+        return self if lang is self.lang else replace(self, lang=lang)
+
     def who(self, seat: int) -> str:
         """How a text names the player in ``seat``: a mention."""
-        return mention(self.seats[seat]) if 0 <= seat < len(self.seats) else f"player {seat + 1}"
+        return mention(self.seats[seat]) if 0 <= seat < len(self.seats) else player_number(seat, self.lang)
 
     @property
     def heading(self) -> str:
+        lang = self.lang
         parts = [f"{k} = {v}" for k, v in self.options.items()]
-        parts.append(f"{format_duration(self.timeout_s)} per move")
-        return f"**{self.title}** · game #{self.game_id} · " + ", ".join(parts)
+        parts.append(lang.t("{duration} per move", duration=lang.duration(self.timeout_s)))
+        return lang.t(
+            "**{title}** · game #{game_id} · {options}",
+            title=self.title,
+            game_id=self.game_id,
+            options=", ".join(parts),
+        )
 
 
 @dataclass(frozen=True)
