@@ -19,7 +19,7 @@ from bot.errors import player_number
 from bot.games.base import Outcome
 from bot.i18n import ENGLISH, Lang
 from bot.players.seats import is_computer
-from bot.table.replies import join_words, mention
+from bot.table.replies import mention
 
 V = TypeVar("V")
 
@@ -115,19 +115,22 @@ def _usual_status(view: Any, table: TableInfo) -> str:
 def _plain_alt(view: Any, table: TableInfo) -> str:
     """The board's alt text when a game offers no better: the game and whose move, in plain names."""
 
-    def name(seat: int) -> str:
-        return (
-            table.names[seat] if 0 <= seat < len(table.names) and table.names[seat] else f"player {seat + 1}"
-        )
+    lang = table.lang
 
-    text = f"{table.title} board, game #{table.game_id}."
+    def name(seat: int) -> str:
+        if 0 <= seat < len(table.names) and table.names[seat]:
+            return table.names[seat]
+        return player_number(seat, lang)
+
+    text = lang.t("{title} board, game #{game_id}.", title=table.title, game_id=table.game_id)
     if table.outcome is not None:
+        text += " " + lang.t("Game over: {reason}.", reason=lang.t(table.outcome.reason))
         winners = [name(s) for s in table.outcome.winners]
-        return f"{text} Game over: {table.outcome.reason}." + (
-            f" Won by {join_words(winners)}." if winners else ""
-        )
+        if winners:
+            text += " " + lang.t("Won by {players}.", players=lang.words(winners))
+        return text
     if table.waiting:
-        text += f" Waiting for {join_words([name(s) for s in table.waiting])}."
+        text += " " + lang.t("Waiting for {players}.", players=lang.words([name(s) for s in table.waiting]))
     return text
 
 
@@ -210,35 +213,39 @@ def quiet_when(*kinds: str) -> Callable[[News[Any]], bool]:
 
 
 def outcome_text(table: TableInfo, outcome: Outcome) -> str:
+    """The result in a sentence, in ``table.lang`` (``outcome.reason`` is a msgid: see bot/i18n)."""
+    lang = table.lang
+    reason = lang.t(outcome.reason)
     if not outcome.winners:
-        return f"The game is over: {outcome.reason}. Nobody wins."
-    winners = join_words([table.who(s) for s in outcome.winners])
+        return lang.t("The game is over: {reason}. Nobody wins.", reason=reason)
+    winners = lang.words([table.who(s) for s in outcome.winners])
     if outcome.draw:
-        return f"The game is a draw between {winners}: {outcome.reason}."
+        return lang.t("The game is a draw between {players}: {reason}.", players=winners, reason=reason)
     if len(outcome.winners) > 1:
-        return f"🏆 {winners} share the win: {outcome.reason}."
-    return f"🏆 {winners} wins: {outcome.reason}."
+        return lang.t("🏆 {players} share the win: {reason}.", players=winners, reason=reason)
+    return lang.t("🏆 {player} wins: {reason}.", player=winners, reason=reason)
 
 
 def whose_move(table: TableInfo) -> str:
     """Whose move it is (with a mention), or the result."""
+    lang = table.lang
     if table.status == "cancelled":
-        return "This game was cancelled."
+        return lang.t("This game was cancelled.")
     if table.outcome is not None:
         return outcome_text(table, table.outcome)
     users = [table.who(s) for s in table.waiting]
     if len(users) == 1 and is_computer(table.seats[table.waiting[0]]):
-        return f"{users[0]} is thinking…"
+        return lang.t("{player} is thinking…", player=users[0])
     if len(users) == 1:
-        return f"{users[0]}, your move."
-    return f"Waiting for {join_words(users)}."
+        return lang.t("{player}, your move.", player=users[0])
+    return lang.t("Waiting for {players}.", players=lang.words(users))
 
 
 def forfeit_line(news: News[Any], table: TableInfo) -> str:
     who = table.who(news.seat)
     if news.forfeit == "timeout":
-        return f"{who} ran out of time and forfeits."
-    return f"{who} left the game (forfeit)."
+        return table.lang.t("{player} ran out of time and forfeits.", player=who)
+    return table.lang.t("{player} left the game (forfeit).", player=who)
 
 
 def newly_waiting(
@@ -248,9 +255,11 @@ def newly_waiting(
 
 
 def counted(n: int, word: str) -> str:
-    """``n`` of a thing in words: "1 card", "3 cards" (``word`` takes a plain "s")."""
+    """``n`` of a thing in English words: "1 card", "3 cards" (``word`` takes a plain "s").
+    Deprecated: English only; write ``lang.n("{count} card", "{count} cards", n)`` instead."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def points(n: int) -> str:
-    return counted(n, "point")
+def points(n: int, lang: Lang = ENGLISH) -> str:
+    """ "1 point", "3 points", in ``lang``."""
+    return lang.n("{count} point", "{count} points", n)
