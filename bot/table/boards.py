@@ -211,8 +211,8 @@ class Boards:
         # Played in place although a thread was wanted, or opened in a thread: said once, here.
         place = str(item.args.get("place", ""))
         if place == "thread" and game.row.thread_id is None:  # refused when it was started
-            lines.append(lang.t(IN_PLACE_NOTES["no-permission"]))
-        elif place in IN_PLACE_NOTES:
+            place = "no-permission"
+        if place in IN_PLACE_NOTES:
             lines.append(lang.t(IN_PLACE_NOTES[place]))
         headline = "\n".join(lines)
         channel = self.deps.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
