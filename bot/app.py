@@ -17,6 +17,8 @@ from discord.ext import commands
 from bot.clock import Clock
 from bot.clock import install as install_clock
 from bot.config import Settings
+from bot.i18n.audience import Audiences
+from bot.i18n.commands import CommandTranslator
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import OutboxItem, Storage
@@ -92,7 +94,8 @@ class QuetBot(commands.Bot):
         self.outbox = outbox = Outbox(storage, clock, holder=holder if shared else None)
         notify = Notify(storage)
         await notify.load()
-        deps = Deps(self, service, storage, catalog, router, outbox, Shown(), notify)
+        audiences = Audiences(storage, shared=self.settings.shares_database)
+        deps = Deps(self, service, storage, catalog, router, outbox, Shown(), notify, audiences)
         places = Places(deps)
         boards = Boards(deps, places)
         cards = Cards(deps, boards, places)
@@ -156,9 +159,11 @@ class QuetBot(commands.Bot):
                 catalog.add(kind)
             await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)
+        self.add_listener(audiences.seen, "on_interaction")
         self.add_listener(router.on_interaction, "on_interaction")
         self.add_listener(typed.on_message, "on_message")
         self.add_listener(panels.on_message, "on_message")
+        await self.tree.set_translator(CommandTranslator())
         await self.sync_commands()
         outbox.start()
         self.scheduler.start()
@@ -186,7 +191,13 @@ class QuetBot(commands.Bot):
         if not self.settings.syncs_commands:
             log.info("Application commands are synced by the process running shard 0; not syncing")
             return
-        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=guild)]
+        # The payload as synced, localisations included: a changed translation syncs again.
+        translator = self.tree.translator
+        commands_here = self.tree.get_commands(guild=guild)
+        if translator is not None:
+            payload = [await cmd.get_translated_payload(self.tree, translator) for cmd in commands_here]
+        else:
+            payload = [cmd.to_dict(self.tree) for cmd in commands_here]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"synced:{guild.id if guild else 'global'}"
         if await self.storage.get_meta(key=key) == digest:

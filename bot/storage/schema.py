@@ -269,4 +269,10 @@ MIGRATIONS: tuple[str, ...] = (
     DROP INDEX typed_replies_by_user;
     CREATE UNIQUE INDEX typed_replies_by_user ON typed_replies (user_id);
     """,
+    # 11 (languages): the server's own Discord locale as last seen on an interaction there
+    # (``guild_locale``), which its public posts speak unless ``language`` (the admins' choice)
+    # says otherwise. A player's last seen locale is ``user_settings.locale`` (6).
+    """
+    ALTER TABLE guild_settings ADD COLUMN guild_locale TEXT;
+    """,
 )

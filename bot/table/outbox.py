@@ -29,6 +29,7 @@ from typing import Any
 import discord
 
 from bot.errors import MoveSaved
+from bot.i18n.audience import reader
 from bot.storage import Completion, Effect, OutboxItem, Storage
 
 log = logging.getLogger(__name__)
@@ -72,7 +73,8 @@ class Mover:
             return
         self.told = True
         try:
-            await self.interaction.followup.send(str(MoveSaved(game_id)), ephemeral=True)
+            text = reader(self.interaction).say(MoveSaved(game_id).msg)
+            await self.interaction.followup.send(text, ephemeral=True)
         except discord.HTTPException:
             log.info("Could not tell the mover of game %s that their move is saved", game_id)
 

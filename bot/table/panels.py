@@ -21,6 +21,8 @@ import discord
 from discord.http import Route
 
 from bot.errors import GameError, NotAPlayer
+from bot.i18n import Lang
+from bot.i18n.audience import reader
 from bot.players.seats import is_computer
 from bot.service import Loaded
 from bot.storage import Effect, OutboxItem
@@ -79,10 +81,20 @@ class Panels:
 
     # ---- building -------------------------------------------------------------------------------
 
-    async def header(self, kind: GameKind, game: Loaded) -> str:
+    async def header(self, kind: GameKind, game: Loaded, lang: Lang) -> str:
+        channel = f"<#{game.row.place_id}>"
         name = await self.server_name(game.row.guild_id) if game.row.guild_id else None
-        where = f"<#{game.row.place_id}>" + (f" on {name}" if name else "")
-        return f"**{kind.title}** · game #{game.id} in {where}"
+        if name:
+            return lang.t(
+                "**{title}** · game #{game_id} in {channel} on {server}",
+                title=kind.title,
+                game_id=game.id,
+                channel=channel,
+                server=name,
+            )
+        return lang.t(
+            "**{title}** · game #{game_id} in {channel}", title=kind.title, game_id=game.id, channel=channel
+        )
 
     async def server_name(self, guild_id: int) -> str | None:
         """The server's name: from the gateway's cache when this process runs the server's shard,
@@ -99,12 +111,13 @@ class Panels:
             self.server_names[guild_id] = str(data.get("name") or "")
         return self.server_names[guild_id] or None
 
-    async def payload(self, game: Loaded, seat: int, note: str = "") -> dict[str, Any]:
+    async def payload(self, game: Loaded, seat: int, note: str = "", *, lang: Lang) -> dict[str, Any]:
+        """The player's panel, in ``lang`` (theirs: by DM their last seen one, else the reader's)."""
         kind = self.deps.catalog.get(game.row.kind)
         assert kind.private is not None
-        table = kind.table(game)
+        table = kind.table(game).speaking(lang)
         panel = kind.private.panel(game.view(seat), seat, table)
-        lines = [await self.header(kind, game)]
+        lines = [await self.header(kind, game, lang)]
         if note:
             lines.append(note)
         lines.append(panel.content)
@@ -117,8 +130,9 @@ class Panels:
         seat = game.row.seat_of(user_id)
         if seat is None:
             raise NotAPlayer(
-                f"You are not playing in game #{game.id}, so there is nothing of yours to show. "
-                "Wait for the next game, or start your own in a thread."
+                "You are not playing in game #{game_id}, so there is nothing of yours to show. "
+                "Wait for the next game, or start your own in a thread.",
+                game_id=game.id,
             )
         return seat
 
@@ -126,11 +140,15 @@ class Panels:
         """The player's panel, privately (the My hand / My move button, the games' own commands)."""
         kind = self.deps.catalog.get(game.row.kind)
         if kind.private is None:
-            raise GameError(f"{kind.title} hides nothing: everything is on the board (/game status).")
+            raise GameError(
+                "{title} hides nothing: everything is on the board (/game status).", title=kind.title
+            )
         seat = self.seat_of(game, interaction.user.id)
         if game.state is None:
-            raise GameError(f"Game #{game.id} has not started yet: the host starts it from the lobby.")
-        payload = await self.payload(game, seat, note)
+            raise GameError(
+                "Game #{game_id} has not started yet: the host starts it from the lobby.", game_id=game.id
+            )
+        payload = await self.payload(game, seat, note, lang=reader(interaction))
         if payload.get("view") is None:
             payload.pop("view")
         await reply_private(interaction, payload.pop("content"), **payload)
@@ -165,7 +183,8 @@ class Panels:
         channel_id, panel_id = link.dm_channel_id, link.panel_message_id
         if link.blocked or game.state is None or (refresh and panel_id is None):
             return Done()
-        payload = await self.payload(game, seat, str(item.args.get("note", "")))
+        lang = await self.deps.audiences.user(user_id)
+        payload = await self.payload(game, seat, str(item.args.get("note", "")), lang=lang)
         if channel_id is not None and panel_id is not None:
             if refresh or not self.traffic.buried(channel_id, panel_id):
                 try:
@@ -175,7 +194,7 @@ class Panels:
                 if edited:
                     if item.args.get("nudge") and self.deps.notify.dms(user_id):
                         kind = self.deps.catalog.get(game.row.kind)
-                        text = your_move(kind.title, game.id, jump_link(None, channel_id, panel_id))
+                        text = your_move(kind.title, game.id, jump_link(None, channel_id, panel_id), lang)
                         channel = self.deps.client.get_partial_messageable(channel_id)
                         # A nonce of its own: the same DM channel as the panel's.
                         await channel.send(text, allowed_mentions=NO_PINGS, nonce=nonce_of(item) + "n")
@@ -237,16 +256,23 @@ class Panels:
         game = await self.deps.service.get(item.game_id)
         kind = self.deps.catalog.get(game.row.kind)
         user_id = int(item.args["user_id"])
+        lang = await self.deps.audiences.server(game.row.guild_id)
         if kind.private is None:  # a "your move" DM was refused
-            text = (
-                f"{mention(user_id)}, I cannot send you direct messages (your DMs are closed), so in "
-                f"game #{game.id} the board mentions you when it is your move instead."
+            text = lang.t(
+                "{player}, I cannot send you direct messages (your DMs are closed), so in "
+                "game #{game_id} the board mentions you when it is your move instead.",
+                player=mention(user_id),
+                game_id=game.id,
             )
         else:
-            text = (
-                f"{mention(user_id)}, I cannot send you direct messages (your DMs are closed), so for "
-                f"game #{game.id} use the **{kind.present.mine_label}** button under the board, or the "
-                f"/{kind.name} commands: I answer them privately."
+            text = lang.t(
+                "{player}, I cannot send you direct messages (your DMs are closed), so for "
+                "game #{game_id} use the **{label}** button under the board, or the "
+                "/{command} commands: I answer them privately.",
+                player=mention(user_id),
+                game_id=game.id,
+                label=lang.t(kind.present.mine_label),
+                command=kind.name,
             )
         channel = self.deps.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
         await channel.send(text, allowed_mentions=PING_USERS, nonce=nonce_of(item))

@@ -15,6 +15,7 @@ import re
 import pytest
 
 from bot.games import numbers
+from bot.i18n import ENGLISH
 from bot.service import Loaded
 from tests.e2e.driver import (
     assert_discord_accepted_all,
@@ -138,13 +139,13 @@ async def assert_panel_blind(harness: BotHarness, game: Loaded, seat: int, shown
     state: numbers.State = game.state
     other = 1 - seat
     assert state.pending[other] is not None and state.pending[seat] is None
-    now = (await panels.payload(game, seat))["content"]
+    now = (await panels.payload(game, seat, lang=ENGLISH))["content"]
     assert shown is None or shown == now
     for alt in numbers.available(state, other)[:3]:
         pending = list(state.pending)
         pending[other] = alt
         changed = dataclasses.replace(game, state=dataclasses.replace(state, pending=tuple(pending)))
-        assert (await panels.payload(changed, seat))["content"] == now
+        assert (await panels.payload(changed, seat, lang=ENGLISH))["content"] == now
 
 
 # ---- the tests --------------------------------------------------------------------------------------
