@@ -21,7 +21,7 @@ import discord
 from discord.http import Route
 
 from bot.errors import GameError, NotAPlayer
-from bot.i18n import Lang
+from bot.i18n import ENGLISH, Lang
 from bot.i18n.audience import reader
 from bot.players.seats import is_computer
 from bot.service import Loaded
@@ -95,7 +95,7 @@ class Panels:
             "**{title}** · game #{game_id} in {channel}", title=kind.title, game_id=game.id, channel=channel
         )
 
-    def payload(self, game: Loaded, seat: int, note: str = "", *, lang: Lang) -> dict[str, Any]:
+    def payload(self, game: Loaded, seat: int, note: str = "", *, lang: Lang = ENGLISH) -> dict[str, Any]:
         """The player's panel, in ``lang`` (theirs: by DM their last seen one, else the reader's)."""
         kind = self.deps.catalog.get(game.row.kind)
         assert kind.private is not None
