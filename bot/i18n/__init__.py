@@ -85,8 +85,8 @@ the present module's ``render(view, table)`` passes ``lang=table.lang``. A panel
 button answer the person who clicked: ``reader(interaction)`` (``send_modal(interaction,
 lang.pt("form title", "Your number"), ...)``). `points(n, lang)` says "3 points" in any language.
 Text drawn on an image goes through the same ``lang.t``/``lang.n`` (the DejaVu fonts cover every
-language here); measure translated words, they are often longer. `table.who`, `table.heading`, `whose_move(table)`,
-`outcome_text(table, ...)` and `forfeit_line` already speak ``table.lang``.
+language here); measure translated words, they are often longer. `table.who`, `table.heading`,
+`whose_move(table)`, `outcome_text(table, ...)` and `forfeit_line` already speak ``table.lang``.
 
 Slash commands
 --------------
