@@ -57,6 +57,7 @@ PARTS = _game_packages()
 
 class QuetBot(commands.Bot):
     storage: Storage
+    audiences: Audiences
     service: GameService
     scheduler: Scheduler
     outbox: Outbox
@@ -94,7 +95,7 @@ class QuetBot(commands.Bot):
         self.outbox = outbox = Outbox(storage, clock, holder=holder if shared else None)
         notify = Notify(storage)
         await notify.load()
-        audiences = Audiences(storage, shared=self.settings.shares_database)
+        self.audiences = audiences = Audiences(storage, shared=self.settings.shares_database)
         deps = Deps(self, service, storage, catalog, router, outbox, Shown(), notify, audiences)
         places = Places(deps)
         boards = Boards(deps, places)
@@ -167,6 +168,13 @@ class QuetBot(commands.Bot):
         await self.sync_commands()
         outbox.start()
         self.scheduler.start()
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # Each interaction's locales are known before any handler of it runs (a listener runs later,
+        # in a task of its own, after the command's): what answers it speaks the right language.
+        if event_name == "interaction" and args and getattr(self, "audiences", None) is not None:
+            self.audiences.note(args[0])
+        super().dispatch(event_name, *args, **kwargs)
 
     async def close(self) -> None:
         parts = ("scheduler", "computers", "outbox", "cards")

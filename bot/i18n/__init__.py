@@ -25,9 +25,14 @@ A `Lang` is one language. Everything goes through one::
     lang.words(["A", "B", "C"])  lang.either([...])          # "A, B and C" / "A, B or C"
 
 Rules for texts:
-- The first argument is always a literal English string (that is how extraction finds it), the
-  whole sentence, with ``{named}`` fields: never glue translated pieces together, never build a
-  plural by adding "s". A sentence that differs by case gets one msgid per case.
+- The first argument is always a literal English string (that is how extraction finds it: an
+  f-string or a variable there is not extracted, so it stays English), the whole sentence, with
+  ``{named}`` fields: never glue translated pieces together, never build a plural by adding "s"
+  (`bot.table.present.counted` is English only: use ``lang.n``). A sentence that differs by case
+  gets one msgid per case.
+- Where Discord allows fewer characters, give the text its context and the safety net checks the
+  limit in every language: ``lang.pt("label", "Join")`` (buttons, select options: 80),
+  ``lang.pt("placeholder", ...)`` (150), ``lang.pt("form title", ...)`` (45); any other text: 2,000.
 - With no fields, ``t`` does not format: literal braces need no doubling. With fields, double
   them (``{{`` ``}}``).
 - Markdown, emoji, mentions and Discord markup (``<t:...:R>``) stay inside the msgid; translators
@@ -39,8 +44,13 @@ Rules for texts:
   turned into text by ``lang.say(msg)``; a field whose value is a `Msg` is translated with it.
 - Errors: ``raise BadInput("{shown} is not a dot of this grid.", shown=excerpt)``: the template is
   the msgid (extracted for the error classes of bot/errors.py), translated for the person it is
-  answered to (bot/table/replies.py calls ``error.in_language(lang, name)``). An error whose
-  sentence names players overrides ``say(self, lang, name)``, not ``text``.
+  answered to (bot/table/replies.py calls ``error.in_language(lang, name)``); a field may be a
+  `Msg`. An error whose sentence names players overrides ``say(self, lang, name)``, not ``text``
+  (a subclass still overriding ``text`` is shown in English). `NotYourTurn`'s ``to`` may be a `Msg`.
+- A game's ``Outcome.reason`` stays a plain string (outcomes are JSON): make it a constant msgid
+  marked with ``N_`` (``reason=N_("every dot is taken")``); `outcome_text` and the alt texts show
+  it with ``lang.t(reason)``. The same for ``MINE_LABEL`` (``N_("My hand")``), read by the boards
+  with ``lang.t``.
 - Names of people (mentions, display names), game titles and what a person typed are fields,
   never translated.
 
@@ -51,7 +61,13 @@ Which language: who reads it
 - A public post in a game's channel or thread: the server's, ``await deps.audiences.server(guild_id)``
   (``/game settings language:`` if set, else the server's Discord locale, else English).
 - An image and its alt text: the language of the message carrying it.
-`Audiences` (bot/i18n/audience.py) is in `Deps` (``deps.audiences``); `reader` needs nothing.
+`Audiences` (bot/i18n/audience.py) is in `Deps` (``deps.audiences``); `reader` needs nothing. Every
+interaction's locales are noted before its handlers run (``QuetBot.dispatch`` calls
+``Audiences.note``) and stored when they change (the ``seen`` listener); ``deps.audiences.choose``
+is what ``/game settings language:`` sets. The table machinery already picks the right one: a board,
+card, reminder or closed-DMs notice the server's; a panel, "your move" DM, DM reminder or typed-answer
+reply the recipient's; every ephemeral answer and refusal the reader's. /game rules and the Rules
+button call ``rules_of(game, reader(interaction))``, which translates each rules body as one msgid.
 
 Presentation functions (cogs/<game>/present.py) and renderers (bot/render/*.py)
 --------------------------------------------------------------------------------
@@ -64,10 +80,13 @@ images; the player's for panels, confirmations and private answers). So a presen
         return lang.t("{who} flips digit {position}.", who=table.who(news.seat), position=p)
 
 Renderers take the language as a keyword argument, ``render_board(view, names, lang=ENGLISH)``, and
-the present module's ``render(view, table)`` passes ``lang=table.lang``. Text drawn on an image
-goes through the same ``lang.t``/``lang.n`` (the DejaVu fonts cover every language here); measure
-translated words, they are often longer. `table.who`, `table.heading`, `whose_move(table)`,
-`outcome_text(table, ...)` and `forfeit_line` already speak ``table.lang``.
+the present module's ``render(view, table)`` passes ``lang=table.lang``. A panel (and ``confirm``,
+``not_waiting_reason``) gets a table whose ``lang`` is the player's; forms opened from a command or a
+button answer the person who clicked: ``reader(interaction)`` (``send_modal(interaction,
+lang.pt("form title", "Your number"), ...)``). `points(n, lang)` says "3 points" in any language.
+Text drawn on an image goes through the same ``lang.t``/``lang.n`` (the DejaVu fonts cover every
+language here); measure translated words, they are often longer. `table.who`, `table.heading`,
+`whose_move(table)`, `outcome_text(table, ...)` and `forfeit_line` already speak ``table.lang``.
 
 Slash commands
 --------------

@@ -48,22 +48,42 @@ class Audiences:
         self._users: dict[int, str] = {}  # user id -> their last seen Discord locale
         self._guild_locales: dict[int, str] = {}  # guild id -> its last seen Discord locale
         self._choices: dict[int, str | None] = {}  # guild id -> the admins' choice (None: auto)
+        self._written: dict[tuple[str, int], str] = {}  # what this process stored last, per owner
 
     # ---- seeing interactions ----------------------------------------------------------------------
 
-    async def seen(self, interaction: discord.Interaction) -> None:
-        """Remember the person's and the server's locales (a listener of every interaction)."""
+    def note(self, interaction: discord.Interaction) -> tuple[bool, bool]:
+        """Remember the person's and the server's locales in memory, at once (the client calls this
+        as the interaction arrives, before any handler runs, so that what answers it already knows
+        them); whether each one changed."""
         user_locale = _value(interaction.locale)
         guild_locale = _value(interaction.guild_locale) if interaction.guild_id is not None else None
+        user_changed = bool(user_locale) and self._users.get(interaction.user.id) != user_locale
+        if user_changed and user_locale:
+            self._users[interaction.user.id] = user_locale
+        guild_changed = False
+        if guild_locale and interaction.guild_id is not None:
+            guild_changed = self._guild_locales.get(interaction.guild_id) != guild_locale
+            self._guild_locales[interaction.guild_id] = guild_locale
+        return user_changed, guild_changed
+
+    async def seen(self, interaction: discord.Interaction) -> None:
+        """Remember the person's and the server's locales (a listener of every interaction): in
+        memory (`note`, unless the client did already), and in the database when they changed
+        (DMs are sent later, maybe by another process)."""
+        self.note(interaction)
+        written = self._written
+        user_locale = self._users.get(interaction.user.id)
+        guild_locale = self._guild_locales.get(interaction.guild_id or 0)
         try:
-            if user_locale and self._users.get(interaction.user.id) != user_locale:
-                self._users[interaction.user.id] = user_locale
+            if user_locale and written.get(("user", interaction.user.id)) != user_locale:
+                written[("user", interaction.user.id)] = user_locale
                 await self.storage.set_user_setting(
                     user_id=interaction.user.id, key="locale", value=user_locale
                 )
             if guild_locale and interaction.guild_id is not None:
-                if self._guild_locales.get(interaction.guild_id) != guild_locale:
-                    self._guild_locales[interaction.guild_id] = guild_locale
+                if written.get(("guild", interaction.guild_id)) != guild_locale:
+                    written[("guild", interaction.guild_id)] = guild_locale
                     await self.storage.set_guild_setting(
                         guild_id=interaction.guild_id, key="guild_locale", value=guild_locale
                     )
@@ -76,11 +96,11 @@ class Audiences:
         """The language of ``user_id``'s DMs: their client's, as last seen (English before that)."""
         if user_id < 0:  # a computer player reads nothing
             return ENGLISH
-        locale = None if self.shared else self._users.get(user_id)
-        if locale is None:
-            locale = (await self.storage.get_user_settings(user_id=user_id)).get("locale")
-            if locale is not None:
-                self._users[user_id] = str(locale)
+        locale = self._users.get(user_id)
+        if locale is None or self.shared:  # another process may have seen a newer one
+            stored = (await self.storage.get_user_settings(user_id=user_id)).get("locale")
+            if stored is not None:
+                locale = self._users[user_id] = str(stored)
         return from_discord(locale)
 
     # ---- servers -----------------------------------------------------------------------------------
@@ -109,18 +129,17 @@ class Audiences:
         self._choices[guild_id] = code
 
     async def _server(self, guild_id: int) -> tuple[str | None, str | None]:
-        if not self.shared and guild_id in self._choices and guild_id in self._guild_locales:
-            return self._choices[guild_id], self._guild_locales[guild_id]
-        settings = await self.storage.get_guild_settings(guild_id=guild_id)
-        choice = settings.get("language")
-        choice = str(choice) if choice in LANGUAGES else None
-        locale = settings.get("guild_locale")
-        self._choices[guild_id] = choice
-        if locale is not None:
-            self._guild_locales[guild_id] = str(locale)
-        elif not self.shared:
-            self._guild_locales[guild_id] = ""  # none seen yet: English until one is
-        return choice, (str(locale) if locale is not None else None)
+        """The admins' choice and the server's last seen locale. One process: read once, then kept
+        (`choose` and `note` keep them up to date); processes sharing a database: read each time,
+        the locale this process saw last standing in until the database has one."""
+        if self.shared or guild_id not in self._choices:
+            settings = await self.storage.get_guild_settings(guild_id=guild_id)
+            choice = settings.get("language")
+            self._choices[guild_id] = str(choice) if choice in LANGUAGES else None
+            stored = settings.get("guild_locale")
+            if stored is not None and (self.shared or guild_id not in self._guild_locales):
+                self._guild_locales[guild_id] = str(stored)
+        return self._choices[guild_id], self._guild_locales.get(guild_id)
 
 
 def _value(locale: object) -> str | None:

@@ -21,7 +21,7 @@ import discord
 from discord.http import Route
 
 from bot.errors import GameError, NotAPlayer
-from bot.i18n import Lang
+from bot.i18n import ENGLISH, Lang
 from bot.i18n.audience import reader
 from bot.players.seats import is_computer
 from bot.service import Loaded
@@ -111,7 +111,9 @@ class Panels:
             self.server_names[guild_id] = str(data.get("name") or "")
         return self.server_names[guild_id] or None
 
-    async def payload(self, game: Loaded, seat: int, note: str = "", *, lang: Lang) -> dict[str, Any]:
+    async def payload(
+        self, game: Loaded, seat: int, note: str = "", *, lang: Lang = ENGLISH
+    ) -> dict[str, Any]:
         """The player's panel, in ``lang`` (theirs: by DM their last seen one, else the reader's)."""
         kind = self.deps.catalog.get(game.row.kind)
         assert kind.private is not None

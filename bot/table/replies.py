@@ -119,5 +119,6 @@ class GameTree(app_commands.CommandTree[discord.Client]):
         elif isinstance(error, app_commands.CommandNotFound):
             original = GameError("That command is out of date. Type / and pick it from the list again.")
         elif isinstance(error, app_commands.CheckFailure):
-            original = GameError(str(error) or "You cannot use that command here.")
+            said = str(error)
+            original = GameError(said) if said else GameError("You cannot use that command here.")
         await self.replies.report(interaction, original)
