@@ -42,6 +42,7 @@ from functools import cache
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, get_type_hints, runtime_checkable
 
 from bot.errors import BadInput
+from bot.i18n.lang import Msg
 
 ActionJSON = Mapping[str, Any]
 """An action as the move log stores it: a JSON object with a ``"type"`` key."""
@@ -215,15 +216,18 @@ class Outcome:
 
     ``winners`` are the seats sharing the win (several on a tie; all remaining seats on a draw),
     ``scores`` the final score per seat when the game keeps scores, ``reason`` a short sentence for the
-    announcement ("no legal move is left", "every dot is taken", ...).
+    announcement ("no legal move is left", "every dot is taken", ...): an English msgid, or a `Msg`
+    when it has fields (``Msg("the higher total ({high} to {low})", ...)``), translated where it is
+    read (``lang.say(outcome.reason)``). Its JSON holds the reason in English.
     """
 
     winners: tuple[int, ...]
-    reason: str
+    reason: str | Msg
     scores: tuple[int, ...] | None = None
     draw: bool = False
 
-    to_dict = fields_json
+    def to_dict(self) -> dict[str, Any]:
+        return {**fields_json(self), "reason": str(self.reason)}
 
 
 # ---- the contract -----------------------------------------------------------------------------------
