@@ -93,9 +93,7 @@ def whole_number(
     return value
 
 
-def binary_number(
-    text: str, low: int, high: int, *, context: str | Msg = "", hint: str | Msg = ""
-) -> int:
+def binary_number(text: str, low: int, high: int, *, context: str | Msg = "", hint: str | Msg = "") -> int:
     """``text`` written as ``0b`` and binary digits (``0b101`` is 5), from ``low`` to ``high``; the
     same refusals as `whole_number`."""
     word = text.strip()

@@ -28,7 +28,7 @@ from bot.errors import (
     YouLeft,
     player_number,
 )
-from bot.games.base import ActionJSON, Option, Outcome, require
+from bot.games.base import ActionJSON, Option, Outcome, Reason, require
 from bot.i18n.lang import N_, Lang, Msg
 from bot.inputs import binary_number, excerpt, whole_number
 
@@ -390,12 +390,14 @@ def outcome(state: State) -> Outcome | None:
         (gone,) = state.forfeited
         return Outcome(winners=(1 - gone,), reason=N_("the other player left the game"), scores=totals)
     if totals[0] == totals[1]:
-        reason = Msg("equal totals ({each} each)", each=totals[0])
+        reason = Reason.of(Msg("equal totals ({each} each)", each=totals[0]))
         return Outcome(winners=(0, 1), reason=reason, scores=totals, draw=True)
     winner = 0 if totals[0] > totals[1] else 1
     return Outcome(
         winners=(winner,),
-        reason=Msg("the higher total ({high} to {low})", high=totals[winner], low=totals[1 - winner]),
+        reason=Reason.of(
+            Msg("the higher total ({high} to {low})", high=totals[winner], low=totals[1 - winner])
+        ),
         scores=totals,
     )
 

@@ -323,7 +323,7 @@ def alt_text(view: View, table: TableInfo) -> str:
         ),
     ]
     if view.outcome is not None:
-        reason = lang.say(view.outcome.reason)
+        reason = view.outcome.reason_in(lang)
         if view.outcome.draw:
             parts.append(lang.t("Draw: {reason}.", reason=reason))
         else:
