@@ -464,7 +464,9 @@ class NoPairingLeft(NotYourTurn):
         def who(seat: int) -> str:
             return name(seat) if name else player_number(seat, lang)
 
-        playing = lang.words([lang.t("{a} against {b}", a=who(a), b=who(b)) for a, b in self.pairings])
+        playing = lang.words(
+            [lang.t("{first} against {second}", first=who(a), second=who(b)) for a, b in self.pairings]
+        )
         return lang.t(NO_PAIRING_LEFT, playing=playing)
 
 

@@ -223,7 +223,7 @@ def panel(view: View, seat: int, table: TableInfo) -> Panel:
             )
         )
     if view.moves:
-        pairs = ", ".join(f"{mv[seat]} v {mv[other]}" for mv in view.moves)
+        pairs = ", ".join(lang.t("{mine} v {theirs}", mine=mv[seat], theirs=mv[other]) for mv in view.moves)
         lines.append(lang.t("The list: `{list}` (yours v theirs: {pairs})", list=view.symbols, pairs=pairs))
     items: list[discord.ui.Item[Any]] = []
     if view.my_pick is not None:
