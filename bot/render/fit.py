@@ -15,6 +15,7 @@ from bot.render.common import font
 SMALLEST = 11  # px: the smallest text a board shrinks a label to before cutting it
 
 
+@lru_cache(maxsize=4096)
 def width_of(text: str, size: int, face: str = "sans") -> int:
     """The width ``text`` takes at ``size`` (its ink, as `Canvas.text` draws it)."""
     left, _top, right, _bottom = font(size, face).getbbox(text)

@@ -144,6 +144,7 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
         True: (lang.pt("numbers board", "picked ✓"), GOOD),
         False: (lang.pt("numbers board", "picking…"), MUTED),
     }
+    long_marks = any(width_of(mark, SMALL) > CELL_W - 4 for mark, _ in marks.values())
     for seat in (0, 1):
         y = rows_y + seat * NUMBER_H
         c.badge((PAD, y + 3), seat, BADGE)
@@ -155,7 +156,11 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
             c.paste(_number(value, m, value in d), (x0 + i * CELL_W + 3, y + 2))
         if pending_cell is not None and pending_cell < m:
             mark, ink = marks[view.picked[seat]]
-            fit((x0 + pending_cell * CELL_W + CELL_W // 2, y + 10), mark, SMALL, CELL_W - 4, ink, anchor="c")
+            x = x0 + pending_cell * CELL_W
+            if not long_marks or pending_cell == m - 1:
+                fit((x + CELL_W // 2, y + 10), mark, SMALL, CELL_W - 4, ink, anchor="c")
+            else:  # a longer word runs on into the empty cells after it
+                fit((x + 4, y + 10), mark, SMALL, (m - pending_cell) * CELL_W - 8, ink)
         right = x0 + m * CELL_W + RIGHT_W
         if record is not None:
             c.text(
