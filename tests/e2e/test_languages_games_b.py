@@ -59,6 +59,12 @@ def said(lang: Lang, msgid: str, **fields: Any) -> str:
     return text
 
 
+def said_pt(lang: Lang, context: str, msgid: str, **fields: Any) -> str:
+    text = lang.pt(context, msgid, **fields)
+    assert text != ENGLISH.pt(context, msgid, **fields), f"{msgid!r} has no {lang.code} translation"
+    return text
+
+
 def said_n(lang: Lang, singular: str, plural: str, count: int, **fields: Any) -> str:
     text = lang.n(singular, plural, count, **fields)
     assert text != ENGLISH.n(singular, plural, count, **fields), (
@@ -271,14 +277,14 @@ async def numbers_pick(
         rec = await press(emu, user, panel, "pick")
         assert rec.modal is not None
         form = json.dumps(rec.modal, ensure_ascii=False)
-        assert lang.pt("form title", "Your number · game #{game_id}", game_id=game_id) == rec.modal["title"]
-        assert rec.modal["title"] != ENGLISH.pt(
-            "form title", "Your number · game #{game_id}", game_id=game_id
+        assert rec.modal["title"] == said_pt(
+            lang, "form title", "Your number · game #{game_id}", game_id=game_id
         )
-        assert lang.pt("form field", "A number from 1 to {top} you have not played", top=7) in form
-        assert lang.pt(
-            "placeholder", "for example {example} (or in binary: 0b{binary})", example=4, binary="100"
-        ) in (form)
+        assert said_pt(lang, "form field", "A number from 1 to {top} you have not played", top=7) in form
+        example = said_pt(
+            lang, "placeholder", "for example {example} (or in binary: 0b{binary})", example=4, binary="100"
+        )
+        assert example in form
         sub = await emu.submit_modal(user, rec, values={"number": str(number)})
         response = await sub.response()
         await emu.wait_idle()
