@@ -1,19 +1,23 @@
 """Median render time of the largest Numerical Card Game board: 8 players, m = 25, mid-game, with a
 round in progress (resolved, pending and void pairings) and the last round's results.
 
-    python bench/render_divisors.py [--quick]
+    python bench/render_divisors.py [--quick] [--lang CODE]
+
+``--lang`` draws the words in that language (de, fr, es, pt_BR, ru; default English).
 """
 
 from __future__ import annotations
 
 import random
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.timing import print_render_medians, run_count
 from bot.games import divisors as D
+from bot.i18n import LANGUAGES, Lang, language
 from bot.render.divisors import render_board
 
 
@@ -31,6 +35,15 @@ def busy_game(seed: int) -> D.State:
     return D.apply(state, seat, {"type": "pick", "card": state.fresh[seat][0]})
 
 
+def bench_language() -> Lang:
+    """The language to draw the words in: ``--lang CODE`` (default English)."""
+    args = sys.argv[1:]
+    code = args[args.index("--lang") + 1] if "--lang" in args[:-1] else "en"
+    if code not in LANGUAGES:
+        raise SystemExit(f"--lang takes one of {', '.join(LANGUAGES)}")
+    return language(code)
+
+
 def main() -> None:
     state = busy_game(3)
     names = ("Alice", "Bartholomew the Magnificent", "Chloé", "Dmitri", "Eve", "Fatima", "Gunnar", "Hiroshi")
@@ -38,7 +51,8 @@ def main() -> None:
         (f"divisors render ({label}): 8 players, m=25", D.view_for(state, seat), True)
         for label, seat in (("public", None), ("private", min(D.to_act(state))))
     ]
-    print_render_medians(render_board, names, cases, run_count(200))
+    lang = bench_language()
+    print_render_medians(partial(render_board, lang=lang), names, cases, run_count(200))
 
 
 if __name__ == "__main__":

@@ -2,18 +2,22 @@
 all eight moves revealed, D listed and the numbers in it highlighted; and the same round with its last
 pick still pending.
 
-    python bench/render_numbers.py [--quick]
+    python bench/render_numbers.py [--quick] [--lang CODE]
+
+``--lang`` draws the words in that language (de, fr, es, pt_BR, ru; default English).
 """
 
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.timing import print_render_medians, run_count
 from bot.games import numbers as N
+from bot.i18n import LANGUAGES, Lang, language
 from bot.render.numbers import render_board
 
 NAMES = ("Alice", "Bartholomew the Magnificent")
@@ -32,6 +36,15 @@ def full_round() -> tuple[N.State, N.State]:
     return pending, state
 
 
+def bench_language() -> Lang:
+    """The language to draw the words in: ``--lang CODE`` (default English)."""
+    args = sys.argv[1:]
+    code = args[args.index("--lang") + 1] if "--lang" in args[:-1] else "en"
+    if code not in LANGUAGES:
+        raise SystemExit(f"--lang takes one of {', '.join(LANGUAGES)}")
+    return language(code)
+
+
 def main() -> None:
     pending, done = full_round()
     last_move = N.view_for(pending, None)
@@ -39,7 +52,8 @@ def main() -> None:
     assert round_end.last_round is not None and len(round_end.last_round.moves) == 8
     end = ("numbers render: full m = 8 round with D", round_end, True)
     mid = ("numbers render: m = 8 round, last pick pending", last_move, False)
-    print_render_medians(render_board, NAMES, [end, mid], run_count(300))
+    lang = bench_language()
+    print_render_medians(partial(render_board, lang=lang), NAMES, [end, mid], run_count(300))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from bot.errors import BadInput, NotANumber, OutOfRange
+from bot.i18n.lang import Msg
 
 MAX_DIGITS = 18
 """The longest number (in digits, leading zeros included) read as a number: more is out of range for
@@ -67,8 +68,8 @@ def whole_number(
     high: int,
     *,
     signed: bool = False,
-    context: str = "",
-    hint: str = "",
+    context: str | Msg = "",
+    hint: str | Msg = "",
 ) -> int:
     """``text`` as a whole number from ``low`` to ``high``, written in the ASCII digits 0-9 (after an
     optional + or - when ``signed``); whitespace around it is ignored.
@@ -92,7 +93,7 @@ def whole_number(
     return value
 
 
-def binary_number(text: str, low: int, high: int, *, context: str = "", hint: str = "") -> int:
+def binary_number(text: str, low: int, high: int, *, context: str | Msg = "", hint: str | Msg = "") -> int:
     """``text`` written as ``0b`` and binary digits (``0b101`` is 5), from ``low`` to ``high``; the
     same refusals as `whole_number`."""
     word = text.strip()

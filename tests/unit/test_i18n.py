@@ -27,7 +27,14 @@ from bot.i18n.lang import discord_locales
 
 MESSAGE_LIMIT = 2000
 # Texts with these contexts are shown where Discord allows fewer characters.
-CONTEXT_LIMITS = {"label": 80, "placeholder": 150, "form title": 45, "option": 100, "choice": 100}
+CONTEXT_LIMITS = {
+    "label": 80,
+    "placeholder": 150,
+    "form title": 45,
+    "form field": 45,  # a form's text input label
+    "option": 100,
+    "choice": 100,
+}
 # Integers that exercise every plural rule of our languages (teens, 21, 101, 111, 1000, ...).
 COUNTS = [*range(0, 300), 1000, 1001, 1011, 1021, 10_000, 100_000, 1_000_000, 1_000_001]
 
