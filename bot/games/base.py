@@ -42,6 +42,7 @@ from functools import cache
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, get_type_hints, runtime_checkable
 
 from bot.errors import BadInput
+from bot.i18n import Msg
 
 ActionJSON = Mapping[str, Any]
 """An action as the move log stores it: a JSON object with a ``"type"`` key."""
@@ -74,6 +75,8 @@ def _plain(value: Any) -> Any:
         return sorted(value)
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}  # a copy (JSON data: plain values all through)
+    if isinstance(value, Msg):
+        return str(value)  # a sentence to translate is logged in English
     to_dict = getattr(value, "to_dict", None)
     return value if to_dict is None else to_dict()
 
@@ -215,11 +218,12 @@ class Outcome:
 
     ``winners`` are the seats sharing the win (several on a tie; all remaining seats on a draw),
     ``scores`` the final score per seat when the game keeps scores, ``reason`` a short sentence for the
-    announcement ("no legal move is left", "every dot is taken", ...).
+    announcement ("no legal move is left", "every dot is taken", ...): a msgid marked with ``N_``, or a
+    `Msg` when it has fields (see bot/i18n; stored in English).
     """
 
     winners: tuple[int, ...]
-    reason: str
+    reason: str | Msg
     scores: tuple[int, ...] | None = None
     draw: bool = False
 

@@ -124,7 +124,7 @@ def _plain_alt(view: Any, table: TableInfo) -> str:
 
     text = lang.t("{title} board, game #{game_id}.", title=table.title, game_id=table.game_id)
     if table.outcome is not None:
-        text += " " + lang.t("Game over: {reason}.", reason=lang.t(table.outcome.reason))
+        text += " " + lang.t("Game over: {reason}.", reason=lang.say(table.outcome.reason))
         winners = [name(s) for s in table.outcome.winners]
         if winners:
             text += " " + lang.t("Won by {players}.", players=lang.words(winners))
@@ -213,9 +213,9 @@ def quiet_when(*kinds: str) -> Callable[[News[Any]], bool]:
 
 
 def outcome_text(table: TableInfo, outcome: Outcome) -> str:
-    """The result in a sentence, in ``table.lang`` (``outcome.reason`` is a msgid: see bot/i18n)."""
+    """The result in a sentence, in ``table.lang`` (``outcome.reason``: a msgid or a `Msg`, see bot/i18n)."""
     lang = table.lang
-    reason = lang.t(outcome.reason)
+    reason = lang.say(outcome.reason)
     if not outcome.winners:
         return lang.t("The game is over: {reason}. Nobody wins.", reason=reason)
     winners = lang.words([table.who(s) for s in outcome.winners])
