@@ -376,7 +376,7 @@ async def test_dots_in_four_languages(emu: DiscordEmulator, scene: Scene, bot_ha
     line = next(o for o in dots_group["options"] if o["name"] == "line")
     start_option = next(o for o in line["options"] if o["name"] == "from")
     assert start_option["name_localizations"] == {
-        "de": "von", "fr": "depuis", "es-ES": "desde", "es-419": "desde", "pt-BR": "de", "ru": "от",
+        "de": "von", "fr": "depuis", "es-ES": "desde", "es-419": "desde", "pt-BR": "origem", "ru": "от",
     }  # fmt: skip
     assert line["name_localizations"]["ru"] == "линия"
     assert line["description_localizations"]["fr"] == "Tracer la ligne que tu dois maintenant"
