@@ -1,12 +1,13 @@
 """Median render time of the largest Procession board: n = 12, the longest of
 many random games (a game can never exceed p(12) - 1 = 76 moves).
 
-    python bench/render_procession.py [--quick]
+    python bench/render_procession.py [--quick] [--lang de]
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.timing import print_render_medians, run_count
 from bot.games import procession as P
+from bot.i18n import ENGLISH, language
 from bot.render.procession import render_board
 
 
@@ -45,7 +47,12 @@ def padded(view: P.View, rows: int) -> P.View:
     )
 
 
+# The language of the words drawn: ``--lang de`` (default English).
+LANG = language(sys.argv[sys.argv.index("--lang") + 1]) if "--lang" in sys.argv[:-1] else ENGLISH
+
+
 def main() -> None:
+    print(f"words drawn in {LANG.name} ({LANG.code})")
     state = longest_game(12)
     view = P.view_for(state, None)
     names = ("Alice", "Bartholomew")
@@ -53,7 +60,7 @@ def main() -> None:
         (f"procession render: n=12, {len(state.rows) - 1} moves", view, True),
         ("procession render: n=12, 76 moves (the most possible; rows repeated)", padded(view, 77), True),
     ]
-    print_render_medians(render_board, names, cases, run_count(300))
+    print_render_medians(functools.partial(render_board, lang=LANG), names, cases, run_count(300))
 
 
 if __name__ == "__main__":

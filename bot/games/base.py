@@ -75,6 +75,8 @@ def _plain(value: Any) -> Any:
         return sorted(value)
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}  # a copy (JSON data: plain values all through)
+    if isinstance(value, Msg):
+        return str(value)  # a sentence to translate is logged in English
     to_dict = getattr(value, "to_dict", None)
     return value if to_dict is None else to_dict()
 
@@ -221,7 +223,7 @@ class Outcome:
     """
 
     winners: tuple[int, ...]
-    reason: str
+    reason: str | Msg
     scores: tuple[int, ...] | None = None
     draw: bool = False
 

@@ -122,11 +122,13 @@ def command_texts() -> Iterator[Text]:
             yield COMMAND_NAME, command.name, where, path
             yield None, command.description, where, path
             for param in command.parameters:
-                yield OPTION_NAME, param.name, f"{where} {param.name}:", path
+                # The name Discord shows (``from``, not ``from_``): the one the Translator gets.
+                name = param.display_name
+                yield OPTION_NAME, name, f"{where} {name}:", path
                 if param.description and param.description != "…":
-                    yield None, param.description, f"{where} {param.name}:", path
+                    yield None, param.description, f"{where} {name}:", path
                 for choice in param.choices:
-                    yield None, choice.name, f"{where} {param.name}: choice", path
+                    yield None, choice.name, f"{where} {name}: choice", path
 
 
 def template() -> Catalog:
