@@ -63,15 +63,19 @@ class Refused(StorageError):
 
 
 class NotVerified(StorageError):
-    """The copy was committed but does not verify: ``problems`` names the first few (of ``count``)."""
+    """The copy was committed but does not verify: ``problems`` names the first few (of ``count``).
+    ``faithful``: every table holds the same rows as the source's, so the games named do not replay
+    in the source either (it was inconsistent before the copy)."""
 
-    def __init__(self, problems: Sequence[str], count: int) -> None:
+    def __init__(self, problems: Sequence[str], count: int, *, faithful: bool = False) -> None:
         self.problems = tuple(problems)
         self.count = count
-        super().__init__(
-            f"The copy does not match the source: {count} problem{'s' if count != 1 else ''}, the first: "
-            f"{problems[0]}"
-        )
+        self.faithful = faithful
+        super().__init__(f"The copy does not verify: {_counted(count, 'problem')}, the first: {problems[0]}")
+
+
+def _counted(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
 @dataclass(frozen=True)
@@ -340,7 +344,7 @@ async def copy(
                 step = f" while copying {table.name}"
                 copied = await _copy_table(source_db, table, txn, page_rows)
                 counts.append((table.name, copied))
-                progress(f"  {table.name:<20} {copied:>12,} rows")
+                progress(f"  {table.name:<20} {copied:>12,} row{'' if copied == 1 else 's'}")
             step = " while checking the foreign keys"
             await txn.run(_add_foreign_keys(foreign_keys))
             step = ""
@@ -395,13 +399,17 @@ def _require_empty() -> Txn[None]:
             if (yield Q(f"SELECT 1 FROM {_q(name)} LIMIT 1")):
                 holding.append(name)
     if holding:
-        games = ""
         if "games" in holding:
-            count = int((yield Q("SELECT COUNT(*) FROM games"))[0][0])
-            games = f"{count:,} game{'s' if count != 1 else ''} and "
+            games = int((yield Q("SELECT COUNT(*) FROM games"))[0][0])
+            others = len(holding) - 1
+            held = _counted(games, "game") + (
+                f" (and rows in {_counted(others, 'other table')})" if others else ""
+            )
+        else:
+            held = "rows in " + ", ".join(holding)
         raise Refused(
-            f"The target database is not empty: it holds {games}rows in {', '.join(holding)}. Migrate "
-            "into a new, empty database (createdb); nothing was written."
+            f"The target database is not empty: it holds {held}. Migrate into a new, empty database "
+            "(createdb); nothing was written."
         )
 
 
@@ -599,15 +607,18 @@ async def verify(
                 problems.add(problem)
         after = batch[-1].id
     rows = 0
+    replayed_problems = problems.count
     for table in tables:
         (count, digest), (copied, copied_digest) = await asyncio.gather(
             _table_digest(source, table, page_rows), _table_digest(target, table, page_rows)
         )
         rows += copied
         if copied != count:
-            problems.add(f"table {table.name}: {copied:,} rows in the target, {count:,} in the source")
+            problems.add(
+                f"table {table.name}: {_counted(copied, 'row')} in the target, {count:,} in the source"
+            )
         elif copied_digest != digest:
             problems.add(f"table {table.name}: its rows differ from the source's (the same count, {count:,})")
     if problems.count:
-        raise NotVerified(problems.shown, problems.count)
+        raise NotVerified(problems.shown, problems.count, faithful=problems.count == replayed_problems)
     return Verified(games, moves, len(tables), rows, time.perf_counter() - started)

@@ -9,6 +9,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import closing
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from bot.__main__ import main
 from bot.games import RULES
 from bot.players.seats import computer_id, computer_name
 from bot.service import GameService
@@ -337,7 +339,7 @@ async def test_a_tampered_copy_does_not_verify(source: tuple[str, dict[str, int]
     assert caught.value.problems[1:] == (
         f"table moves: its rows differ from the source's (the same count, {moves:,})",
     )
-    assert caught.value.count == 2
+    assert caught.value.count == 2 and not caught.value.faithful
     query(pg_url, "UPDATE moves SET action = ? WHERE game_id = ? AND seq = ?", (action, game_id, seq))
 
     # The last move of a game being played deleted: its version no longer counts its moves right, or its
@@ -387,7 +389,10 @@ async def test_a_target_holding_data_is_refused_and_left_as_it_was(
     path, _ = source
     await migrate(path, pg_url)
     before = {t: rows_of(pg_url, t) for t in TABLES}
-    with pytest.raises(Refused, match=r"^The target database is not empty: it holds \d+ games and rows in "):
+    games = query(path, "SELECT COUNT(*) FROM games")[0][0]
+    with pytest.raises(
+        Refused, match=rf"^The target database is not empty: it holds {games} games \(and rows in 15 "
+    ):
         await migrate(path, pg_url)
     assert {t: rows_of(pg_url, t) for t in TABLES} == before
 
@@ -521,3 +526,100 @@ async def test_an_older_source_is_upgraded_first_as_the_bot_would_then_copied(
         assert [r.game_id for r in (await storage.history(guild_id=5, player_id=1)).games] == [1]
     finally:
         await storage.close()
+
+
+# ---- the command line ---------------------------------------------------------------------------------
+
+
+def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as done:
+        main(args)
+    out, err = capsys.readouterr()
+    code = done.value.code
+    return (code if isinstance(code, int) else 1), out, err
+
+
+def test_quetbot_migrate_copies_verifies_and_says_so(
+    tmp_path: Path, sync_pg_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(tmp_path / "bot.sqlite3")
+    asyncio.run(build_source(path))
+    code, out, err = run_main(["migrate", "--from", path, "--to", sync_pg_url], capsys)
+    assert code == 0 and err == ""
+    assert f"Copying {path} into {sync_pg_url}, in one transaction:" in out
+    for table in TABLES:
+        count = query(path, f"SELECT COUNT(*) FROM {table}")[0][0]
+        assert f"  {table:<20} {count:>12,} row{'' if count == 1 else 's'}\n" in out
+    games = query(path, "SELECT COUNT(*) FROM games")[0][0]
+    assert re.search(rf"^Verified in [0-9.]+ s: {games} games replayed from their move logs", out, re.M)
+    assert out.rstrip().endswith("Point QUETBOT_DB at the PostgreSQL database to use it.")
+
+    # Again: the target holds the copy now. One line, status 2, nothing written.
+    code, out, err = run_main(["migrate", "--from", f"sqlite:///{path}", "--to", sync_pg_url], capsys)
+    assert code == 2 and out == ""
+    assert err == (
+        f"quetbot: The target database is not empty: it holds {games} games (and rows in 15 other tables). "
+        "Migrate into a new, empty database (createdb); nothing was written.\n"
+    )
+
+
+def test_quetbot_migrate_fails_with_status_1_when_the_copy_does_not_verify(
+    tmp_path: Path, sync_pg_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A source whose game was changed behind the bot's back: copied faithfully, but it does not
+    replay, and the command says which game and fails."""
+    path = str(tmp_path / "bot.sqlite3")
+    asyncio.run(build_source(path))
+    game_id = query(path, "SELECT MIN(id) FROM games WHERE kind = 'dots' AND status = 'finished'")[0][0]
+    query(path, "DELETE FROM moves WHERE game_id = ? AND seq = 1", (game_id,))
+    code, _, err = run_main(["migrate", "--from", path, "--to", sync_pg_url], capsys)
+    assert code == 1
+    lines = err.splitlines()
+    assert lines[0] == "quetbot: the copy does not verify (1 problem):"
+    assert lines[1].startswith(f"  game #{game_id} (dots, finished): its move log is not numbered 1 to ")
+    assert lines[2:] == [
+        "Every table holds the same rows as the source's: the copy is faithful, and these games do not "
+        "replay in the source either (changed outside the bot?).",
+        "The target keeps the copy: drop the target database (dropdb, createdb) before migrating again.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["migrate"], "the following arguments are required: --from, --to"),
+        (["migrate", "--from", "a.db"], "the following arguments are required: --to"),
+        (["migrate", "--from", "a.db", "--to", "b.db"], "--to must be a PostgreSQL URL (postgresql://...)"),
+        (["migrate", "--from", "postgresql://h/db", "--to", "postgresql://h/db2"], "--from must be a SQLite"),
+        (["migrate", "--from", "mysql://h/db", "--to", "postgresql://h/db"], "Unknown database URL mysql://"),
+        (
+            ["migrate", "--from", "a.db", "--to", "postgresql://h/db", "--shards", "1"],
+            "unrecognized arguments",
+        ),
+    ],
+)
+def test_bad_migrate_arguments_are_one_line_and_status_2(
+    args: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run_main(args, capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("quetbot") and named in err, err
+
+
+def test_migrate_from_a_missing_file_is_one_line_and_status_2(
+    tmp_path: Path, sync_pg_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nope.db"
+    code, out, err = run_main(["migrate", "--from", str(missing), "--to", sync_pg_url], capsys)
+    assert (code, out) == (2, "")
+    assert (
+        err == f"quetbot: {missing} does not exist (or is not a file): give the bot's SQLite database file.\n"
+    )
+    assert not missing.exists()
+
+
+def test_help_names_the_migrate_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_main(["--help"], capsys)
+    assert code == 0 and "quetbot migrate --from FILE --to URL" in out and "--shard-count N" in out
+    code, out, _ = run_main(["migrate", "--help"], capsys)
+    assert code == 0 and "--from FILE" in out and "--to URL" in out
