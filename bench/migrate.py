@@ -134,9 +134,10 @@ async def build(path: str, finished: int, live: int) -> None:
     finally:
         await storage.close()
     moves = sum(len(g["log"]) for g in games)
+    ended = sum(1 for g in games if g["result"] is not None)  # (a short game may end in its first moves)
     print(
-        f"source: {finished:,} finished and {live:,} live games ({moves:,} moves) played out by the rules "
-        f"in {played:.0f} s; written and recorded ({recorded:,} games) in {written:.0f} s"
+        f"source: {ended:,} finished and {len(games) - ended:,} live games ({moves:,} moves) played out by "
+        f"the rules in {played:.0f} s; written and recorded ({recorded:,} games) in {written:.0f} s"
     )
 
 
@@ -179,7 +180,8 @@ async def main() -> int:
             f"verify: {v.games:,} games ({v.moves:,} moves) replayed, {v.tables} tables ({v.rows:,} rows) "
             f"compared in {v.seconds:.1f} s"
         )
-        print(f"total: {total:.1f} s for {args.games:,} finished and {live:,} live games")
+        finished = done.copied.tables[[t for t, _ in done.copied.tables].index("finished_games")][1]
+        print(f"total: {total:.1f} s for {v.games:,} games ({finished:,} of them finished)")
     finally:
         if server is not None:
             server.stop()
