@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games import RULES, play
-from bot.storage.driver import Driver, Q, Row, Rows, Txn
+from bot.storage.driver import Driver, Q, Row, Rows, Txn, fetch
 from bot.storage.errors import StorageError
 from bot.storage.postgres import MIGRATION_LOCK, Bulk, PostgresDriver, redact
 from bot.storage.postgres import migrate as migrate_schema
@@ -157,9 +157,12 @@ async def migrate(
     ``target_url`` and verify the copy (see the module's docstring). `Refused` when it cannot be done
     (nothing written), `StorageError` when the copy failed (rolled back: nothing written),
     `NotVerified` when the committed copy does not match the source."""
-    source_db, source, found_version = await open_source(source_path, progress=progress)
+    target_db = await PostgresDriver.open(target_url, migrations=None)
     try:
-        target_db = await PostgresDriver.open(target_url, migrations=None)
+        # Looked at first, so that a target that will be refused leaves an old source un-upgraded (the
+        # copy's own transaction looks again, under the lock, before it writes anything).
+        await target_db.read(_require_empty(lock=False))
+        source_db, source, found_version = await open_source(source_path, progress=progress)
         try:
             title = f"Copying {source_path} into {redact(target_url)}, in one transaction:"
             copied = await copy(
@@ -169,9 +172,9 @@ async def migrate(
             progress("Verifying: replaying every game's move log, then comparing every table's rows...")
             verified = await verify(source_db, target_db, source.tables, page_rows=page_rows)
         finally:
-            await target_db.close()
+            await source_db.close()
     finally:
-        await source_db.close()
+        await target_db.close()
     return Migration(found_version, source.version, copied, verified)
 
 
@@ -211,6 +214,8 @@ async def _open_readonly(path: str) -> tuple[SqliteDriver, Source]:
     try:
         try:
             source = await driver.read(_sqlite_catalogue())
+        except Refused:
+            raise
         except StorageError as exc:
             raise Refused(f"{path} is not a SQLite database ({exc}).") from None
         if source.version == 0 or "games" not in {t.name for t in source.tables}:
@@ -381,9 +386,11 @@ def _target_tables(*, everything: bool = False) -> Txn[dict[str, tuple[str, ...]
     return {name: tuple(columns) for name, columns in tables.items()}
 
 
-def _require_empty() -> Txn[None]:
-    """`Refused` unless the target is at most this code's schema and holds nothing but bookkeeping."""
-    yield Q("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))  # as the migrations take it
+def _require_empty(*, lock: bool = True) -> Txn[None]:
+    """`Refused` unless the target is at most this code's schema and holds nothing but bookkeeping.
+    ``lock``: first take the lock the migrations take (a bot starting meanwhile waits for the copy)."""
+    if lock:
+        yield Q("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
     tables = yield from _target_tables(everything=True)
     if "schema_version" in tables:
         rows = yield Q("SELECT version FROM schema_version")
@@ -570,13 +577,16 @@ def _digest(rows: Rows) -> int:
     return sum(hash(row) for row in rows) & _DIGEST_MASK
 
 
-async def _table_digest(db: Driver, table: Table, size: int) -> tuple[int, int]:
-    count, digest = 0, 0
+async def _table_digest(db: Driver, table: Table, size: int) -> tuple[int, int, int]:
+    """The table's row count as the database counts it, the rows read page by page in key order
+    (fewer if a key holds NULL, which SQLite allows), and the digest of those rows."""
+    count = int((await db.read(fetch(f"SELECT COUNT(*) FROM {_q(table.name)}")))[0][0])
+    digest, paged = 0, 0
     async with aclosing(pages(db, table, size)) as read:
         async for rows in read:
-            count += len(rows)
+            paged += len(rows)
             digest = (digest + _digest(rows)) & _DIGEST_MASK
-    return count, digest
+    return count, paged, digest
 
 
 class _Problems:
@@ -609,13 +619,23 @@ async def verify(
     rows = 0
     replayed_problems = problems.count
     for table in tables:
-        (count, digest), (copied, copied_digest) = await asyncio.gather(
+        (count, paged, digest), (copied, copied_paged, copied_digest) = await asyncio.gather(
             _table_digest(source, table, page_rows), _table_digest(target, table, page_rows)
         )
         rows += copied
+        unread = [
+            (side, n, p)
+            for side, n, p in (("source", count, paged), ("target", copied, copied_paged))
+            if p != n
+        ]
         if copied != count:
             problems.add(
                 f"table {table.name}: {_counted(copied, 'row')} in the target, {count:,} in the source"
+            )
+        elif unread:
+            side, n, p = unread[0]
+            problems.add(
+                f"table {table.name}: {p:,} of its {n:,} rows in the {side} could be read in key order"
             )
         elif copied_digest != digest:
             problems.add(f"table {table.name}: its rows differ from the source's (the same count, {count:,})")

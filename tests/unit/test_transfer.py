@@ -10,6 +10,7 @@ import json
 import os
 import random
 import re
+import shutil
 import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from contextlib import closing
@@ -369,6 +370,29 @@ async def test_a_tampered_copy_does_not_verify(source: tuple[str, dict[str, int]
     )
 
 
+async def test_rows_that_paging_cannot_reach_are_named(tmp_path: Path) -> None:
+    """SQLite lets a TEXT primary key hold NULL, which reading in key order cannot page past: the
+    counts the databases give are compared with the rows read, so no row is missed silently. (Any two
+    drivers can be compared: here a SQLite file and its copy.)"""
+    path = tmp_path / "nulls.sqlite3"
+    await (await Storage.open(str(path))).close()
+    query(str(path), "INSERT INTO meta (key, value) VALUES (NULL, 'y'), ('a', 'x')")
+    twin = tmp_path / "twin.sqlite3"
+    await asyncio.to_thread(shutil.copyfile, path, twin)
+    source_db, found, _ = await open_source(str(path))
+    target_db = await SqliteDriver.open(str(twin), readonly=True)
+    try:
+        await verify(source_db, target_db, found.tables, page_rows=2)  # one page holds both: fine
+        with pytest.raises(NotVerified) as caught:
+            await verify(source_db, target_db, found.tables, page_rows=1)
+        assert caught.value.problems == (
+            "table meta: 1 of its 2 rows in the source could be read in key order",
+        )
+    finally:
+        await target_db.close()
+        await source_db.close()
+
+
 # ---- refusals: nothing written ------------------------------------------------------------------------
 
 
@@ -395,6 +419,17 @@ async def test_a_target_holding_data_is_refused_and_left_as_it_was(
     ):
         await migrate(path, pg_url)
     assert {t: rows_of(pg_url, t) for t in TABLES} == before
+
+
+async def test_a_refused_target_leaves_an_old_source_as_it_was(tmp_path: Path, pg_url: str) -> None:
+    path = str(tmp_path / "old.sqlite3")
+    await (await SqliteDriver.open(path, migrations=MIGRATIONS[:7])).close()
+    storage = await Storage.open(pg_url)
+    await storage.set_user_setting(user_id=1, key="notify", value="dm")
+    await storage.close()
+    with pytest.raises(Refused, match=r"it holds rows in user_settings\."):
+        await migrate(path, pg_url)
+    assert query(path, "PRAGMA user_version") == [(7,)]  # looked at the target first: not upgraded
 
 
 async def test_a_target_with_settings_but_no_games_is_refused_too(
