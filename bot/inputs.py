@@ -80,7 +80,7 @@ def whole_number(
     """
     word = text.strip()
     if not word:
-        raise BadInput(f"Type a whole number from {low} to {high}.")
+        raise BadInput("Type a whole number from {low} to {high}.", low=low, high=high)
     digits = word[1:] if signed and word[0] in "+-" else word
     if not is_ascii_digits(digits):
         raise NotANumber(excerpt(word), low, high, hint)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.errors import GameError
+from bot.i18n import ENGLISH, Lang
 
 
 @dataclass(frozen=True)
@@ -77,9 +78,10 @@ of the previous horizontal line, and scores the non-virgin dots already in its c
 }
 
 
-def rules_of(game: str) -> str:
-    """The rules of ``game`` (its name, like ``dots``) as /game rules and the Rules button give them."""
+def rules_of(game: str, lang: Lang = ENGLISH) -> str:
+    """The rules of ``game`` (its name, like ``dots``) as /game rules and the Rules button give them,
+    in ``lang`` (each body is a msgid; English until its translations are in the catalogs)."""
     text = RULES_TEXT.get(game)
     if text is None:
         raise GameError("There is no game by that name. Choose one from the list.")
-    return text.body
+    return lang.t(text.body)

@@ -29,6 +29,7 @@ from typing import Any
 import discord
 
 from bot.errors import MoveSaved
+from bot.i18n.audience import reader
 from bot.storage import Completion, Effect, OutboxItem, Storage
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,7 @@ BACKOFF_MAX = 60.0
 POLL = 30.0  # how often the worker looks for due effects nobody kicked (retries, restarts)
 DONE_KEPT = 10_000
 RECORD_EVERY = 0.05  # seconds: carried-out effects are recorded together at most this late
+LEASE = 60.0  # seconds a process's hold on a game's outbox lasts unless renewed (see `_hold`)
 
 
 @dataclass
@@ -71,7 +73,8 @@ class Mover:
             return
         self.told = True
         try:
-            await self.interaction.followup.send(str(MoveSaved(game_id)), ephemeral=True)
+            text = reader(self.interaction).say(MoveSaved(game_id).msg)
+            await self.interaction.followup.send(text, ephemeral=True)
         except discord.HTTPException:
             log.info("Could not tell the mover of game %s that their move is saved", game_id)
 
@@ -94,9 +97,15 @@ Carrier = Callable[[OutboxItem, Context], Awaitable[Done | None]]
 
 
 class Outbox:
-    def __init__(self, storage: Storage, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, storage: Storage, clock: Callable[[], float] = time.time, *, holder: str | None = None
+    ) -> None:
         self.storage = storage
         self.clock = clock
+        # Processes sharing the database: this one's name in the games' outbox leases (see
+        # `_hold`); None when it is alone (then nothing is leased).
+        self.holder = holder
+        self._leases: dict[int, float] = {}  # game id -> when this process's lease on it expires
         self._carriers: dict[str, Carrier] = {}
         self._queues: dict[int, dict[int, OutboxItem]] = {}  # game id -> its known items by id
         self._contexts: dict[int, Context] = {}  # item id -> context
@@ -165,12 +174,16 @@ class Outbox:
         while True:
             self._wake.clear()
             try:
-                due = await self.storage.pending_effects(now=self.clock())
+                refresh = getattr(self.clock, "refresh", None)
+                if refresh is not None:
+                    refresh()
+                due = await self.storage.pending_effects(now=self.clock(), holder=self.holder)
                 self.kick([i for i in due if i.game_id not in self._busy_games()])
             except Exception:
                 log.exception("The outbox pass failed; trying again shortly")
+            poll = 1.0 if getattr(self.clock, "movable", False) else POLL
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=POLL)
+                await asyncio.wait_for(self._wake.wait(), timeout=poll)
 
     def _busy_games(self) -> set[int]:
         return {g for g, t in self._drains.items() if not t.done()}
@@ -182,12 +195,94 @@ class Outbox:
     # ---- carrying out one game's effects ------------------------------------------------------------
 
     async def _run_game(self, game_id: int) -> None:
+        if self.holder is None:
+            await self._carry_queue(game_id, None)
+            self._queues.pop(game_id, None)
+            return
+        # Sharing the database: carry the game's items only while holding its lease, all of them in
+        # order (another process's too), and record what was done as the lease is given up.
+        completions: list[Completion] = []
+        try:
+            while await self._hold(game_id):
+                await self._carry_queue(game_id, completions)
+                if self._queues.get(game_id):
+                    continue  # (lost the lease meanwhile: wait for it, or for the items to go)
+                results = await self.storage.release_outbox(
+                    game_id=game_id, holder=self.holder, completions=completions
+                )
+                completions.clear()
+                self._leases.pop(game_id, None)
+                follow = [item for result in results for item in result.effects]
+                if follow:
+                    self.kick(follow)
+                if not self._queues.get(game_id):
+                    break  # (nothing kicked meanwhile)
+        finally:
+            if completions:  # stopped half-way: record what was done (else it is done again)
+                with contextlib.suppress(Exception):
+                    await self.storage.release_outbox(
+                        game_id=game_id, holder=self.holder, completions=completions
+                    )
+                self._leases.pop(game_id, None)
+        if not self._queues.get(game_id):
+            self._queues.pop(game_id, None)
+
+    async def _hold(self, game_id: int) -> bool:
+        """Take the game's lease (or renew it), adding the game's pending items to its queue: True.
+        While another process holds it, wait; False once none of this process's items of the game
+        are pending any more (the holder carried them out: handed over, nothing is held)."""
+        assert self.holder is not None
+        delay = 0.02
+        while True:
+            now = self.clock()
+            pending = await self.storage.claim_outbox(
+                game_id=game_id, holder=self.holder, now=now, expires=now + LEASE
+            )
+            queue = self._queues.setdefault(game_id, {})
+            if pending is not None:
+                self._leases[game_id] = now + LEASE
+                still = {item.id for item in pending}
+                self._hand_over(game_id, [i for i in queue if i not in still])
+                for item in pending:
+                    if item.id not in self._done:
+                        queue.setdefault(item.id, item)
+                        self._finished.setdefault(item.id, asyncio.Event())
+                return True
+            self._leases.pop(game_id, None)
+            still = await self.storage.pending_of(item_ids=list(queue))
+            self._hand_over(game_id, [i for i in queue if i not in still])
+            if not queue:
+                return False
+            await asyncio.sleep(delay)
+            delay = min(2 * delay, 1.0)
+
+    def _hand_over(self, game_id: int, item_ids: Sequence[int]) -> None:
+        """These items were carried out by another process: whoever waits for them goes on."""
+        queue = self._queues.get(game_id, {})
+        for item_id in item_ids:
+            context = self._contexts.get(item_id)
+            if context is not None:
+                context.extra["handed_over"] = True
+            item = queue.get(item_id)
+            if item is not None:
+                self._finish(item)
+
+    async def _carry_queue(self, game_id: int, completions: list[Completion] | None) -> None:
+        """Carry out the game's queued items in order. ``completions``: where to keep what they
+        produced until the lease is given up (None: not leased; recorded together soon)."""
         queue = self._queues.get(game_id, {})
         while queue:
             item = queue[min(queue)]
             wait = item.not_before - self.clock()
             if wait > 0:
                 await asyncio.sleep(wait)
+            if completions is not None and self._leases.get(game_id, 0.0) - self.clock() < LEASE / 2:
+                if not await self._renew(game_id):
+                    # Another process took the game over (this one was too slow): what was done is
+                    # recorded at once; the rest is that process's, or comes back with the lease.
+                    await self.storage.complete_effects(completions=list(completions))
+                    completions.clear()
+                    return
             item = queue.get(item.id, item)
             done = await self._carry_one(item)
             if done is None:
@@ -206,13 +301,26 @@ class Outbox:
             # thread) is stored before anyone may look for the game there.
             if completion.then or completion.place_id is not None:
                 await self._record([completion])
+            elif completions is not None:
+                completions.append(completion)
             else:
                 self._unrecorded.append(completion)
                 self._flush_soon()
             if self.on_completed is not None:
                 self.on_completed(item, done)
             self._finish(item)
-        self._queues.pop(game_id, None)
+
+    async def _renew(self, game_id: int) -> bool:
+        assert self.holder is not None
+        now = self.clock()
+        pending = await self.storage.claim_outbox(
+            game_id=game_id, holder=self.holder, now=now, expires=now + LEASE
+        )
+        if pending is None:
+            self._leases.pop(game_id, None)
+            return False
+        self._leases[game_id] = now + LEASE
+        return True
 
     # ---- recording what was carried out -------------------------------------------------------------
 

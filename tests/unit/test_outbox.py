@@ -150,3 +150,73 @@ async def test_a_restarted_worker_resumes_what_was_left(storage: Storage) -> Non
     await again.stop()
     assert recorder.carried == [(game, "slow"), (game, "2")]
     assert await storage.effects_of_game(game_id=game) == []
+
+
+# ---- two processes sharing the database: leases per game ------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def leased_worker(storage: Storage, recorder: Recorder, holder: str, clock: Clock) -> Outbox:
+    outbox = Outbox(storage, clock, holder=holder)
+    for kind in ("note", "board", "parent", "slow"):
+        outbox.carry(kind, recorder.carry)
+    return outbox
+
+
+async def test_a_process_waits_for_the_lease_and_the_holder_carries_out_in_order(storage: Storage) -> None:
+    clock = Clock()
+    game = await lobby(storage, 1)
+    rec_a, rec_b = Recorder(), Recorder()
+    a = leased_worker(storage, rec_a, "a", clock)
+    b = leased_worker(storage, rec_b, "b", clock)
+    rec_a.gate = asyncio.Event()
+    first = await storage.add_effects(game_id=game, effects=[Effect("slow", {"n": 1})])
+    a.kick(first)  # A holds the game's lease while its slow item runs ...
+    await asyncio.sleep(0.05)
+    second = await storage.add_effects(game_id=game, effects=[Effect("note", {"n": 2})])
+    b.kick(second)  # ... so B, whose move wrote the next item, waits for it
+    await asyncio.sleep(0.1)
+    assert rec_b.carried == [] and rec_a.carried == []
+    rec_a.gate.set()
+    await b.wait_for(second[0].id)  # B goes on once the item is done (by A or by B), in order
+    await settle(a)
+    await settle(b)
+    assert rec_a.carried[0] == (game, "1")  # (the second: by A or B, after it)
+    assert rec_a.carried + rec_b.carried == [(game, "1"), (game, "2")]
+    assert await storage.effects_of_game(game_id=game) == []
+    assert await storage.claim_outbox(game_id=game, holder="c", now=clock.now, expires=clock.now + 1) == []
+
+
+async def test_a_lease_held_by_a_dead_process_is_taken_over_when_it_expires(storage: Storage) -> None:
+    clock = Clock()
+    game = await lobby(storage, 1)
+    items = await storage.add_effects(
+        game_id=game, effects=[Effect("note", {"n": 1}), Effect("note", {"n": 2})]
+    )
+    # A took the lease and died before carrying anything out.
+    assert await storage.claim_outbox(game_id=game, holder="a", now=clock.now, expires=clock.now + 60)
+    recorder = Recorder()
+    b = leased_worker(storage, recorder, "b", clock)
+    b.start()
+    try:
+        b.poke()
+        await asyncio.sleep(0.2)
+        assert recorder.carried == []  # A's lease still lives: B's pass leaves the game alone
+        clock.now += 61
+        b.poke()
+        for _ in range(200):
+            if len(recorder.carried) == 2:
+                break
+            await asyncio.sleep(0.01)
+        await settle(b)
+        assert recorder.carried == [(game, "1"), (game, "2")]
+        assert await storage.pending_of(item_ids=[i.id for i in items]) == set()
+    finally:
+        await b.stop()
