@@ -35,8 +35,8 @@ GUILD = 900
 KINDS = sorted(RULES)
 # Every table the migrations make; a new migration's table must be added here (and filled below).
 TABLES = (
-    "dm_links finished_games games guild_settings meta move_clock moves outbox period_standings "
-    "ratings reminder_mutes results rivals seats typed_replies user_settings waits"
+    "dm_links finished_games games guild_settings meta move_clock moves outbox outbox_leases "
+    "period_standings ratings reminder_mutes results rivals seats typed_replies user_settings waits"
 ).split()
 
 
@@ -156,6 +156,7 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
         await service.cancel(cancelled.game.id, cancelled.game.row.host_id, can_manage=False)
         await storage.set_guild_setting(guild_id=GUILD, key="threads", value=0)
         await storage.set_guild_setting(guild_id=GUILD + 1, key="language", value="fr")
+        await storage.set_guild_setting(guild_id=GUILD + 1, key="guild_locale", value="pt-BR")
         await storage.set_user_setting(user_id=1011, key="notify", value="dm")
         await storage.mark_dm_blocked(game_id=lobby.id, user_id=5)
         await storage.set_dm_panel(
@@ -165,6 +166,13 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
         await storage.add_typed_reply(user_id=1011, text="flip 3 — ünïcode")
         await storage.set_messages(game_id=lobby.id, lobby_message_id=12345, place_id=67890)
         await storage.set_meta(key="synced:global", value="0f" * 32)  # the command tree's digest
+        # Due work claimed by a process (a game's outbox lease, a computer's wait), as when it stopped.
+        live = [w for w in await storage.due_waits(now=10**10) if w.game_id != cancelled.game.id]
+        assert await storage.claim_wait(
+            game_id=live[0].game_id, seat=live[0].seat, holder="shard 0", now=1.0, until=2.0
+        )
+        leased = await storage.claim_outbox(game_id=live[0].game_id, holder="shard 0", now=1.0, expires=2.0)
+        assert leased is not None
         # The outbox: most items done (deleted), so AUTOINCREMENT's high-water mark is above the last id.
         pending = await storage.pending_effects(now=10**10)
         for item in pending[:-2]:
@@ -415,7 +423,8 @@ async def test_a_target_holding_data_is_refused_and_left_as_it_was(
     before = {t: rows_of(pg_url, t) for t in TABLES}
     games = query(path, "SELECT COUNT(*) FROM games")[0][0]
     with pytest.raises(
-        Refused, match=rf"^The target database is not empty: it holds {games} games \(and rows in 15 "
+        Refused,
+        match=rf"^The target database is not empty: it holds {games} games \(and rows in {len(TABLES) - 2} ",
     ):
         await migrate(path, pg_url)
     assert {t: rows_of(pg_url, t) for t in TABLES} == before
@@ -593,7 +602,8 @@ def test_quetbot_migrate_copies_verifies_and_says_so(
     code, out, err = run_main(["migrate", "--from", f"sqlite:///{path}", "--to", sync_pg_url], capsys)
     assert code == 2 and out == ""
     assert err == (
-        f"quetbot: The target database is not empty: it holds {games} games (and rows in 15 other tables). "
+        f"quetbot: The target database is not empty: it holds {games} games (and rows in "
+        f"{len(TABLES) - 2} other tables). "
         "Migrate into a new, empty database (createdb); nothing was written.\n"
     )
 
