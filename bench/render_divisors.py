@@ -15,9 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import print_render_medians, run_count
+from bench.timing import bench_language, print_render_medians, run_count
 from bot.games import divisors as D
-from bot.i18n import LANGUAGES, Lang, language
 from bot.render.divisors import render_board
 
 
@@ -33,15 +32,6 @@ def busy_game(seed: int) -> D.State:
     state = D.forfeit(state, 6)
     seat = min(D.to_act(state))
     return D.apply(state, seat, {"type": "pick", "card": state.fresh[seat][0]})
-
-
-def bench_language() -> Lang:
-    """The language to draw the words in: ``--lang CODE`` (default English)."""
-    args = sys.argv[1:]
-    code = args[args.index("--lang") + 1] if "--lang" in args[:-1] else "en"
-    if code not in LANGUAGES:
-        raise SystemExit(f"--lang takes one of {', '.join(LANGUAGES)}")
-    return language(code)
 
 
 def main() -> None:

@@ -12,9 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import print_render_medians, run_count
+from bench.timing import bench_language, print_render_medians, run_count
 from bot.games import dots as T
-from bot.i18n import ENGLISH, language
 from bot.render.dots import render_board
 
 
@@ -28,7 +27,7 @@ def finished_game(size: int, players: int, seed: int) -> T.State:
 
 
 # The language of the words drawn: ``--lang de`` (default English).
-LANG = language(sys.argv[sys.argv.index("--lang") + 1]) if "--lang" in sys.argv[:-1] else ENGLISH
+LANG = bench_language()
 
 
 def main() -> None:

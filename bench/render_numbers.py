@@ -15,9 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import print_render_medians, run_count
+from bench.timing import bench_language, print_render_medians, run_count
 from bot.games import numbers as N
-from bot.i18n import LANGUAGES, Lang, language
 from bot.render.numbers import render_board
 
 NAMES = ("Alice", "Bartholomew the Magnificent")
@@ -34,15 +33,6 @@ def full_round() -> tuple[N.State, N.State]:
         state = N.apply(pending, 1, {"type": "pick", "number": b})
     assert state.rounds[-1].symbols == "01_001_1" and state.rounds[-1].points == (2, 1)
     return pending, state
-
-
-def bench_language() -> Lang:
-    """The language to draw the words in: ``--lang CODE`` (default English)."""
-    args = sys.argv[1:]
-    code = args[args.index("--lang") + 1] if "--lang" in args[:-1] else "en"
-    if code not in LANGUAGES:
-        raise SystemExit(f"--lang takes one of {', '.join(LANGUAGES)}")
-    return language(code)
 
 
 def main() -> None:

@@ -14,9 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import print_render_medians, run_count
+from bench.timing import bench_language, print_render_medians, run_count
 from bot.games import updown as U
-from bot.i18n import ENGLISH, language
 from bot.render.updown import render_row
 
 NAMES = (
@@ -57,7 +56,7 @@ def played_deal(n_players: int, seed: int) -> U.State:
 
 
 # The language of the words drawn: ``--lang de`` (default English).
-LANG = language(sys.argv[sys.argv.index("--lang") + 1]) if "--lang" in sys.argv[:-1] else ENGLISH
+LANG = bench_language()
 
 
 def main() -> None:
