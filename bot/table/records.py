@@ -16,6 +16,7 @@ record of finished games anyway.
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import re
 
@@ -178,9 +179,11 @@ class Memory:
             own=None if own is None else self._line(own, user_id, timed),
             note=lang.t("ranked by rating gained") if timed else lang.t("ranked by rating"),
         )
-        png = await asyncio.to_thread(render.render, board)
+        png = await asyncio.to_thread(functools.partial(render.render, board, lang=lang))
         filename = f"leaderboard-{kind}.png"
-        file = discord.File(io.BytesIO(png), filename=filename, description=render.alt_text(board)[:1024])
+        file = discord.File(
+            io.BytesIO(png), filename=filename, description=render.alt_text(board, lang)[:1024]
+        )
         embed = discord.Embed(
             title=lang.t("{title}: this server's leaderboard ({period})", title=title, period=period_name),
             colour=EMBED_COLOUR,
