@@ -2,9 +2,9 @@
 
 In production it is `time.time`. When ``QUETBOT_CLOCK_OFFSET_FILE`` names a file, the seconds the file
 holds are added to it, re-read whenever the time is asked (at least on each pass over due work:
-deadlines, lobbies, computers' moves, the outbox and its leases), so a test running several bot processes can make a deadline fall due in all
-of them by writing one number. A missing or empty file means no offset; anything else unreadable is
-logged once and leaves the last offset.
+deadlines, lobbies, computers' moves, the outbox and its leases), so a test running several bot
+processes can make a deadline fall due in all of them by writing one number. A missing or empty file
+means no offset; anything else unreadable is logged once and leaves the last offset.
 
 The process has one clock (`install`, by the bot at start): the times the storage writes (a move's,
 a new deadline's, a lobby's) come from `now()`, so a deadline set after the clock moved is an hour
