@@ -198,7 +198,8 @@ class Outbox:
             self._queues.pop(game_id, None)
             return
         # Sharing the database: carry the game's items only while holding its lease, all of them in
-        # order (another process's too), and record what was done as the lease is given up.
+        # order (another process's too), and record what was done as the lease is given up (and, a
+        # game busy for long, each time the lease is renewed).
         completions: list[Completion] = []
         try:
             while await self._hold(game_id):
@@ -281,6 +282,10 @@ class Outbox:
                     await self.storage.complete_effects(completions=list(completions))
                     completions.clear()
                     return
+                if completions:
+                    # A game busy for long keeps its lease: what was done is recorded now too, so
+                    # a crash redoes at most half a lease of it (a post's nonce holds for minutes).
+                    await self._record(completions)
             item = queue.get(item.id, item)
             done = await self._carry_one(item)
             if done is None:

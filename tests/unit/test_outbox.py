@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from bot.storage import Effect, OutboxItem, Storage
-from bot.table.outbox import Context, Done, Outbox
+from bot.table.outbox import LEASE, Context, Done, Outbox
 
 # The tests taking `database` run on SQLite and on PostgreSQL (tests/conftest.py).
 pytestmark = pytest.mark.both_dbs
@@ -149,4 +149,43 @@ async def test_a_restarted_worker_resumes_what_was_left(storage: Storage) -> Non
     await settle(again)
     await again.stop()
     assert recorder.carried == [(game, "slow"), (game, "2")]
+    assert await storage.effects_of_game(game_id=game) == []
+
+
+async def test_a_busy_games_carried_effects_are_recorded_while_its_lease_is_held(storage: Storage) -> None:
+    # Processes sharing the database: a game's effects are carried out under its lease, and what was
+    # done is recorded when the lease is given up. A game busy for long keeps its lease: what was done
+    # is recorded at each renewal too, so a crash redoes at most half a lease of it (Discord keeps a
+    # post's nonce for minutes only: a post redone later would be posted twice).
+    now = [1000.0]
+    gates = {"first": asyncio.Event(), "second": asyncio.Event()}
+    carried: list[str] = []
+
+    async def carry(item: OutboxItem, context: Context) -> Done:
+        name = str(item.args["n"])
+        if name in gates:
+            await gates[name].wait()
+        carried.append(name)
+        return Done()
+
+    outbox = Outbox(storage, lambda: now[0], holder="A")
+    outbox.carry("note", carry)
+    game = await lobby(storage, 100)
+    names = ["0", "1", "first", "2", "second"]
+    items = await storage.add_effects(game_id=game, effects=[Effect("note", {"n": n}) for n in names])
+    outbox.kick(items)
+    for _ in range(200):
+        if carried == ["0", "1"]:
+            break
+        await asyncio.sleep(0.01)
+    now[0] += LEASE / 2 + 1  # more than half the lease has passed: renewed before the next effect
+    gates["first"].set()
+    for _ in range(200):
+        if carried == ["0", "1", "first", "2"]:
+            break
+        await asyncio.sleep(0.01)
+    assert carried == ["0", "1", "first", "2"]  # ... and the game is still busy ("second" waits)
+    assert await storage.pending_of(item_ids=[i.id for i in items]) == {items[3].id, items[4].id}
+    gates["second"].set()
+    await settle(outbox)
     assert await storage.effects_of_game(game_id=game) == []
