@@ -160,10 +160,10 @@ class Database:
             self.server = PostgresServer()
             try:
                 await asyncio.to_thread(self.server.start)
-            except Exception:
+            except Exception as exc:  # (tests.pg.Unavailable: not installed, or it would not start)
                 await asyncio.to_thread(self.server.stop)
                 self.server = None
-                raise
+                raise RuntimeError(f"no throwaway PostgreSQL server: {exc}") from exc
             self.url = await self.server.new_database()
         else:
             self.url = self.choice
