@@ -315,8 +315,14 @@ class GameService:
         games = None if self.shared else self.cache.live_at(channel_id)
         if games is None:
             epoch = self.cache.epoch
-            games = [self.load(row) for row in await self.storage.live_games_at(channel_id=channel_id)]
-            games = self.cache.know_at(channel_id, games, epoch)
+            stored = [self.load(row) for row in await self.storage.live_games_at(channel_id=channel_id)]
+            games = self.cache.know_at(channel_id, stored, epoch)
+            if self.shared and len(games) > len(stored):
+                # The cache adds games whose thread it knows before storage does; shared, such a game
+                # may also be one another process has finished since: each is read again.
+                read = {g.id for g in stored}
+                games = [g if g.id in read else await self.get(g.id) for g in games]
+                games = [g for g in games if g.row.live and channel_id in (g.row.channel_id, g.row.place_id)]
         return games
 
     async def game_here(
