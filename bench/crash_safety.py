@@ -68,6 +68,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import random
 import re
@@ -121,6 +122,7 @@ TIMEOUT_FORFEIT = {"type": "forfeit", "reason": "timeout"}
 SHORT_TIMEOUT = "10m"
 JUMPS = (310, 310, 610)  # seconds the clock moves: past a 10-minute timeout's reminder, or its deadline
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d |==== ")  # a log record's first line
 
 
 def canonical(value: Any) -> Any:
@@ -1265,15 +1267,26 @@ class CrashRun:
 
     # ---- the report -----------------------------------------------------------------------------
 
+    def logged_errors(self) -> Counter[str]:
+        """The bot's ERROR log lines, by message, each with the exception its traceback ends with."""
+        errors: Counter[str] = Counter()
+        for log in sorted({p.log for p in self.procs}):
+            if not log.exists():
+                continue
+            lines = [ANSI.sub("", raw) for raw in log.read_text(errors="replace").splitlines()]
+            for i, text in enumerate(lines):
+                if " ERROR " not in text:
+                    continue
+                message = text.split(" ERROR ", 1)[1].strip()[:100]
+                # The traceback follows, up to the next log line (which starts with its date).
+                block = list(itertools.takewhile(lambda t: not LOG_LINE.match(t), lines[i + 1 :]))
+                raised = next((t.strip() for t in reversed(block) if t.strip()), "")
+                errors[f"{message} | {raised[:160]}" if raised else message] += 1
+        return errors
+
     def report(self, found: dict[str, Any], played: float) -> int:
         t = self.tally
-        errors: Counter[str] = Counter()  # the bot's ERROR log lines, by message
-        for log in sorted({p.log for p in self.procs}):
-            if log.exists():
-                for raw in log.read_text(errors="replace").splitlines():
-                    text = ANSI.sub("", raw)
-                    if " ERROR " in text:
-                        errors[text.split(" ERROR ", 1)[1].strip()[:100]] += 1
+        errors = self.logged_errors()
         finished = sum(t.games_finished.values())
         by_kind = ", ".join(f"{k} {t.games_finished[k]}" for k in KINDS)
         ready = [r for p in self.procs for r in p.ready_times[1:]] or [
@@ -1364,7 +1377,7 @@ class CrashRun:
         for key, count in t.refusals.most_common(8):
             print(f"    refused x{count}: {key}")
         for key, count in errors.most_common(8):
-            print(f"    bot log x{count}: {key}")
+            print(f"    bot log x{count}: {key}")  # (the message | the exception)
         for ack in lost[:20]:
             print(f"    LOST: game #{ack.game_id} seat {ack.seat} ({ack.path}) {json.dumps(ack.action)}")
         for lob in lobby_lost[:20]:
@@ -1425,7 +1438,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args.jump_every = (2.0, 4.0) if args.quick else (4.0, 10.0)  # seconds between clock moves
     args.think = 0.05  # a player's pause before acting, at most (seconds)
     args.stuck_after = 60.0  # seconds a game may wait for its computer
-    args.timeout = 120.0 if args.quick else 900.0  # the whole run, at most (seconds)
+    # The whole run, at most (seconds): a kill and the restart take a few seconds (more with several
+    # processes on a small machine).
+    args.timeout = 120.0 if args.quick else max(900.0, 300.0 + 20.0 * args.kills)
     return args
 
 
