@@ -162,7 +162,8 @@ def find_doubles(messages: Iterable[MessageRecord], bot_id: int, buried_after: i
             between = index - before - 1
             if between < buried_after:
                 out.found["DM panel"].append(
-                    f"game {game} in DM channel {channel}: panel {message.id} sent with {between} "
-                    f"message(s) after panel {traffic[before].id} (an edit was due)"
+                    f"game {game} in DM channel {channel}: panel {message.id} (nonce {message.nonce}) "
+                    f"sent with {between} message(s) after panel {traffic[before].id} (nonce "
+                    f"{traffic[before].nonce}): an edit was due"
                 )
     return out

@@ -112,6 +112,9 @@ class Outbox:
         # Items this process finished lately: a pass over the database that read one just before it
         # was completed must not carry it out again. Bounded; ids only grow.
         self._done: OrderedDict[int, None] = OrderedDict()
+        # Games whose pending items this process has read from the database since it started (see
+        # `_run_game`). Bounded; a game forgotten is read again.
+        self._loaded: OrderedDict[int, None] = OrderedDict()
         self._task: asyncio.Task[None] | None = None
         self._unrecorded: list[Completion] = []  # see `_flush_soon`
         self._flusher: asyncio.Task[None] | None = None
@@ -194,6 +197,11 @@ class Outbox:
 
     async def _run_game(self, game_id: int) -> None:
         if self.holder is None:
+            if game_id not in self._loaded:
+                # The first time this process carries out the game's items: those an earlier life
+                # left behind come first (a new move's items must not overtake them; the pass over
+                # the database reads only so many items, and only every `POLL` seconds).
+                await self._load(game_id)
             await self._carry_queue(game_id, None)
             self._queues.pop(game_id, None)
             return
@@ -225,6 +233,18 @@ class Outbox:
                 self._leases.pop(game_id, None)
         if not self._queues.get(game_id):
             self._queues.pop(game_id, None)
+
+    async def _load(self, game_id: int) -> None:
+        """Add the game's items pending in the database to its queue (but those done here)."""
+        pending = await self.storage.effects_of_game(game_id=game_id)
+        queue = self._queues.setdefault(game_id, {})
+        for item in pending:
+            if item.id not in self._done:
+                queue.setdefault(item.id, item)
+                self._finished.setdefault(item.id, asyncio.Event())
+        self._loaded[game_id] = None
+        if len(self._loaded) > DONE_KEPT:
+            self._loaded.popitem(last=False)
 
     async def _hold(self, game_id: int) -> bool:
         """Take the game's lease (or renew it), adding the game's pending items to its queue: True.

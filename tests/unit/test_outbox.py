@@ -189,3 +189,19 @@ async def test_a_busy_games_carried_effects_are_recorded_while_its_lease_is_held
     gates["second"].set()
     await settle(outbox)
     assert await storage.effects_of_game(game_id=game) == []
+
+
+async def test_a_restarted_worker_carries_a_games_older_effects_before_its_new_one(storage: Storage) -> None:
+    # The last process left effects of a game behind (more than its first pass over the database
+    # reads, say); the restarted one is kicked with a new effect of that game (a new move) before
+    # any pass found the old ones: the old ones still come first, in order.
+    recorder = Recorder()
+    game = await lobby(storage, 100)
+    left = await storage.add_effects(game_id=game, effects=[Effect("note", {"n": i}) for i in range(3)])
+    outbox = worker(storage, recorder)  # (not started: no pass over the database)
+    new = await storage.add_effects(game_id=game, effects=[Effect("board", {"n": 9})])
+    outbox.kick(new)
+    await settle(outbox)
+    await asyncio.sleep(0.1)  # (what the worker records, a moment after carrying it out)
+    assert recorder.carried == [(game, "0"), (game, "1"), (game, "2"), (game, "9")]
+    assert await storage.pending_of(item_ids=[i.id for i in (*left, *new)]) == set()
