@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 8  # then the effect is dropped (logged): a lost post must not block a game forever
 BACKOFF_MAX = 60.0
 POLL = 30.0  # how often the worker looks for due effects nobody kicked (retries, restarts)
+PAGE = 200  # items read at a time by that look
 DONE_KEPT = 10_000
 RECORD_EVERY = 0.05  # seconds: carried-out effects are recorded together at most this late
 LEASE = 60.0  # seconds a process's hold on a game's outbox lasts unless renewed (see `_hold`)
@@ -178,13 +179,23 @@ class Outbox:
                 refresh = getattr(self.clock, "refresh", None)
                 if refresh is not None:
                     refresh()
-                due = await self.storage.pending_effects(now=self.clock(), holder=self.holder)
-                self.kick([i for i in due if i.game_id not in self._busy_games()])
+                await self._pass()
             except Exception:
                 log.exception("The outbox pass failed; trying again shortly")
             poll = 1.0 if getattr(self.clock, "movable", False) else POLL
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=poll)
+
+    async def _pass(self) -> None:
+        """Kick every item due now (of games not being carried out already), page by page: after a
+        restart with a long backlog, all of it (read once), not only the first page."""
+        now, after, busy = self.clock(), 0, self._busy_games()
+        while True:
+            due = await self.storage.pending_effects(now=now, holder=self.holder, after=after, limit=PAGE)
+            self.kick([i for i in due if i.game_id not in busy])
+            if len(due) < PAGE:
+                return
+            after = due[-1].id
 
     def _busy_games(self) -> set[int]:
         return {g for g, t in self._drains.items() if not t.done()}

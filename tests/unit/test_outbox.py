@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from bot.storage import Effect, OutboxItem, Storage
-from bot.table.outbox import LEASE, Context, Done, Outbox
+from bot.table.outbox import LEASE, PAGE, Context, Done, Outbox
 
 # The tests taking `database` run on SQLite and on PostgreSQL (tests/conftest.py).
 pytestmark = pytest.mark.both_dbs
@@ -205,3 +205,22 @@ async def test_a_restarted_worker_carries_a_games_older_effects_before_its_new_o
     await asyncio.sleep(0.1)  # (what the worker records, a moment after carrying it out)
     assert recorder.carried == [(game, "0"), (game, "1"), (game, "2"), (game, "9")]
     assert await storage.pending_of(item_ids=[i.id for i in (*left, *new)]) == set()
+
+
+async def test_a_restarted_worker_finds_a_long_backlog_at_once(storage: Storage) -> None:
+    # More effects were left behind than one read of the database returns: the first pass reads
+    # them all, not only the first page (the next pass would come `POLL` seconds later).
+    recorder = Recorder()
+    games = [await lobby(storage, 100 + g) for g in range(5)]
+    for game in games:
+        await storage.add_effects(game_id=game, effects=[Effect("note", {"n": i}) for i in range(PAGE // 2)])
+    outbox = worker(storage, recorder)
+    outbox.start()
+    try:
+        await asyncio.sleep(0.05)
+        await settle(outbox)
+        assert len(recorder.carried) == 5 * (PAGE // 2)
+        for game in games:
+            assert [n for g, n in recorder.carried if g == game] == [str(i) for i in range(PAGE // 2)]
+    finally:
+        await outbox.stop()
