@@ -53,7 +53,8 @@ Checks, after the last game ended and the processes stopped:
 - nothing due was done twice, read from the emulator's records (bench/crash_twice.py): no two messages
   with one nonce, no game version with two boards, no game with two lobby cards, no forfeit notice
   twice, no wait reminded twice, no DM panel sent anew where an edit was due; and every timeout forfeit
-  in the move logs was announced;
+  in the move logs was announced, and the outbox is empty (every effect carried out; the bench waits
+  up to a minute for it);
 - SQLite: ``PRAGMA integrity_check`` says ok; PostgreSQL (the throwaway server): ``amcheck`` finds every
   B-tree index consistent.
 
@@ -1126,7 +1127,9 @@ class CrashRun:
                 for task in done:
                     task.result()
             self.ended_at = time.monotonic()
-            # Let the bot finish what the last moves started (boards, DM panels) before stopping it.
+            # Let the bot finish what the last moves started (boards, DM panels) before stopping it:
+            # its outbox empty (what a killed life left behind included), then no request for a second.
+            await self.outbox_emptied(60.0)
             with contextlib.suppress(EmulatorError):
                 await emu.wait_until(lambda: self.quiet(1.0), 20.0, "the bot to finish")
         except (Stuck, RuntimeError, OSError) as exc:
@@ -1146,19 +1149,30 @@ class CrashRun:
             await self.db.close()
         return self.report(found, played)
 
+    async def outbox_emptied(self, within: float) -> None:
+        """Wait (at most ``within`` seconds) until the bot's outbox holds nothing."""
+        end = asyncio.get_running_loop().time() + within
+        while asyncio.get_running_loop().time() < end:
+            ((left,),) = (await self.reader.read([("SELECT COUNT(*) FROM outbox", ())]))[0]
+            if not left:
+                return
+            await asyncio.sleep(0.5)
+
     # ---- checking the database and the emulator's records ---------------------------------------
 
     async def verify(self) -> dict[str, Any]:
         out: dict[str, Any] = {"lost": [], "lobby_lost": [], "mismatches": [], "unfinished": []}
         try:
             await self.reader.open()
-            games_rows, seat_rows, move_rows = await self.reader.read(
+            games_rows, seat_rows, move_rows, outbox_rows = await self.reader.read(
                 [
                     ("SELECT id, kind, status, options, seed, state, result FROM games ORDER BY id", ()),
                     ("SELECT game_id, user_id FROM seats ORDER BY game_id, position", ()),
                     ("SELECT game_id, seat, action FROM moves ORDER BY game_id, seq", ()),
+                    ("SELECT game_id, kind FROM outbox ORDER BY id", ()),
                 ]
             )
+            out["undone"] = [f"game #{gid}: {kind}" for gid, kind in outbox_rows]
             out["integrity"] = await self.reader.integrity()
         except Exception as exc:  # no database at all (the first process never started), or unreadable
             out["integrity"] = f"unreadable: {str(exc)[:200]}"
@@ -1298,6 +1312,7 @@ class CrashRun:
         mismatches, unfinished = found.get("mismatches", []), found.get("unfinished", [])
         doubles: Doubles = found.get("doubles") or Doubles()
         unannounced = found.get("unannounced_timeouts", [])
+        undone = found.get("undone", [])
         refusals = sum(t.refusals.values())
         paths = Counter(a.path for a in t.acks)
 
@@ -1364,6 +1379,7 @@ class CrashRun:
         line("REPLAY MISMATCHES", len(mismatches))
         line("DONE TWICE", doubles.total)
         line("FORFEITS NEVER ANNOUNCED", len(unannounced))
+        line("EFFECTS LEFT IN THE OUTBOX", len(undone))
         line("UNFINISHED GAMES", len(unfinished))
         line("integrity", found.get("integrity"))
         line("errors in the bot's logs", sum(errors.values()))
@@ -1388,11 +1404,13 @@ class CrashRun:
                 print(f"    TWICE ({kind}): {text}")
         for text in doubles.stale_controls[:10]:
             print(f"    stale: {text}")
+        if undone:
+            print(f"    left in the outbox: {', '.join(undone[:10])}" + (", ..." if len(undone) > 10 else ""))
         for text in [*mismatches[:20], *unannounced[:20], *unfinished[:20], *t.problems[:20]]:
             print(f"    {text}")
         integrity = str(found.get("integrity"))
         failed = (
-            bool(lost or lobby_lost or mismatches or unfinished or unannounced or t.problems)
+            bool(lost or lobby_lost or mismatches or unfinished or unannounced or undone or t.problems)
             or doubles.total > 0
             or not (integrity == "ok" or integrity.startswith(("ok (", "not checked")))
             or self.kills < self.args.kills
