@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from bot.deadlines import LOBBY_LIFETIME, MIN_TIMEOUT
 from bot.errors import GameError
 from bot.service import GameService, Loaded
-from bot.storage import Effect, Storage, Wait
+from bot.storage import Effect, StaleVersion, Storage, Wait
 from bot.table.computers import Computers
 from bot.table.outbox import Outbox
 from bot.table.play import Plays
@@ -147,12 +147,19 @@ class Scheduler:
             if not await self.storage.reminders_muted(game_id=game.id, user_id=user_id):
                 args = {"seat": wait.seat, "deadline": wait.deadline}
                 effects = [Effect("remind", args), Effect("remind_dm", args)]
-        items = await self.storage.mark_reminded(game_id=wait.game_id, seat=wait.seat, effects=effects)
+        items = await self.storage.mark_reminded(
+            game_id=wait.game_id, seat=wait.seat, effects=effects, deadline=wait.deadline
+        )
         self.outbox.kick(items)
 
     async def _time_out(self, wait: Wait, now: float) -> None:
         try:
             done = await self.plays.time_out(wait.game_id, wait.seat, now=now)
+        except StaleVersion:
+            # Another process changed the game meanwhile (a move racing the deadline): that change
+            # renewed the seat's wait (ours was claimed) or ended it; the next pass looks again.
+            # Dropping it here would drop the new wait: a seat still awaited, with no deadline.
+            return
         except GameError as exc:
             log.warning("Could not time out a player of game %s: %s", wait.game_id, exc)
             await self.storage.drop_wait(game_id=wait.game_id, seat=wait.seat)

@@ -115,6 +115,15 @@ def _where_shown(known: GameRow, read: GameRow) -> GameRow:
     return replace(read, board_message_id=board, place_id=place, lobby_message_id=lobby)
 
 
+def _newer_link(known: DmLink, read: DmLink) -> DmLink:
+    """A DM link as this process knows it and as storage has it: the one with the newer panel (a
+    larger snowflake), which is the later news; with the same panel, DMs found closed by either."""
+    mine, stored = known.panel_message_id or 0, read.panel_message_id or 0
+    if mine != stored:
+        return known if mine > stored else read
+    return replace(read, blocked=known.blocked or read.blocked)
+
+
 class GameCache:
     """The games being played, parsed (row and state), by id; and the live games of each channel.
 
@@ -307,8 +316,14 @@ class GameService:
         games = None if self.shared else self.cache.live_at(channel_id)
         if games is None:
             epoch = self.cache.epoch
-            games = [self.load(row) for row in await self.storage.live_games_at(channel_id=channel_id)]
-            games = self.cache.know_at(channel_id, games, epoch)
+            stored = [self.load(row) for row in await self.storage.live_games_at(channel_id=channel_id)]
+            games = self.cache.know_at(channel_id, stored, epoch)
+            if self.shared and len(games) > len(stored):
+                # The cache adds games whose thread it knows before storage does; shared, such a game
+                # may also be one another process has finished since: each is read again.
+                read = {g.id for g in stored}
+                games = [g if g.id in read else await self.get(g.id) for g in games]
+                games = [g for g in games if g.row.live and channel_id in (g.row.channel_id, g.row.place_id)]
         return games
 
     async def game_here(
@@ -404,11 +419,18 @@ class GameService:
         )
 
     async def dm_link(self, game_id: int, user_id: int) -> DmLink:
-        """A player's private channel for a game: DMs closed?, and their newest DM panel."""
-        link = None if self.shared else self.cache.link(game_id, user_id)
-        if link is None:
-            link = await self.storage.get_dm_link(game_id=game_id, user_id=user_id)
-            self.cache.put_link(link)
+        """A player's private channel for a game: DMs closed?, and their newest DM panel.
+
+        Shared, the stored link is read each time, but what this process's outbox has just done
+        and not yet recorded (it records a game's panels when it gives the game's lease up) is
+        known only here: the newer of the two panels counts (a panel's id grows with time)."""
+        cached = self.cache.link(game_id, user_id)
+        if cached is not None and not self.shared:
+            return cached
+        link = await self.storage.get_dm_link(game_id=game_id, user_id=user_id)
+        if cached is not None:
+            link = _newer_link(cached, link)
+        self.cache.put_link(link)
         return link
 
     def links_recorded(

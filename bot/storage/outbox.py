@@ -133,21 +133,24 @@ class Outbox(Repository):
         )
 
     async def pending_effects(
-        self, *, now: float, limit: int = 200, holder: str | None = None
+        self, *, now: float, limit: int = 200, holder: str | None = None, after: int = 0
     ) -> list[OutboxItem]:
-        """The items due at ``now``, in their global order. With ``holder`` (processes sharing the
+        """The items due at ``now``, in their global order, at most ``limit`` of them, from the one
+        after item ``after`` (to read the next page). With ``holder`` (processes sharing the
         database), only those of games nobody else holds a live lease on."""
         if holder is None:
             rows = await self._read(
-                f"SELECT {_COLUMNS} FROM outbox WHERE not_before <= ? ORDER BY id LIMIT ?", (now, limit)
+                f"SELECT {_COLUMNS} FROM outbox WHERE not_before <= ? AND id > ? ORDER BY id LIMIT ?",
+                (now, after, limit),
             )
         else:
             rows = await self._read(
                 f"SELECT {', '.join('o.' + c for c in _COLUMNS.split(', '))} FROM outbox o "
                 "LEFT JOIN outbox_leases l ON l.game_id = o.game_id "
-                "WHERE o.not_before <= ? AND (l.game_id IS NULL OR l.expires < ? OR l.holder = ?) "
+                "WHERE o.not_before <= ? AND o.id > ? "
+                "AND (l.game_id IS NULL OR l.expires < ? OR l.holder = ?) "
                 "ORDER BY o.id LIMIT ?",
-                (now, now, holder, limit),
+                (now, after, now, holder, limit),
             )
         return [_item(r) for r in rows]
 

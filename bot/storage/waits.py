@@ -101,19 +101,24 @@ class Waits(Repository):
         return [_wait(r) for r in rows]
 
     async def mark_reminded(
-        self, *, game_id: int, seat: int, effects: Sequence[Effect] = ()
+        self, *, game_id: int, seat: int, effects: Sequence[Effect] = (), deadline: float | None = None
     ) -> list[OutboxItem]:
         """The reminder is due no more; ``effects`` (the reminder itself) are queued with the mark.
 
         A claim: only the process whose update finds the wait not yet reminded queues the reminder
         (another process, or a second pass, gets nothing), so a reminder is sent once however many
-        processes look at the due waits."""
+        processes look at the due waits. With ``deadline`` (that of the wait read as due), only that
+        wait is marked: a wait read a moment ago may have been replaced since (the seat moved, and
+        is awaited again with a new deadline, not yet due), and another process may have reminded it
+        already; marking the new one instead would remind twice of the old deadline, and never of
+        the new one."""
 
         def work() -> Txn[tuple[OutboxItem, ...]]:
+            same = "" if deadline is None else " AND deadline = ?"
             claimed = yield Q(
-                "UPDATE waits SET reminded = 1 WHERE game_id = ? AND seat = ? AND reminded = 0 "
+                f"UPDATE waits SET reminded = 1 WHERE game_id = ? AND seat = ? AND reminded = 0{same} "
                 "RETURNING seat",
-                (game_id, seat),
+                (game_id, seat) if deadline is None else (game_id, seat, deadline),
             )
             if not claimed:
                 return ()

@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 8  # then the effect is dropped (logged): a lost post must not block a game forever
 BACKOFF_MAX = 60.0
 POLL = 30.0  # how often the worker looks for due effects nobody kicked (retries, restarts)
+PAGE = 200  # items read at a time by that look
 DONE_KEPT = 10_000
 RECORD_EVERY = 0.05  # seconds: carried-out effects are recorded together at most this late
 LEASE = 60.0  # seconds a process's hold on a game's outbox lasts unless renewed (see `_hold`)
@@ -114,6 +115,9 @@ class Outbox:
         # Items this process finished lately: a pass over the database that read one just before it
         # was completed must not carry it out again. Bounded; ids only grow.
         self._done: OrderedDict[int, None] = OrderedDict()
+        # Games whose pending items this process has read from the database since it started (see
+        # `_run_game`). Bounded; a game forgotten is read again.
+        self._loaded: OrderedDict[int, None] = OrderedDict()
         self._task: asyncio.Task[None] | None = None
         self._unrecorded: list[Completion] = []  # see `_flush_soon`
         self._flusher: asyncio.Task[None] | None = None
@@ -177,13 +181,23 @@ class Outbox:
                 refresh = getattr(self.clock, "refresh", None)
                 if refresh is not None:
                     refresh()
-                due = await self.storage.pending_effects(now=self.clock(), holder=self.holder)
-                self.kick([i for i in due if i.game_id not in self._busy_games()])
+                await self._pass()
             except Exception:
                 log.exception("The outbox pass failed; trying again shortly")
             poll = 1.0 if getattr(self.clock, "movable", False) else POLL
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=poll)
+
+    async def _pass(self) -> None:
+        """Kick every item due now (of games not being carried out already), page by page: after a
+        restart with a long backlog, all of it (read once), not only the first page."""
+        now, after, busy = self.clock(), 0, self._busy_games()
+        while True:
+            due = await self.storage.pending_effects(now=now, holder=self.holder, after=after, limit=PAGE)
+            self.kick([i for i in due if i.game_id not in busy])
+            if len(due) < PAGE:
+                return
+            after = due[-1].id
 
     def _busy_games(self) -> set[int]:
         return {g for g, t in self._drains.items() if not t.done()}
@@ -196,11 +210,17 @@ class Outbox:
 
     async def _run_game(self, game_id: int) -> None:
         if self.holder is None:
+            if game_id not in self._loaded:
+                # The first time this process carries out the game's items: those an earlier life
+                # left behind come first (a new move's items must not overtake them; the pass over
+                # the database reads only so many items, and only every `POLL` seconds).
+                await self._load(game_id)
             await self._carry_queue(game_id, None)
             self._queues.pop(game_id, None)
             return
         # Sharing the database: carry the game's items only while holding its lease, all of them in
-        # order (another process's too), and record what was done as the lease is given up.
+        # order (another process's too), and record what was done as the lease is given up (and, a
+        # game busy for long, each time the lease is renewed).
         completions: list[Completion] = []
         try:
             while await self._hold(game_id):
@@ -226,6 +246,18 @@ class Outbox:
                 self._leases.pop(game_id, None)
         if not self._queues.get(game_id):
             self._queues.pop(game_id, None)
+
+    async def _load(self, game_id: int) -> None:
+        """Add the game's items pending in the database to its queue (but those done here)."""
+        pending = await self.storage.effects_of_game(game_id=game_id)
+        queue = self._queues.setdefault(game_id, {})
+        for item in pending:
+            if item.id not in self._done:
+                queue.setdefault(item.id, item)
+                self._finished.setdefault(item.id, asyncio.Event())
+        self._loaded[game_id] = None
+        if len(self._loaded) > DONE_KEPT:
+            self._loaded.popitem(last=False)
 
     async def _hold(self, game_id: int) -> bool:
         """Take the game's lease (or renew it), adding the game's pending items to its queue: True.
@@ -283,6 +315,10 @@ class Outbox:
                     await self.storage.complete_effects(completions=list(completions))
                     completions.clear()
                     return
+                if completions:
+                    # A game busy for long keeps its lease: what was done is recorded now too, so
+                    # a crash redoes at most half a lease of it (a post's nonce holds for minutes).
+                    await self._record(completions)
             item = queue.get(item.id, item)
             done = await self._carry_one(item)
             if done is None:

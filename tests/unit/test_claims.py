@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from bot.clock import Clock
-from bot.storage import Completion, Effect, Storage
+from bot.scheduler import Scheduler
+from bot.service import GameService
+from bot.storage import Completion, Effect, StaleVersion, Storage
+from bot.table.outbox import Outbox
 from tests.unit.test_storage import move, started
 
 pytestmark = pytest.mark.both_dbs
@@ -127,6 +130,67 @@ async def test_a_move_ends_the_claims_on_its_games_waits(storage: Storage) -> No
     (fresh,) = await storage.waits_of_game(game_id=game.id)
     assert fresh.seat == wait.seat and fresh.since >= wait.since
     assert await storage.claim_wait(game_id=game.id, seat=wait.seat, holder=B, now=0.0, until=10.0)
+
+
+async def test_a_reminder_marks_the_wait_read_as_due_not_the_one_after_it(storage: Storage) -> None:
+    game = await started(storage)  # (waits for seat 0)
+    (due,) = await storage.waits_of_game(game_id=game.id)
+    # Two processes read the wait as due; one reminds of it.
+    args = {"seat": 0, "deadline": due.deadline}
+    reminded = await storage.mark_reminded(
+        game_id=game.id, seat=0, effects=[Effect("remind", args)], deadline=due.deadline
+    )
+    assert len(reminded) == 1
+    # Seat 0 moves, then is awaited again: a new wait, with a new deadline, not due yet.
+    moved = await move(storage, game)  # (now waits for seat 1)
+    await storage.record_move(
+        game_id=game.id,
+        expected_version=moved.row.version,
+        seat=1,
+        action={"type": "flip", "position": 2},
+        state={"turn": 3},
+        waiting=[0],
+    )
+    (fresh,) = await storage.waits_of_game(game_id=game.id)
+    assert fresh.deadline > due.deadline and not fresh.reminded
+    # The other process, late with what it read, reminds of nothing: not of the old deadline again,
+    # and the new wait keeps its own reminder for its own halfway point.
+    late = await storage.mark_reminded(
+        game_id=game.id, seat=0, effects=[Effect("remind", args)], deadline=due.deadline
+    )
+    assert late == []
+    assert [w.reminded for w in await storage.waits_of_game(game_id=game.id)] == [False]
+
+
+async def test_a_forfeit_losing_the_race_to_a_move_leaves_the_new_wait(storage: Storage) -> None:
+    game = await started(storage)  # (waits for seat 0)
+    (due,) = await storage.waits_of_game(game_id=game.id)
+    await storage.mark_reminded(game_id=game.id, seat=0)  # (only the deadline is due)
+
+    class RacedPlays:
+        """The forfeit is tried while another process commits a move: seat 1 moves and the game
+        waits for seat 0 again (its claimed wait renewed); the forfeit's write then loses."""
+
+        async def time_out(self, game_id: int, seat: int, *, now: float) -> bool:
+            await storage.record_move(
+                game_id=game.id,
+                expected_version=game.version,
+                seat=1,
+                action={"type": "flip", "position": 2},
+                state={"turn": 2},
+                waiting=[0],
+            )
+            raise StaleVersion()
+
+    service = GameService(storage, shared=True)
+    scheduler = Scheduler(
+        storage, service, RacedPlays(), Outbox(storage), clock=lambda: due.deadline + 1, holder=A
+    )  # type: ignore[arg-type]
+    await scheduler.run_due()
+    # The seat is still awaited, and still has a deadline (a fresh one): it may still be reminded
+    # and still forfeit.
+    (fresh,) = await storage.waits_of_game(game_id=game.id)
+    assert fresh.seat == 0 and fresh.since >= due.since and not fresh.reminded
 
 
 async def test_typed_replies_keep_one_per_player_when_stored_at_once(storage: Storage) -> None:

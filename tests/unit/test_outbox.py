@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from bot.storage import Effect, OutboxItem, Storage
-from bot.table.outbox import Context, Done, Outbox
+from bot.table.outbox import LEASE, PAGE, Context, Done, Outbox
 
 # The tests taking `database` run on SQLite and on PostgreSQL (tests/conftest.py).
 pytestmark = pytest.mark.both_dbs
@@ -220,3 +220,77 @@ async def test_a_lease_held_by_a_dead_process_is_taken_over_when_it_expires(stor
         assert await storage.pending_of(item_ids=[i.id for i in items]) == set()
     finally:
         await b.stop()
+
+
+async def test_a_busy_games_carried_effects_are_recorded_while_its_lease_is_held(storage: Storage) -> None:
+    # Processes sharing the database: a game's effects are carried out under its lease, and what was
+    # done is recorded when the lease is given up. A game busy for long keeps its lease: what was done
+    # is recorded at each renewal too, so a crash redoes at most half a lease of it (Discord keeps a
+    # post's nonce for minutes only: a post redone later would be posted twice).
+    now = [1000.0]
+    gates = {"first": asyncio.Event(), "second": asyncio.Event()}
+    carried: list[str] = []
+
+    async def carry(item: OutboxItem, context: Context) -> Done:
+        name = str(item.args["n"])
+        if name in gates:
+            await gates[name].wait()
+        carried.append(name)
+        return Done()
+
+    outbox = Outbox(storage, lambda: now[0], holder="A")
+    outbox.carry("note", carry)
+    game = await lobby(storage, 100)
+    names = ["0", "1", "first", "2", "second"]
+    items = await storage.add_effects(game_id=game, effects=[Effect("note", {"n": n}) for n in names])
+    outbox.kick(items)
+    for _ in range(200):
+        if carried == ["0", "1"]:
+            break
+        await asyncio.sleep(0.01)
+    now[0] += LEASE / 2 + 1  # more than half the lease has passed: renewed before the next effect
+    gates["first"].set()
+    for _ in range(200):
+        if carried == ["0", "1", "first", "2"]:
+            break
+        await asyncio.sleep(0.01)
+    assert carried == ["0", "1", "first", "2"]  # ... and the game is still busy ("second" waits)
+    assert await storage.pending_of(item_ids=[i.id for i in items]) == {items[3].id, items[4].id}
+    gates["second"].set()
+    await settle(outbox)
+    assert await storage.effects_of_game(game_id=game) == []
+
+
+async def test_a_restarted_worker_carries_a_games_older_effects_before_its_new_one(storage: Storage) -> None:
+    # The last process left effects of a game behind (more than its first pass over the database
+    # reads, say); the restarted one is kicked with a new effect of that game (a new move) before
+    # any pass found the old ones: the old ones still come first, in order.
+    recorder = Recorder()
+    game = await lobby(storage, 100)
+    left = await storage.add_effects(game_id=game, effects=[Effect("note", {"n": i}) for i in range(3)])
+    outbox = worker(storage, recorder)  # (not started: no pass over the database)
+    new = await storage.add_effects(game_id=game, effects=[Effect("board", {"n": 9})])
+    outbox.kick(new)
+    await settle(outbox)
+    await asyncio.sleep(0.1)  # (what the worker records, a moment after carrying it out)
+    assert recorder.carried == [(game, "0"), (game, "1"), (game, "2"), (game, "9")]
+    assert await storage.pending_of(item_ids=[i.id for i in (*left, *new)]) == set()
+
+
+async def test_a_restarted_worker_finds_a_long_backlog_at_once(storage: Storage) -> None:
+    # More effects were left behind than one read of the database returns: the first pass reads
+    # them all, not only the first page (the next pass would come `POLL` seconds later).
+    recorder = Recorder()
+    games = [await lobby(storage, 100 + g) for g in range(5)]
+    for game in games:
+        await storage.add_effects(game_id=game, effects=[Effect("note", {"n": i}) for i in range(PAGE // 2)])
+    outbox = worker(storage, recorder)
+    outbox.start()
+    try:
+        await asyncio.sleep(0.05)
+        await settle(outbox)
+        assert len(recorder.carried) == 5 * (PAGE // 2)
+        for game in games:
+            assert [n for g, n in recorder.carried if g == game] == [str(i) for i in range(PAGE // 2)]
+    finally:
+        await outbox.stop()
