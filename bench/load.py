@@ -48,9 +48,10 @@ each commit as SQLite's ``synchronous=FULL`` does; the CPU time of its processes
 postmaster, its children, and the children that ended) is counted apart from the bot's. Each setup
 runs unpaced (its capacity), then every setup paced at one offer (half the lowest capacity, or
 ``--rate``); each phase ``--rounds`` times (default 2, quick 1), the setups' order reversed every other
-round so that whatever else the machine runs weighs on each alike. Everything is measured from a
-third into each phase to its end (the first lobbies, all opened at once, and the caches each process
-fills as it starts are left out). It prints CPU per move and latency (p50, p99: first answer, board
+round so that whatever else the machine runs weighs on each alike; and (not with ``--quick``) one
+PostgreSQL process paced at half the offer, the load each of the two processes carries. Everything
+is measured from a third into each phase to its end (the first lobbies, all opened at once, and the
+caches each process fills as it starts are left out). It prints CPU per move and latency (p50, p99: first answer, board
 after a move) on SQLite and PostgreSQL side by side with their ratio, and for one process against
 two the moves per bot-CPU-second (both processes' CPU summed), with PostgreSQL's CPU added, and the
 throughput, against the target (two processes at most 10% below one). Quick: about 45 s.
@@ -1305,9 +1306,10 @@ def change(a: float, b: float) -> str:
 
 
 def print_phases(results: list[PhaseResult]) -> None:
+    w = max([34, *(len(r.name) for r in results)])
     print()
     print(
-        f"{'phase':34} {'interactions':>12} {'moves':>6} {'moves/s':>8} {'games':>6} {'REST/move':>9} "
+        f"{'phase':{w}} {'interactions':>12} {'moves':>6} {'moves/s':>8} {'games':>6} {'REST/move':>9} "
         f"{'bot CPU':>8} {'per inter.':>10} {'per move':>9} {'bot CPU':>8} {'bench CPU':>9} {'RSS':>6} "
         f"{'peak RSS':>8} {'ready':>6}"
     )
@@ -1316,7 +1318,7 @@ def print_phases(results: list[PhaseResult]) -> None:
         rest = f"{r.rest_per_move:.2f}" if r.moves else "-"
         per_interaction = f"{r.cpu_per_interaction * 1000:.2f} ms" if r.interactions else "-"
         print(
-            f"{r.name:34} {r.interactions:>12} {r.moves:>6} {r.move_rate:>8.1f} "
+            f"{r.name:{w}} {r.interactions:>12} {r.moves:>6} {r.move_rate:>8.1f} "
             f"{r.games_finished:>6} {rest:>9} {r.cpu:>7.2f}s {per_interaction:>10} {per_move:>9} "
             f"{r.cpu / r.duration * 100:>7.0f}% {r.bench_cpu / r.duration * 100:>8.0f}% {r.rss_mb:>4.0f}MB "
             f"{r.peak_rss_mb:>6.0f}MB {r.ready_s:>5.2f}s"
@@ -1683,6 +1685,8 @@ SQLITE_1 = Setup("SQLite, 1 process", postgres=False, processes=1)
 PG_1 = Setup("PostgreSQL, 1 process", postgres=True, processes=1)
 PG_2 = Setup(f"PostgreSQL, {SHARD_COUNT} processes", postgres=True, processes=SHARD_COUNT)
 SETUPS = (SQLITE_1, PG_1, PG_2)
+# One process paced at half the offer (paced phases only): the load each of PG_2's processes carries.
+PG_HALF = Setup("PostgreSQL, 1 process at half", postgres=True, processes=1)
 MIN_TURNS = 6  # a paced phase gives each table at least this many turns once measured
 
 
@@ -1696,8 +1700,8 @@ async def scale_out(args: argparse.Namespace, workdir: Path) -> None:
     print(
         f"Scale-out benchmark: {args.games} games ({', '.join(kinds)}"
         + (f"; skipped, no cog yet: {', '.join(skipped)}" if skipped else "")
-        + f") over {SHARD_COUNT} servers, one on each shard of {SHARD_COUNT}; "
-        f"{args.duration:.0f} s per paced phase; bot logs in {workdir}"
+        + f") over {SHARD_COUNT} servers, one on each shard of {SHARD_COUNT}; {args.duration:.0f} s per "
+        f"phase, {args.rounds} round{'s' if args.rounds > 1 else ''}; bot logs in {workdir}"
     )
     print("  machine: {} CPUs, load average {:.2f} {:.2f} {:.2f}".format(os.cpu_count(), *os.getloadavg()))
     small_db = workdir / "small.sqlite3"
@@ -1725,6 +1729,9 @@ async def scale_out(args: argparse.Namespace, workdir: Path) -> None:
     finally:
         server.stop()
     print_scale_out(world, *results)
+    print()
+    load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    print(f"  machine load average at the end: {load} (other work on the machine skews every figure)")
     if emu.internal_errors:
         print(
             f"\nThe emulator failed {len(emu.internal_errors)} time(s); the first:\n{emu.internal_errors[0]}"
@@ -1767,18 +1774,19 @@ async def scale_out_phases(
         runs.append(result)
         return result
 
-    async def rounds(name: str, period: float, duration: float) -> dict[Setup, PhaseResult]:
-        done: dict[Setup, list[PhaseResult]] = {s: [] for s in SETUPS}
+    async def rounds(name: str, periods: dict[Setup, float]) -> dict[Setup, PhaseResult]:
+        """Each setup paced at its period (0: unpaced), ``--rounds`` times."""
+        done: dict[Setup, list[PhaseResult]] = {s: [] for s in periods}
         for r in range(args.rounds):
             label = name + (f" {r + 1}" if args.rounds > 1 else "")
-            for setup in SETUPS if r % 2 == 0 else reversed(SETUPS):
-                done[setup].append(await run(setup, label, period, duration))
+            for setup in list(periods) if r % 2 == 0 else reversed(periods):
+                done[setup].append(await run(setup, label, periods[setup], args.duration))
         return {setup: merged(f"{setup.label}: {name}", results) for setup, results in done.items()}
 
     # Measured after the first third of each phase: its first lobbies, all opened at once, and the
     # caches each process fills as it starts (the images' text, say), paid again by each process.
     warm_up = args.duration / 3
-    capacity = await rounds("unpaced", 0.0, args.duration)
+    capacity = await rounds("unpaced", dict.fromkeys(SETUPS, 0.0))
     measured = [c.steady for c in capacity.values() if c.steady.moves]
     first = capacity[SETUPS[0]].steady
     turns_per_move = first.turns / first.moves if first.moves else 1.0
@@ -1796,7 +1804,9 @@ async def scale_out_phases(
         where += f", raised so that each table acts {MIN_TURNS} times once measured"
     offer = f"{rate:.1f} moves/s ({where}; each table acts every {period * 1000:.0f} ms)"
     print(f"  paced phases: {offer}", flush=True)
-    paced = await rounds("paced", period, args.duration)
+    # And one process offered half as much: what each of the two processes carries.
+    half = {} if args.quick else {PG_HALF: 2 * period}
+    paced = await rounds("paced", dict.fromkeys(SETUPS, period) | half)
     return runs, capacity, paced, offer
 
 
@@ -1958,6 +1968,15 @@ def print_scale_out(
         change(one.steady.move_rate, two.steady.move_rate),
     )
     latency_rows(one, two, change)
+    half = paced.get(PG_HALF)
+    if half is not None and half.steady.moves:
+        x, y, z = one.steady.moves_per_cpu_second, half.steady.moves_per_cpu_second, two.steady
+        print(
+            f"  one process offered half as much (the load each of the {SHARD_COUNT} carries): "
+            f"{per_move_ms(half.steady.cpu, half.steady.moves):.2f} ms of bot CPU per move, {y:.0f} moves "
+            f"per bot-CPU-second ({change(x, y)} against the full offer; {SHARD_COUNT} processes: "
+            f"{change(x, z.moves_per_cpu_second)})"
+        )
     off_zero = {ch.guild.id for ch, _, _ in world.tables if ch.guild and shard_of(ch.guild.id, SHARD_COUNT)}
     crossed = [sum(r.dm_moves[g] for g in off_zero) for r in (two, twoc)]
     print(
@@ -2224,7 +2243,7 @@ def main() -> None:
     parser.add_argument(
         "--duration",
         type=float,
-        help="seconds per paced phase (default 30, quick 8; unpaced: half; --scale-out: 24, quick 6, "
+        help="seconds per paced phase (default 30, quick 8; unpaced: half; --scale-out: 24, quick 4, "
         "unpaced too)",
     )
     parser.add_argument("--active", type=int, default=10_000, help="stored live games for the scale phase")
@@ -2247,8 +2266,8 @@ def main() -> None:
         "--scale-out",
         action="store_true",
         help="only SQLite against PostgreSQL with one bot process, and one process against two "
-        "(shards 0 and 1 of 2) on PostgreSQL (default: 50 games, 24 s phases, 2 rounds, about 6 "
-        "minutes; quick: 20 games, 6 s, 1 round, about 45 s)",
+        "(shards 0 and 1 of 2) on PostgreSQL (default: 50 games, 24 s phases, 2 rounds, about 7 "
+        "minutes; quick: 20 games, 4 s, 1 round, about 45 s)",
     )
     parser.add_argument(
         "--rounds", type=int, help="with --scale-out: how many times each phase runs (default 2, quick 1)"
@@ -2260,7 +2279,7 @@ def main() -> None:
         if args.games is None:
             args.games = 20 if args.quick else 50
         if args.duration is None:
-            args.duration = 6.0 if args.quick else 24.0
+            args.duration = 4.0 if args.quick else 24.0
         if args.rounds is None:
             args.rounds = 1 if args.quick else 2
     if args.games is None:
