@@ -51,10 +51,11 @@ runs unpaced (its capacity), then every setup paced at one offer (half the lowes
 round so that whatever else the machine runs weighs on each alike; and (not with ``--quick``) one
 PostgreSQL process paced at half the offer, the load each of the two processes carries. Everything
 is measured from a third into each phase to its end (the first lobbies, all opened at once, and the
-caches each process fills as it starts are left out). It prints CPU per move and latency (p50, p99: first answer, board
-after a move) on SQLite and PostgreSQL side by side with their ratio, and for one process against
-two the moves per bot-CPU-second (both processes' CPU summed), with PostgreSQL's CPU added, and the
-throughput, against the target (two processes at most 10% below one). Quick: about 45 s.
+caches each process fills as it starts are left out). It prints CPU per move and latency (p50, p99:
+first answer, board after a move) on SQLite and PostgreSQL side by side with their ratio, and for one
+process against two the moves per bot-CPU-second (both processes' CPU summed), with PostgreSQL's
+CPU added, and the throughput, against the target (two processes at most 10% below one). Quick:
+about 45 s.
 """
 
 from __future__ import annotations
