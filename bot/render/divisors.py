@@ -12,7 +12,7 @@ wide as their headings in that language, and every other label is fitted to its 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from bot.games.divisors import DROPPED, EMPTY, EXCHANGE, FORFEITED, IN, MOLDY, Result, View
 from bot.i18n import ENGLISH, Lang, Np_
@@ -31,7 +31,7 @@ from bot.render.colours import (
     player_colour,
 )
 from bot.render.common import Canvas, seat_name
-from bot.render.fit import fitted, width_of
+from bot.render.fit import draw_fitted, width_of
 
 WIDTH = 760
 PAD = 16
@@ -119,21 +119,7 @@ class _Board:
 
     def __init__(self, c: Canvas, names: Sequence[str], lang: Lang) -> None:
         self.c, self.names, self.lang = c, names, lang
-
-    def fit(
-        self,
-        xy: tuple[int, int],
-        text: str,
-        size: int,
-        room: int,
-        colour: RGB,
-        face: str = "sans",
-        anchor: str = "l",
-        background: RGB = BACKGROUND,
-    ) -> None:
-        """Draw ``text`` in at most ``room`` pixels (smaller, or cut), centred on its usual line."""
-        shown, at = fitted(text, size, room, face)
-        self.c.text((xy[0], xy[1] + (size - at) // 2), shown, at, colour, face, anchor, background)
+        self.fit = partial(draw_fitted, c)  # text fitted to its room (smaller, or cut)
 
     def section(self, y: int, title: str) -> int:
         self.fit((PAD, y), title, TEXT, WIDTH - 2 * PAD, INK, "bold")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from bot.render.common import font
+from bot.render.colours import BACKGROUND, RGB
+from bot.render.common import Canvas, font
 
 SMALLEST = 11  # px: the smallest text a board shrinks a label to before cutting it
 
@@ -39,3 +40,19 @@ def fitted(text: str, size: int, width: int, face: str = "sans", smallest: int =
         else:
             high = mid - 1
     return text[:low].rstrip() + "…", s
+
+
+def draw_fitted(
+    c: Canvas,
+    xy: tuple[int, int],
+    text: str,
+    size: int,
+    room: int,
+    colour: RGB,
+    face: str = "sans",
+    anchor: str = "l",
+    background: RGB = BACKGROUND,
+) -> None:
+    """Draw ``text`` on ``c`` in at most ``room`` pixels (smaller, or cut), centred on its usual line."""
+    shown, at = fitted(text, size, room, face)
+    c.text((xy[0], xy[1] + (size - at) // 2), shown, at, colour, face, anchor, background)

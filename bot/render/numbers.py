@@ -15,14 +15,14 @@ room (`bot.render.fit`), as translations are often longer than the English.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from bot.games.numbers import RoundRecord, View, binary, largest
 from bot.i18n import ENGLISH, Lang
-from bot.render.colours import BACKGROUND, GOOD, GRID, HIGHLIGHT, INK, MUTED, PANEL, RGB
+from bot.render.colours import BACKGROUND, GOOD, GRID, HIGHLIGHT, INK, MUTED, PANEL
 from bot.render.common import Canvas, seat_name
-from bot.render.fit import fitted, width_of
+from bot.render.fit import draw_fitted, fitted, width_of
 
 PAD = 16
 CELL_W = 74  # fits eight binary digits
@@ -97,18 +97,7 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
     height = foot_y + 3 * 22 + PAD
     c = Canvas(width, height)
 
-    def fit(
-        xy: tuple[int, int],
-        text: str,
-        size: int,
-        room: int,
-        colour: RGB,
-        face: str = "sans",
-        anchor: str = "l",
-    ) -> None:
-        """Draw ``text`` in at most ``room`` pixels (smaller, or cut), centred on its usual line."""
-        shown, at = fitted(text, size, room, face)
-        c.text((xy[0], xy[1] + (size - at) // 2), shown, at, colour, face, anchor)
+    fit = partial(draw_fitted, c)  # text fitted to its room (smaller, or cut)
 
     # Title and status.
     c.text((PAD, PAD), "Numbers To Number", 18, INK, "bold")
