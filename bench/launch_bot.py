@@ -1,7 +1,7 @@
 """Run a bot as a process of its own against a loopback Discord emulator (used by bench/load.py).
 
     QUETBOT_EMULATOR_API=http://127.0.0.1:PORT/api/v10 QUETBOT_EMULATOR_GATEWAY=ws://127.0.0.1:PORT/gateway \
-    DISCORD_TOKEN=... QUETBOT_DB=... QUETBOT_DEV_GUILD=... python bench/launch_bot.py [MODE [OPTIONS]]
+    DISCORD_TOKEN=... QUETBOT_DB=... [QUETBOT_DEV_GUILD=...] python bench/launch_bot.py [MODE [OPTIONS]]
 
 MODE is quetbot (the default), floor or floor-image; OPTIONS go to quetbot (``--shard-count 2
 --shards 1``).
@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,17 +43,24 @@ REPO = Path(__file__).resolve().parents[1]
 LAUNCHER = REPO / "bench" / "launch_bot.py"
 
 
-def launch_env(*, token: str, db: Path, guild_id: int, api_base: str, gateway_url: str) -> dict[str, str]:
-    """The environment a bot process started with this launcher needs."""
-    return {
+def launch_env(
+    *, token: str, db: Path | str, guild_id: int | None, api_base: str, gateway_url: str
+) -> dict[str, str]:
+    """The environment a bot process started with this launcher needs. ``db`` is what QUETBOT_DB
+    takes (a SQLite file, or a PostgreSQL URL); ``guild_id`` the server its commands are synced to
+    (None: synced globally, for a bot in several servers)."""
+    env = {
         **os.environ,
         "DISCORD_TOKEN": token,
         "QUETBOT_DB": str(db),
-        "QUETBOT_DEV_GUILD": str(guild_id),
         "QUETBOT_EMULATOR_API": api_base,
         "QUETBOT_EMULATOR_GATEWAY": gateway_url,
         "PYTHONPATH": os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]),
     }
+    env.pop("QUETBOT_DEV_GUILD", None)
+    if guild_id is not None:
+        env["QUETBOT_DEV_GUILD"] = str(guild_id)
+    return env
 
 
 async def start_bot(
@@ -60,17 +68,19 @@ async def start_bot(
     *,
     emu: DiscordEmulator,
     token: str,
-    db: Path,
-    guild_id: int,
+    db: Path | str,
+    guild_id: int | None,
     log: Path,
     within: float = 60.0,
     extra_env: dict[str, str] | None = None,
+    options: Sequence[str] = (),
 ) -> tuple[asyncio.subprocess.Process, float]:
     """Start this launcher as a process of its own (for bench/load.py and bench/crash_safety.py): the
-    ``mode`` bot on ``emu`` and the database ``db``, its stderr appended to ``log`` (``extra_env`` added
-    to its environment). Returns the process (its stdout a pipe, past the ready line) and the seconds
-    until it printed `READY_LINE`; a process that is not ready within ``within`` seconds is killed
-    (SIGKILL) and RuntimeError raised."""
+    ``mode`` bot on ``emu`` and the database ``db`` (see `launch_env`), its stderr appended to ``log``
+    (``extra_env`` added to its environment, ``options`` to quetbot's command line, e.g.
+    ``["--shard-count", "3", "--shards", "1"]``). Returns the process (its stdout a pipe, past the ready
+    line) and the seconds until it printed `READY_LINE`; a process that is not ready within ``within``
+    seconds is killed (SIGKILL) and RuntimeError raised."""
     env = launch_env(
         token=token, db=db, guild_id=guild_id, api_base=emu.api_base, gateway_url=emu.gateway_url
     ) | (extra_env or {})
@@ -81,6 +91,7 @@ async def start_bot(
             sys.executable,
             str(LAUNCHER),
             mode,
+            *options,
             stdout=asyncio.subprocess.PIPE,
             stderr=stderr,
             env=env,

@@ -4,6 +4,8 @@ stored live games.
 
     python bench/load.py [--games N] [--quick] [--rate MOVES_PER_S] [--duration S] [--profile DIR]
     python bench/load.py --cost K [--repeat R]     (a fixed amount of work, to compare two builds)
+    python bench/load.py --scale-out [--quick] [--rounds R]   (SQLite against PostgreSQL, 1 process
+                                                               against 2)
 
 The emulator (tests/emulator) runs in this process; the bot runs as ``python bench/launch_bot.py``,
 which points discord.py at the emulator and starts ``quetbot``'s own entry point. Simulated players
@@ -35,6 +37,25 @@ public message with an attachment that the move caused). The bot's CPU time and 
 /proc. The targets are ratios to the image floor measured in the same run (they print [met]/[MISS],
 they never fail the run). ``--quick`` (about a minute) uses short phases and 20,000 finished games.
 ``--profile`` samples the bot with py-spy while it holds the GIL, which shows where its CPU time goes.
+
+``--scale-out`` runs only this: the same tables (N games, default 50, quick 20, over two servers, one
+on each shard of 2, so that the DM moves of the games on shard 1 arrive at the other process) on the
+same stored games, in three setups: SQLite with one bot process, PostgreSQL with one, and PostgreSQL
+with two (``QUETBOT_SHARD_COUNT=2``, ``QUETBOT_SHARDS=0`` and ``1``). Commands are synced globally (no
+development server) so that both servers have them. PostgreSQL is a throwaway server (tests/pg.py's,
+made with initdb in the temporary folder) with a production server's durability, the WAL fsynced at
+each commit as SQLite's ``synchronous=FULL`` does; the CPU time of its processes (from /proc: the
+postmaster, its children, and the children that ended) is counted apart from the bot's. Each setup
+runs unpaced (its capacity), then every setup paced at one offer (half the lowest capacity, or
+``--rate``); each phase ``--rounds`` times (default 2, quick 1), the setups' order reversed every other
+round so that whatever else the machine runs weighs on each alike; and (not with ``--quick``) one
+PostgreSQL process paced at half the offer, the load each of the two processes carries. Everything
+is measured from a third into each phase to its end (the first lobbies, all opened at once, and the
+caches each process fills as it starts are left out). It prints CPU per move and latency (p50, p99:
+first answer, board after a move) on SQLite and PostgreSQL side by side with their ratio, and for one
+process against two the moves per bot-CPU-second (both processes' CPU summed), with PostgreSQL's
+CPU added, and the throughput, against the target (two processes at most 10% below one). Quick:
+about 45 s.
 """
 
 from __future__ import annotations
@@ -57,10 +78,12 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import asyncpg
 
 REPO = Path(__file__).resolve().parents[1]
 BENCH = REPO / "bench"
@@ -75,7 +98,8 @@ with warnings.catch_warnings():
 from bench.launch_bot import start_bot  # noqa: E402
 from bot.games import RULES, play  # noqa: E402
 from tests.emulator import DiscordEmulator, InteractionFailed  # noqa: E402
-from tests.emulator.models import Channel, InteractionRecord, MessageRecord, Perm, User  # noqa: E402
+from tests.emulator.models import Channel, InteractionRecord, MessageRecord, Perm, User, shard_of  # noqa: E402
+from tests.pg import USER, PostgresServer, Unavailable, _ensure_user, binaries, free_port  # noqa: E402
 
 TOKEN = "bench.bot.token"
 ALL_KINDS = ("procession", "dots", "updown", "numbers", "divisors")
@@ -387,7 +411,16 @@ class Steady:
     seconds: float = 0.0
     moves: int = 0
     turns: int = 0
-    cpu: float = 0.0
+    cpu: float = 0.0  # of the bot's processes, together
+    server_cpu: float = math.nan  # of the database server's processes (PostgreSQL; nan: none)
+    kinds: dict[str, Samples] = field(default_factory=dict)  # the latencies of the answers meanwhile
+
+    def first(self) -> list[float]:
+        return [v for s in self.kinds.values() for v in s.first]
+
+    def image(self, move_kinds: set[str]) -> list[float]:
+        """The latencies of the board images after the moves of ``move_kinds``."""
+        return [v for k, s in self.kinds.items() if k in move_kinds for v in s.image]
 
     @property
     def move_rate(self) -> float:
@@ -407,7 +440,9 @@ class PhaseResult:
     turns: int = 0  # the tables' turns (a move, opening a lobby or starting a game)
     games_finished: int = 0
     errors: Counter[str] = field(default_factory=Counter)
-    cpu: float = 0.0
+    cpu: float = 0.0  # of the bot's processes, together
+    server_cpu: float = math.nan  # of the database server's processes (PostgreSQL; nan: none)
+    processes: int = 1  # bot processes
     bench_cpu: float = 0.0
     rss_mb: float = 0.0
     peak_rss_mb: float = 0.0
@@ -418,6 +453,7 @@ class PhaseResult:
     started: int = 0  # games started
     in_threads: int = 0  # of them, games played in a thread of their own (the others: in the channel)
     steady: Steady = field(default_factory=Steady)
+    dm_moves: Counter[int] = field(default_factory=Counter)  # moves made from a DM panel, by server id
 
     def samples(self, kind: str) -> Samples:
         return self.kinds.setdefault(kind, Samples())
@@ -670,6 +706,8 @@ class Table:
             self.moved_at[act.user.id], self.news_at[act.user.id] = mark, news.no
             on_panel = act.message is not None and act.message.channel.is_dm
             self.moved_from[act.user.id] = act.message if on_panel else None
+            if on_panel and self.channel.guild is not None:
+                self.result.dm_moves[self.channel.guild.id] += 1
         return rec, news
 
     def refused(self, kind: str) -> None:
@@ -1003,27 +1041,56 @@ async def run_bot_phase(
     world: World,
     name: str,
     mode: str,
-    db: Path,
+    db: Path | str,
     workdir: Path,
     *,
     period: float,
     duration: float,
     replay: PhaseResult | None = None,
     games_per_table: int | None = None,
-    extra_env: dict[str, str] | None = None,
+    processes: Sequence[dict[str, str]] = ({},),
+    server_cpu: Callable[[], float] | None = None,
+    warm_up: float | None = None,
 ) -> PhaseResult:
+    """One phase of the bot (or a floor) on the database ``db`` (a SQLite file, or a PostgreSQL URL):
+    as one process per item of ``processes`` (what each adds to its environment: its shards, say),
+    started together. ``server_cpu`` measures the database server's CPU time, counted apart. The
+    phase's steady part (`Steady`) starts ``warm_up`` seconds in (default `WARM_UP`)."""
     print(f"  {name} ...", flush=True)
     phase = Phase(world, name, duration + (2.0 if replay is not None else 0.0))
     phase.games_per_table = games_per_table
-    bot = BotProcess(world.emu, mode, db, world.guild_id, workdir / f"{mode}.log", extra_env)
+    # launch_bot takes a file; a URL goes in the environment, which wins.
+    file = db if isinstance(db, Path) else workdir / "unused.sqlite3"
+    bots = [
+        BotProcess(
+            world.emu,
+            mode,
+            file,
+            world.guild_id,
+            workdir / (f"{mode}.log" if len(processes) == 1 else f"{mode}-{k}.log"),
+            {"QUETBOT_DB": str(db), **env},
+        )
+        for k, env in enumerate(processes)
+    ]
+    phase.result.processes = len(bots)
     world.emu.images.clear()
-    phase.result.ready_s = await bot.start()
     try:
+        # Together (each is timed from its own start); a failure is raised once all have settled,
+        # so that every process started is stopped below.
+        started = await asyncio.gather(*(bot.start() for bot in bots), return_exceptions=True)
+        ready = []
+        for outcome in started:
+            if isinstance(outcome, BaseException):
+                raise outcome
+            ready.append(outcome)
+        phase.result.ready_s = max(ready)
         # The first interaction answered is part of becoming useful: wait for the command sync.
         await asyncio.sleep(0.2)
         if args.profile is not None:
             args.profile.mkdir(parents=True, exist_ok=True)
-            bot.profile(args.profile / (re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") + ".txt"))
+            stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+            for k, bot in enumerate(bots):
+                bot.profile(args.profile / (stem + (f"-{k}" if len(bots) > 1 else "") + ".txt"))
             await asyncio.sleep(0.5)
         rng = random.Random(args.seed)
         tables: list[Table]
@@ -1037,18 +1104,29 @@ async def run_bot_phase(
                 FloorTable(phase, ch, replay.traces.get(ch.id, []), period, random.Random(rng.random()))
                 for ch, _, _ in world.tables
             ]
-        cpu0, bench0, seen = cpu_seconds(bot.pid), _own_cpu(), len(world.emu.requests)
-        steady = asyncio.ensure_future(watch_steady(phase, bot.pid))
+
+        def bot_cpu() -> float:
+            return sum(cpu_seconds(bot.pid) for bot in bots)
+
+        cpu0, bench0, seen = bot_cpu(), _own_cpu(), len(world.emu.requests)
+        server0 = server_cpu() if server_cpu is not None else math.nan
+        steady = asyncio.ensure_future(
+            watch_steady(phase, bot_cpu, server_cpu, WARM_UP if warm_up is None else warm_up)
+        )
         await phase.run(tables)
         steady.cancel()
-        phase.result.cpu = cpu_seconds(bot.pid) - cpu0
+        phase.result.cpu = bot_cpu() - cpu0
+        if server_cpu is not None:
+            phase.result.server_cpu = server_cpu() - server0
         phase.result.bench_cpu = _own_cpu() - bench0
         phase.result.requests.update(f"{r.method} {r.route or r.path}" for r in world.emu.requests[seen:])
-        phase.result.rss_mb, phase.result.peak_rss_mb = memory_mb(bot.pid)
+        memory = [memory_mb(bot.pid) for bot in bots]
+        phase.result.rss_mb = sum(m[0] for m in memory)
+        phase.result.peak_rss_mb = sum(m[1] for m in memory)
         with contextlib.suppress(Exception):  # let the last boards' follow-ups finish before stopping
             await world.emu.wait_idle(quiet=0.3, timeout=10)
     finally:
-        await bot.stop()
+        await asyncio.gather(*(bot.stop() for bot in bots))
     world.emu.requests.clear()  # what the bot sent (images included): not needed any more
     return phase.result
 
@@ -1056,16 +1134,33 @@ async def run_bot_phase(
 WARM_UP = 1.0  # seconds: the tables' first lobbies, all opened at once
 
 
-async def watch_steady(phase: Phase, pid: int) -> None:
-    """Fill ``phase.result.steady``: from `WARM_UP` seconds into the phase to its deadline."""
+async def watch_steady(
+    phase: Phase,
+    bot_cpu: Callable[[], float],
+    server_cpu: Callable[[], float] | None = None,
+    warm_up: float = WARM_UP,
+) -> None:
+    """Fill ``phase.result.steady``: from ``warm_up`` seconds into the phase to its deadline."""
     loop = asyncio.get_running_loop()
-    await asyncio.sleep(WARM_UP)
+    await asyncio.sleep(warm_up)
     r = phase.result
     if not math.isfinite(phase.deadline) or loop.time() >= phase.deadline:
         return
-    t0, moves, turns, cpu = loop.time(), r.moves, r.turns, cpu_seconds(pid)
+    t0, moves, turns, cpu = loop.time(), r.moves, r.turns, bot_cpu()
+    server = server_cpu() if server_cpu is not None else math.nan
+    seen = {kind: (len(s.first), len(s.image)) for kind, s in r.kinds.items()}
     await asyncio.sleep(phase.deadline - t0)
-    r.steady = Steady(loop.time() - t0, r.moves - moves, r.turns - turns, cpu_seconds(pid) - cpu)
+    r.steady = Steady(
+        loop.time() - t0,
+        r.moves - moves,
+        r.turns - turns,
+        bot_cpu() - cpu,
+        server_cpu() - server if server_cpu is not None else math.nan,
+        {
+            kind: Samples(s.first[seen.get(kind, (0, 0))[0] :], s.image[seen.get(kind, (0, 0))[1] :])
+            for kind, s in r.kinds.items()
+        },
+    )
 
 
 def _own_cpu() -> float:
@@ -1103,18 +1198,21 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-async def make_database(path: Path, kinds: list[str], active: int, finished: int, seed: int) -> float:
+async def make_database(
+    path: Path, kinds: list[str], active: int, finished: int, seed: int, per_kind: int = 24
+) -> float:
     """A database at the bot's current schema holding ``active`` live games (each mid-game, in a channel
     of its own) and ``finished`` finished ones, with their seats and move logs; seconds taken.
 
-    Games are prefixes of a pool of random playouts, written in one transaction."""
+    Games are prefixes of a pool of ``per_kind`` random playouts of each kind, written in one
+    transaction."""
     from bot.storage import Storage
 
     t0 = time.perf_counter()
     storage = await Storage.open(str(path))
     await storage.close()
     rng = random.Random(seed)
-    pool = playouts(kinds, 24, rng)
+    pool = playouts(kinds, per_kind, rng)
     # Each playout's states and actions as JSON, once.
     encoded = {
         kind: [
@@ -1209,9 +1307,10 @@ def change(a: float, b: float) -> str:
 
 
 def print_phases(results: list[PhaseResult]) -> None:
+    w = max([34, *(len(r.name) for r in results)])
     print()
     print(
-        f"{'phase':34} {'interactions':>12} {'moves':>6} {'moves/s':>8} {'games':>6} {'REST/move':>9} "
+        f"{'phase':{w}} {'interactions':>12} {'moves':>6} {'moves/s':>8} {'games':>6} {'REST/move':>9} "
         f"{'bot CPU':>8} {'per inter.':>10} {'per move':>9} {'bot CPU':>8} {'bench CPU':>9} {'RSS':>6} "
         f"{'peak RSS':>8} {'ready':>6}"
     )
@@ -1220,7 +1319,7 @@ def print_phases(results: list[PhaseResult]) -> None:
         rest = f"{r.rest_per_move:.2f}" if r.moves else "-"
         per_interaction = f"{r.cpu_per_interaction * 1000:.2f} ms" if r.interactions else "-"
         print(
-            f"{r.name:34} {r.interactions:>12} {r.moves:>6} {r.move_rate:>8.1f} "
+            f"{r.name:{w}} {r.interactions:>12} {r.moves:>6} {r.move_rate:>8.1f} "
             f"{r.games_finished:>6} {rest:>9} {r.cpu:>7.2f}s {per_interaction:>10} {per_move:>9} "
             f"{r.cpu / r.duration * 100:>7.0f}% {r.bench_cpu / r.duration * 100:>8.0f}% {r.rss_mb:>4.0f}MB "
             f"{r.peak_rss_mb:>6.0f}MB {r.ready_s:>5.2f}s"
@@ -1416,6 +1515,493 @@ def targets(
     return out
 
 
+# ---- scale-out: SQLite against PostgreSQL, one process against two -------------------------------
+
+SHARD_COUNT = 2
+# PostgreSQL with the durability of a production server, as SQLite's synchronous=FULL has: the WAL
+# fsynced at each commit (the tests' server turns that off).
+PG_OPTIONS = "-c fsync=on -c synchronous_commit=on -c full_page_writes=on -c max_connections=100"
+
+
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/<pid>/stat after the command's name: [0] state, [1] parent, [11] utime..."""
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds of a process, of its live children, and of its children that ended (which the
+    process waited for: its cutime and cstime)."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = _stat(int(entry))
+            except OSError:  # it ended meanwhile
+                continue
+            if int(fields[1]) == root:
+                total += int(fields[11]) + int(fields[12])
+    fields = _stat(root)
+    return (total + sum(int(v) for v in fields[11:15])) / CLOCK_TICKS
+
+
+class BenchPostgres(PostgresServer):
+    """tests/pg.py's throwaway server (initdb into a temporary folder, started on a loopback port, as
+    the unprivileged ``postgres`` user when run as root) with a production server's durability
+    (`PG_OPTIONS`); the CPU time of its processes (`cpu`); databases copied from a template."""
+
+    def __init__(self, parent: str | None) -> None:
+        super().__init__()
+        self.parent = parent  # where its folder goes (the benchmark's --db-dir)
+        self.postmaster = 0
+
+    def start(self) -> None:
+        self._bin = binaries()
+        if self._bin is None:
+            raise Unavailable(
+                "PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin): "
+                "apt-get install -y postgresql"
+            )
+        if self._as_root:
+            _ensure_user(USER)
+        self.folder = Path(tempfile.mkdtemp(prefix="quetbot-load-pg-", dir=self.parent))
+        if self._as_root:
+            shutil.chown(self.folder, USER, USER)
+        data = self.folder / "data"
+        self._run(
+            "initdb", "-D", str(data), "-U", USER, "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8"
+        )
+        self.port = free_port()
+        options = (
+            f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories={self.folder} "
+            + PG_OPTIONS
+        )
+        self._run(
+            "pg_ctl", "start", "-w", "-t", "30", "-D", str(data), "-l", str(self.folder / "server.log"),
+            "-o", options,
+        )  # fmt: skip
+        self.postmaster = int((data / "postmaster.pid").read_text().split()[0])
+
+    def cpu(self) -> float:
+        """CPU seconds the server's processes have used since it started."""
+        return tree_cpu(self.postmaster)
+
+    async def create(self, name: str, template: str = "template0") -> str:
+        """A new database ``name``, a copy of ``template``; answers its URL."""
+        conn = await asyncpg.connect(self.admin_url)
+        try:
+            await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        finally:
+            await conn.close()
+        return self.url(name)
+
+
+async def copy_to_postgres(path: Path, url: str) -> int:
+    """Give the PostgreSQL database at ``url`` the bot's schema and every row of the SQLite database
+    ``path`` (made by `make_database`); answers the number of rows copied."""
+    from bot.storage import Storage
+
+    await (await Storage.open(url)).close()  # the schema: the same migrations
+    source = sqlite3.connect(path)
+    conn = await asyncpg.connect(url)
+    copied = 0
+    try:
+        columns_of: dict[str, dict[str, str]] = {}
+        for r in await conn.fetch(
+            "SELECT table_name, column_name, data_type FROM information_schema.columns "
+            "WHERE table_schema = 'public'"
+        ):
+            columns_of.setdefault(r["table_name"], {})[r["column_name"]] = r["data_type"]
+        tables = source.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY rowid"
+        ).fetchall()  # in the order they were made: a table before those referring to it
+        async with conn.transaction():
+            for (table,) in tables:
+                target = columns_of.get(table, {})
+                columns = [r[1] for r in source.execute(f'PRAGMA table_info("{table}")') if r[1] in target]
+                if not columns:
+                    continue
+                listed = ", ".join(f'"{c}"' for c in columns)
+                rows = source.execute(f'SELECT {listed} FROM "{table}"').fetchall()
+                if not rows:
+                    continue
+                real = [target[c] == "double precision" for c in columns]
+                records = [
+                    tuple(float(v) if r and v is not None else v for v, r in zip(row, real, strict=True))
+                    for row in rows
+                ]
+                await conn.copy_records_to_table(table, records=records, columns=columns)
+                copied += len(records)
+            for r in await conn.fetch(
+                "SELECT table_name, column_name FROM information_schema.columns "
+                "WHERE table_schema = 'public' AND is_identity = 'YES'"
+            ):
+                table, column = r["table_name"], r["column_name"]
+                await conn.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                    f'(SELECT max("{column}") FROM "{table}"))'
+                )
+    finally:
+        await conn.close()
+        source.close()
+    return copied
+
+
+def build_sharded_world(emu: BenchEmulator, games: int, kinds: list[str]) -> World:
+    """`build_world` over `SHARD_COUNT` servers, one on each shard: table i in server i % 2, playing
+    kind i % len(kinds) (an odd number of kinds: every kind is played on both shards)."""
+    guilds = [emu.add_guild(f"Bench Server {k}", shard=(k, SHARD_COUNT)) for k in range(SHARD_COUNT)]
+    for guild in guilds:
+        emu.grant(guild, emu.bot_user, int(THREAD_PERMISSIONS))
+    tables = []
+    for i in range(games):
+        guild, kind = guilds[i % len(guilds)], kinds[i % len(kinds)]
+        channel = emu.add_text_channel(guild, f"{kind}-{i}")
+        players = [emu.add_user(f"p{i}x{j}", guilds=[guild]) for j in range(2)]
+        tables.append((channel, players, kind))
+    return World(emu, guilds[0].id, tables)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One way to run the bot in --scale-out: its database, and how many processes share its shards."""
+
+    label: str
+    postgres: bool
+    processes: int
+
+    def environments(self, db: str) -> list[dict[str, str]]:
+        """What each process adds to its environment. Commands are synced globally (no development
+        server), so that every server has them; with several processes, process k runs shard k."""
+        common = {"QUETBOT_DB": db, "QUETBOT_DEV_GUILD": ""}
+        if self.processes == 1:
+            return [common]
+        return [
+            common | {"QUETBOT_SHARD_COUNT": str(self.processes), "QUETBOT_SHARDS": str(k)}
+            for k in range(self.processes)
+        ]
+
+
+SQLITE_1 = Setup("SQLite, 1 process", postgres=False, processes=1)
+PG_1 = Setup("PostgreSQL, 1 process", postgres=True, processes=1)
+PG_2 = Setup(f"PostgreSQL, {SHARD_COUNT} processes", postgres=True, processes=SHARD_COUNT)
+SETUPS = (SQLITE_1, PG_1, PG_2)
+# One process paced at half the offer (paced phases only): the load each of PG_2's processes carries.
+PG_HALF = Setup("PostgreSQL, 1 process at half", postgres=True, processes=1)
+MIN_TURNS = 6  # a paced phase gives each table at least this many turns once measured
+
+
+async def scale_out(args: argparse.Namespace, workdir: Path) -> None:
+    """--scale-out: the same tables and the same offered load on SQLite and PostgreSQL with one bot
+    process, and on PostgreSQL with two (shard 0 and shard 1 of 2).
+
+    First each setup unpaced (capacity: moves/s, moves per CPU-second), then each paced at half the
+    lowest capacity measured (or ``--rate``): CPU per move and latency at one offered load."""
+    kinds, skipped = available_kinds()
+    print(
+        f"Scale-out benchmark: {args.games} games ({', '.join(kinds)}"
+        + (f"; skipped, no cog yet: {', '.join(skipped)}" if skipped else "")
+        + f") over {SHARD_COUNT} servers, one on each shard of {SHARD_COUNT}; {args.duration:.0f} s per "
+        f"phase, {args.rounds} round{'s' if args.rounds > 1 else ''}; bot logs in {workdir}"
+    )
+    print("  machine: {} CPUs, load average {:.2f} {:.2f} {:.2f}".format(os.cpu_count(), *os.getloadavg()))
+    small_db = workdir / "small.sqlite3"
+    took = await make_database(small_db, kinds, 10, 0, args.seed, per_kind=4)
+    server = BenchPostgres(args.db_dir)
+    try:
+        t0 = time.perf_counter()
+        server.start()
+        template = "bench_template"
+        copied = await copy_to_postgres(small_db, await server.create(template))
+        print(
+            f"  database with 10 live games: {took:.1f} s; PostgreSQL started and given the same "
+            f"{copied} rows in {time.perf_counter() - t0:.1f} s"
+        )
+        emu = BenchEmulator()
+        await emu.start()
+        try:
+            world = build_sharded_world(emu, args.games, kinds)
+            results = await scale_out_phases(args, world, workdir, server, small_db, template)
+        finally:
+            await emu.stop()
+    except Unavailable as exc:
+        print(f"  PostgreSQL could not start: {exc}")
+        return
+    finally:
+        server.stop()
+    print_scale_out(world, *results)
+    print()
+    load = "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    print(f"  machine load average at the end: {load} (other work on the machine skews every figure)")
+    if emu.internal_errors:
+        print(
+            f"\nThe emulator failed {len(emu.internal_errors)} time(s); the first:\n{emu.internal_errors[0]}"
+        )
+
+
+async def scale_out_phases(
+    args: argparse.Namespace,
+    world: World,
+    workdir: Path,
+    server: BenchPostgres,
+    small_db: Path,
+    template: str,
+) -> tuple[list[PhaseResult], dict[Setup, PhaseResult], dict[Setup, PhaseResult], str]:
+    """Each setup unpaced, then each paced at one offered load, ``--rounds`` times each, the order of
+    the setups reversed every other round (so that a change in what else the machine runs weighs on
+    each alike). Answers every phase run, and by setup the rounds merged: unpaced, paced; the offer."""
+    copies = iter(range(1, 10_000))
+    runs: list[PhaseResult] = []
+
+    async def run(setup: Setup, name: str, period: float, duration: float) -> PhaseResult:
+        n = next(copies)
+        if setup.postgres:
+            db: Path | str = await server.create(f"phase_{n}", template)
+        else:
+            db = fresh_copy(small_db, f"phase_{n}")
+        result = await run_bot_phase(
+            args,
+            world,
+            f"{setup.label}: {name}",
+            "quetbot",
+            db,
+            workdir,
+            period=period,
+            duration=duration,
+            processes=setup.environments(str(db)),
+            server_cpu=server.cpu if setup.postgres else None,
+            warm_up=warm_up,
+        )
+        runs.append(result)
+        return result
+
+    async def rounds(name: str, periods: dict[Setup, float]) -> dict[Setup, PhaseResult]:
+        """Each setup paced at its period (0: unpaced), ``--rounds`` times."""
+        done: dict[Setup, list[PhaseResult]] = {s: [] for s in periods}
+        for r in range(args.rounds):
+            label = name + (f" {r + 1}" if args.rounds > 1 else "")
+            for setup in list(periods) if r % 2 == 0 else reversed(periods):
+                done[setup].append(await run(setup, label, periods[setup], args.duration))
+        return {setup: merged(f"{setup.label}: {name}", results) for setup, results in done.items()}
+
+    # Measured after the first third of each phase: its first lobbies, all opened at once, and the
+    # caches each process fills as it starts (the images' text, say), paid again by each process.
+    warm_up = args.duration / 3
+    capacity = await rounds("unpaced", dict.fromkeys(SETUPS, 0.0))
+    measured = [c.steady for c in capacity.values() if c.steady.moves]
+    first = capacity[SETUPS[0]].steady
+    turns_per_move = first.turns / first.moves if first.moves else 1.0
+    if args.rate:
+        rate, where = args.rate, "as asked"
+    elif measured:
+        rate, where = min(s.move_rate for s in measured) / 2, "half the lowest capacity measured"
+    else:
+        rate, where = 20.0, "no capacity measured"
+    period = args.games / (rate * turns_per_move)
+    longest = (args.duration - warm_up) / MIN_TURNS
+    if not args.rate and period > longest:  # a slow run: still enough moves to measure
+        period = longest
+        rate = args.games / (period * turns_per_move)
+        where += f", raised so that each table acts {MIN_TURNS} times once measured"
+    offer = f"{rate:.1f} moves/s ({where}; each table acts every {period * 1000:.0f} ms)"
+    print(f"  paced phases: {offer}", flush=True)
+    # And one process offered half as much: what each of the two processes carries.
+    half = {} if args.quick else {PG_HALF: 2 * period}
+    paced = await rounds("paced", dict.fromkeys(SETUPS, period) | half)
+    return runs, capacity, paced, offer
+
+
+def merged(name: str, results: list[PhaseResult]) -> PhaseResult:
+    """Several runs of one phase as one: their counts and times summed, their samples pooled."""
+    out = PhaseResult(name, processes=results[0].processes)
+    for r in results:
+        for kind, samples in r.kinds.items():
+            mine = out.samples(kind)
+            mine.first.extend(samples.first)
+            mine.image.extend(samples.image)
+        out.duration += r.duration
+        out.moves += r.moves
+        out.turns += r.turns
+        out.games_finished += r.games_finished
+        out.errors.update(r.errors)
+        out.cpu += r.cpu
+        out.bench_cpu += r.bench_cpu
+        out.rss_mb, out.peak_rss_mb = max(out.rss_mb, r.rss_mb), max(out.peak_rss_mb, r.peak_rss_mb)
+        out.ready_s = max(out.ready_s, r.ready_s)
+        out.requests.update(r.requests)
+        out.move_kinds |= r.move_kinds
+        out.started += r.started
+        out.in_threads += r.in_threads
+        out.dm_moves.update(r.dm_moves)
+    out.server_cpu = sum(r.server_cpu for r in results)  # (nan without a server)
+    out.steady = Steady(
+        sum(r.steady.seconds for r in results),
+        sum(r.steady.moves for r in results),
+        sum(r.steady.turns for r in results),
+        sum(r.steady.cpu for r in results),
+        sum(r.steady.server_cpu for r in results),
+    )
+    for r in results:
+        for kind, samples in r.steady.kinds.items():
+            pooled = out.steady.kinds.setdefault(kind, Samples())
+            pooled.first.extend(samples.first)
+            pooled.image.extend(samples.image)
+    return out
+
+
+def per_move_ms(cpu: float, moves: int) -> float:
+    return cpu / moves * 1000 if moves else math.nan
+
+
+def num(value: float, digits: int = 1) -> str:
+    return "-" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def print_scale_out(
+    world: World,
+    runs: list[PhaseResult],
+    capacity: dict[Setup, PhaseResult],
+    paced: dict[Setup, PhaseResult],
+    offer: str,
+) -> None:
+    print_phases(runs)
+    print()
+    print(
+        "Each run once measured (from a third into it: the first lobbies and each process's start are "
+        "left out): the bot's CPU (its processes together) and PostgreSQL's (its server's processes)"
+    )
+    print(
+        f"  {'run':40} {'s':>5} {'moves':>6} {'moves/s':>8} {'bot ms/move':>12} {'server ms/move':>15} "
+        f"{'moves per bot-CPU-s':>20}"
+    )
+    for r in runs:
+        s = r.steady
+        print(
+            f"  {r.name:40} {s.seconds:>5.1f} {s.moves:>6} {num(s.move_rate):>8} "
+            f"{num(per_move_ms(s.cpu, s.moves), 2):>12} {num(per_move_ms(s.server_cpu, s.moves), 2):>15} "
+            f"{num(s.moves_per_cpu_second, 0):>20}"
+        )
+    print()
+    print(
+        "  CPU per move, moves per CPU-second, throughput and latencies below are all taken from a third "
+        "into each phase to its end."
+    )
+    print(f"  paced phases offered {offer}")
+    rounds = len(runs) // (2 * len(SETUPS))
+    if rounds > 1:
+        print(
+            f"  {rounds} rounds of each phase (the setups' order reversed every other round); the tables "
+            "below pool the rounds"
+        )
+    print(
+        "  NOTE: the machine's "
+        f"{os.cpu_count()} cores are shared by the bot's processes, PostgreSQL and this emulator (and "
+        "anything else running): compare the ratios within this run, not absolute figures across runs."
+    )
+
+    def row(label: str, values: list[float], last: str, digits: int = 1) -> None:
+        print(f"  {label:46} " + " ".join(f"{num(v, digits):>12}" for v in values) + f" {last:>10}")
+
+    def latency_rows(a: PhaseResult, b: PhaseResult, compare: Callable[[float, float], str]) -> None:
+        for label, get in (
+            ("first answer", lambda r: r.steady.first()),
+            ("board after a move", lambda r: r.steady.image(r.move_kinds)),
+        ):
+            for p in (50, 99):
+                x, y = pct(get(a), p) * 1000, pct(get(b), p) * 1000
+                row(f"{label} p{p}, paced (ms)", [x, y], compare(x, y))
+
+    def ratio_of(a: float, b: float) -> str:
+        return ratio(b, a)
+
+    sq, pg = paced[SQLITE_1], paced[PG_1]
+    sqc, pgc = capacity[SQLITE_1], capacity[PG_1]
+    print()
+    print("SQLite against PostgreSQL, one process (the same tables; paced: the same offered load)")
+    print(f"  {'':46} {'SQLite':>12} {'PostgreSQL':>12} {'PG/SQLite':>10}")
+    for label, a, b in (
+        ("bot CPU per move, paced (ms)", sq.steady, pg.steady),
+        ("bot CPU per move, unpaced (ms)", sqc.steady, pgc.steady),
+    ):
+        x, y = per_move_ms(a.cpu, a.moves), per_move_ms(b.cpu, b.moves)
+        row(label, [x, y], ratio(y, x), 2)
+    for label, a, b in (
+        ("bot + PostgreSQL CPU per move, paced (ms)", sq.steady, pg.steady),
+        ("bot + PostgreSQL CPU per move, unpaced (ms)", sqc.steady, pgc.steady),
+    ):
+        x, y = per_move_ms(a.cpu, a.moves), per_move_ms(b.cpu + b.server_cpu, b.moves)
+        row(label, [x, y], ratio(y, x), 2)
+    latency_rows(sq, pg, ratio_of)
+    row(
+        "capacity, unpaced (moves/s)",
+        [sqc.steady.move_rate, pgc.steady.move_rate],
+        ratio(pgc.steady.move_rate, sqc.steady.move_rate),
+    )
+
+    one, two = paced[PG_1], paced[PG_2]
+    onec, twoc = capacity[PG_1], capacity[PG_2]
+    print()
+    print(
+        f"PostgreSQL: one process against {SHARD_COUNT} (shard 0 and shard 1 of {SHARD_COUNT}; the CPU of "
+        "both processes summed)"
+    )
+    print(f"  {'':46} {'1 process':>12} {f'{SHARD_COUNT} processes':>12} {'change':>10}")
+    for label, a, b in (
+        ("moves per bot-CPU-second, paced", one.steady, two.steady),
+        ("moves per bot-CPU-second, unpaced", onec.steady, twoc.steady),
+    ):
+        x, y = a.moves_per_cpu_second, b.moves_per_cpu_second
+        row(label, [x, y], change(x, y), 0)
+    for label, a, b in (
+        ("moves per CPU-second, bot + PostgreSQL, paced", one.steady, two.steady),
+        ("moves per CPU-second, bot + PostgreSQL, unpaced", onec.steady, twoc.steady),
+    ):
+        x, y = a.moves / (a.cpu + a.server_cpu), b.moves / (b.cpu + b.server_cpu)
+        row(label, [x, y], change(x, y), 0)
+    row(
+        "throughput, unpaced (moves/s)",
+        [onec.steady.move_rate, twoc.steady.move_rate],
+        change(onec.steady.move_rate, twoc.steady.move_rate),
+    )
+    row(
+        "throughput, paced (moves/s)",
+        [one.steady.move_rate, two.steady.move_rate],
+        change(one.steady.move_rate, two.steady.move_rate),
+    )
+    latency_rows(one, two, change)
+    half = paced.get(PG_HALF)
+    if half is not None and half.steady.moves:
+        x, y, z = one.steady.moves_per_cpu_second, half.steady.moves_per_cpu_second, two.steady
+        print(
+            f"  one process offered half as much (the load each of the {SHARD_COUNT} carries): "
+            f"{per_move_ms(half.steady.cpu, half.steady.moves):.2f} ms of bot CPU per move, {y:.0f} moves "
+            f"per bot-CPU-second ({change(x, y)} against the full offer; {SHARD_COUNT} processes: "
+            f"{change(x, z.moves_per_cpu_second)})"
+        )
+    off_zero = {ch.guild.id for ch, _, _ in world.tables if ch.guild and shard_of(ch.guild.id, SHARD_COUNT)}
+    crossed = [sum(r.dm_moves[g] for g in off_zero) for r in (two, twoc)]
+    print(
+        f"  moves made from DM panels for games on servers off shard 0 (each crossed processes): "
+        f"{crossed[0]} paced, {crossed[1]} unpaced"
+    )
+
+    print()
+    print("Targets (printed, never enforced)")
+    for label, a, b in (
+        ("paced, the same offered load", one.steady, two.steady),
+        ("unpaced", onec.steady, twoc.steady),
+    ):
+        x, y = a.moves_per_cpu_second, b.moves_per_cpu_second
+        print(
+            check(
+                f"moves per bot-CPU-second with {SHARD_COUNT} processes at most 10% below one "
+                f"process's ({label})",
+                y >= 0.9 * x,
+                f"{change(x, y)} ({x:.0f} -> {y:.0f})",
+            )
+        )
+
+
 # ---- main -----------------------------------------------------------------------------------------
 
 
@@ -1471,7 +2057,7 @@ async def main_async(args: argparse.Namespace) -> None:
     ``--keep``."""
     workdir = Path(tempfile.mkdtemp(prefix="quetbot-load-", dir=args.db_dir))
     try:
-        await benchmark(args, workdir)
+        await (scale_out(args, workdir) if args.scale_out else benchmark(args, workdir))
     finally:
         if not args.keep:
             shutil.rmtree(workdir, ignore_errors=True)
@@ -1516,7 +2102,7 @@ async def benchmark(args: argparse.Namespace, workdir: Path) -> None:
         *,
         paced: bool = True,
         replay: PhaseResult | None = None,
-        extra_env: dict[str, str] | None = None,
+        processes: Sequence[dict[str, str]] = ({},),
     ) -> PhaseResult:
         """One phase on ``world``, kept in ``results``: paced at ``period``, or unpaced for half as long
         (after a warm-up)."""
@@ -1530,7 +2116,7 @@ async def benchmark(args: argparse.Namespace, workdir: Path) -> None:
             period=period if paced else 0.0,
             duration=args.duration if paced else args.duration / 2 + WARM_UP,
             replay=replay,
-            extra_env=extra_env,
+            processes=processes,
         )
         results.append(result)
         return result
@@ -1565,7 +2151,7 @@ async def benchmark(args: argparse.Namespace, workdir: Path) -> None:
                     "floor-image",
                     small_db,
                     replay=ours,
-                    extra_env={"QUETBOT_FLOOR_IMAGE": str(png)},
+                    processes=[{"QUETBOT_FLOOR_IMAGE": str(png)}],
                 )
             )
         if not args.no_scale:
@@ -1646,7 +2232,7 @@ async def cost_run(args: argparse.Namespace, world: World, db: Path, workdir: Pa
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
+    parser.add_argument("--games", type=int, help="concurrent games (default 50; --scale-out --quick: 20)")
     parser.add_argument(
         "--quick", action="store_true", help="short phases, fewer stored games (about a minute)"
     )
@@ -1656,7 +2242,10 @@ def main() -> None:
         help="moves per second offered by all tables together (default: half the measured capacity)",
     )
     parser.add_argument(
-        "--duration", type=float, help="seconds per paced phase (default 30, quick 8; unpaced: half)"
+        "--duration",
+        type=float,
+        help="seconds per paced phase (default 30, quick 8; unpaced: half; --scale-out: 24, quick 4, "
+        "unpaced too)",
     )
     parser.add_argument("--active", type=int, default=10_000, help="stored live games for the scale phase")
     parser.add_argument("--finished", type=int, help="stored finished games (default 100,000, quick 20,000)")
@@ -1674,7 +2263,28 @@ def main() -> None:
         help="only a fixed amount of work: every table plays K games, unpaced",
     )
     parser.add_argument("--repeat", type=int, default=1, help="with --cost: how many runs")
+    parser.add_argument(
+        "--scale-out",
+        action="store_true",
+        help="only SQLite against PostgreSQL with one bot process, and one process against two "
+        "(shards 0 and 1 of 2) on PostgreSQL (default: 50 games, 24 s phases, 2 rounds, about 7 "
+        "minutes; quick: 20 games, 4 s, 1 round, about 45 s)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, help="with --scale-out: how many times each phase runs (default 2, quick 1)"
+    )
     args = parser.parse_args()
+    if args.scale_out and args.cost:
+        parser.error("--scale-out and --cost are separate benchmarks: give one")
+    if args.scale_out:
+        if args.games is None:
+            args.games = 20 if args.quick else 50
+        if args.duration is None:
+            args.duration = 4.0 if args.quick else 24.0
+        if args.rounds is None:
+            args.rounds = 1 if args.quick else 2
+    if args.games is None:
+        args.games = 50
     if args.duration is None:
         args.duration = 8.0 if args.quick else 30.0
     if args.finished is None:

@@ -1,18 +1,21 @@
 """Median render time of the largest Numerical Card Game board: 8 players, m = 25, mid-game, with a
 round in progress (resolved, pending and void pairings) and the last round's results.
 
-    python bench/render_divisors.py [--quick]
+    python bench/render_divisors.py [--quick] [--lang CODE]
+
+``--lang`` draws the words in that language (de, fr, es, pt_BR, ru; default English).
 """
 
 from __future__ import annotations
 
 import random
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import print_render_medians, run_count
+from bench.timing import bench_language, print_render_medians, run_count
 from bot.games import divisors as D
 from bot.render.divisors import render_board
 
@@ -38,7 +41,8 @@ def main() -> None:
         (f"divisors render ({label}): 8 players, m=25", D.view_for(state, seat), True)
         for label, seat in (("public", None), ("private", min(D.to_act(state))))
     ]
-    print_render_medians(render_board, names, cases, run_count(200))
+    lang = bench_language()
+    print_render_medians(partial(render_board, lang=lang), names, cases, run_count(200))
 
 
 if __name__ == "__main__":

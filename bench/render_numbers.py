@@ -2,17 +2,20 @@
 all eight moves revealed, D listed and the numbers in it highlighted; and the same round with its last
 pick still pending.
 
-    python bench/render_numbers.py [--quick]
+    python bench/render_numbers.py [--quick] [--lang CODE]
+
+``--lang`` draws the words in that language (de, fr, es, pt_BR, ru; default English).
 """
 
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import print_render_medians, run_count
+from bench.timing import bench_language, print_render_medians, run_count
 from bot.games import numbers as N
 from bot.render.numbers import render_board
 
@@ -39,7 +42,8 @@ def main() -> None:
     assert round_end.last_round is not None and len(round_end.last_round.moves) == 8
     end = ("numbers render: full m = 8 round with D", round_end, True)
     mid = ("numbers render: m = 8 round, last pick pending", last_move, False)
-    print_render_medians(render_board, NAMES, [end, mid], run_count(300))
+    lang = bench_language()
+    print_render_medians(partial(render_board, lang=lang), NAMES, [end, mid], run_count(300))
 
 
 if __name__ == "__main__":

@@ -1,19 +1,20 @@
 """Median render time of the largest Procession board: n = 12, the longest of
 many random games (a game can never exceed p(12) - 1 = 76 moves).
 
-    python bench/render_procession.py [--quick]
+    python bench/render_procession.py [--quick] [--lang de]
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import print_render_medians, run_count
+from bench.timing import bench_language, print_render_medians, run_count
 from bot.games import procession as P
 from bot.render.procession import render_board
 
@@ -45,7 +46,12 @@ def padded(view: P.View, rows: int) -> P.View:
     )
 
 
+# The language of the words drawn: ``--lang de`` (default English).
+LANG = bench_language()
+
+
 def main() -> None:
+    print(f"words drawn in {LANG.name} ({LANG.code})")
     state = longest_game(12)
     view = P.view_for(state, None)
     names = ("Alice", "Bartholomew")
@@ -53,7 +59,7 @@ def main() -> None:
         (f"procession render: n=12, {len(state.rows) - 1} moves", view, True),
         ("procession render: n=12, 76 moves (the most possible; rows repeated)", padded(view, 77), True),
     ]
-    print_render_medians(render_board, names, cases, run_count(300))
+    print_render_medians(functools.partial(render_board, lang=LANG), names, cases, run_count(300))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
     python bench/render_samples.py [--out DIR] [--sizes]
 
 The boards are drawn from public views of seeded games, with made-up names. ``--sizes`` prints each
-sample's size (and a few more positions) without writing anything.
+sample's size (and a few more positions) without writing anything. The README's Numerical Card Game
+board is also drawn in German and in Russian (``divisors.de.png``, ``divisors.ru.png``): a board is
+drawn in the language of the message that carries it.
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from bot.games import dots as T
 from bot.games import numbers as N
 from bot.games import procession as P
 from bot.games import updown as U
+from bot.i18n import language
 from bot.render import divisors, dots, numbers, procession, updown
 
 NAMES = ("Alice", "Bob", "Chloé", "Dmitri", "Eve", "Fatima", "Gus", "Hana", "Ivo", "Jun")
+TRANSLATED_SAMPLES = ("de", "ru")
 Sample = tuple[str, Callable[[Any, tuple[str, ...]], bytes], Any, tuple[str, ...]]
 
 
@@ -105,6 +109,12 @@ def main() -> None:
             out.mkdir(parents=True, exist_ok=True)
             (out / f"{label}.png").write_bytes(png)
             written.add(label)
+    for code in TRANSLATED_SAMPLES:
+        png = divisors.render_board(D.view_for(busy_game(3), None), NAMES[:8], lang=language(code))
+        w, h = size_of(png)
+        print(f"{'divisors (' + code + ')':28} {w:4d} x {h:4d}  {len(png) // 1024:3d} kB")
+        if write:
+            (out / f"divisors.{code}.png").write_bytes(png)
 
 
 if __name__ == "__main__":

@@ -2,18 +2,19 @@
 players, every prediction matched, long windows overlapping across line wraps), and the reveal of a
 ten-player deal (the longest legend, set-aside cards).
 
-    python bench/render_updown.py [--quick]
+    python bench/render_updown.py [--quick] [--lang de]
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.timing import print_render_medians, run_count
+from bench.timing import bench_language, print_render_medians, run_count
 from bot.games import updown as U
 from bot.render.updown import render_row
 
@@ -54,7 +55,12 @@ def played_deal(n_players: int, seed: int) -> U.State:
     return state
 
 
+# The language of the words drawn: ``--lang de`` (default English).
+LANG = bench_language()
+
+
 def main() -> None:
+    print(f"words drawn in {LANG.name} ({LANG.code})")
     four = U.view_for(played_deal(4, 1), None)
     ten = U.view_for(played_deal(10, 2), None)
     record = four.last_deal
@@ -62,7 +68,7 @@ def main() -> None:
     assert all(p.window is not None for p in record.players)
     big = ("updown render: 52-card reveal (4 players)", four, True)
     wide = ("updown render: 50-card reveal (10 players)", ten, False)
-    print_render_medians(render_row, NAMES, [big, wide], run_count(200))
+    print_render_medians(functools.partial(render_row, lang=LANG), NAMES, [big, wide], run_count(200))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TypeVar
 
+from bot.i18n import LANGUAGES, Lang, language
+
 View = TypeVar("View")
 
 
@@ -43,3 +45,12 @@ def print_render_medians(
         median = median_ms(partial(render, view, names), runs)
         target = " (target < 5 ms)" if targeted else ""
         print(f"{label}, median {median:.2f} ms over {runs} runs{target}")
+
+
+def bench_language() -> Lang:
+    """The language to draw the words in: ``--lang CODE`` (default English)."""
+    args = sys.argv[1:]
+    code = args[args.index("--lang") + 1] if "--lang" in args[:-1] else "en"
+    if code not in LANGUAGES:
+        raise SystemExit(f"--lang takes one of {', '.join(LANGUAGES)}")
+    return language(code)

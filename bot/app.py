@@ -8,12 +8,17 @@ import importlib
 import json
 import logging
 import pkgutil
+import socket
 from typing import Any
 
 import discord
 from discord.ext import commands
 
+from bot.clock import Clock
+from bot.clock import install as install_clock
 from bot.config import Settings
+from bot.i18n.audience import Audiences
+from bot.i18n.commands import CommandTranslator
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import OutboxItem, Storage
@@ -52,6 +57,7 @@ PARTS = _game_packages()
 
 class QuetBot(commands.Bot):
     storage: Storage
+    audiences: Audiences
     service: GameService
     scheduler: Scheduler
     outbox: Outbox
@@ -79,10 +85,18 @@ class QuetBot(commands.Bot):
         self.service = service = GameService(storage, shared=self.settings.shares_database)
         self.catalog = catalog = Catalog()
         router = Router(service, Replies())
-        self.outbox = outbox = Outbox(storage)
+        self.clock = clock = Clock(self.settings.clock_offset_file)
+        install_clock(clock)
+        # This process's name in claims and leases of due work: its host and shards, the same after
+        # a restart, so a restarted process takes back what it held at once (others wait for the
+        # claim to expire).
+        holder = self.settings.instance or f"{socket.gethostname()}:{self.settings.shard_label}"
+        shared = self.settings.shares_database
+        self.outbox = outbox = Outbox(storage, clock, holder=holder if shared else None)
         notify = Notify(storage)
         await notify.load()
-        deps = Deps(self, service, storage, catalog, router, outbox, Shown(), notify)
+        self.audiences = audiences = Audiences(storage, shared=self.settings.shares_database)
+        deps = Deps(self, service, storage, catalog, router, outbox, Shown(), notify, audiences)
         places = Places(deps)
         boards = Boards(deps, places)
         cards = Cards(deps, boards, places)
@@ -95,9 +109,17 @@ class QuetBot(commands.Bot):
             deps, plays, pause=self.settings.computer_pause, minds=Minds(self.settings.computer_workers)
         )
         self.scheduler = Scheduler(
-            storage, service, plays, outbox, computers=computers, ready=self.wait_until_ready
+            storage,
+            service,
+            plays,
+            outbox,
+            computers=computers,
+            ready=self.wait_until_ready,
+            clock=clock,
+            holder=holder,
         )
         service.on_change = self.scheduler.changed
+        computers.on_finished = self.scheduler.poke
         router.on_click(ANY_GAME, "mine", panels.on_mine)
 
         for kind, carrier in (
@@ -138,12 +160,21 @@ class QuetBot(commands.Bot):
                 catalog.add(kind)
             await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)
+        self.add_listener(audiences.seen, "on_interaction")
         self.add_listener(router.on_interaction, "on_interaction")
         self.add_listener(typed.on_message, "on_message")
         self.add_listener(panels.on_message, "on_message")
+        await self.tree.set_translator(CommandTranslator())
         await self.sync_commands()
         outbox.start()
         self.scheduler.start()
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # Each interaction's locales are known before any handler of it runs (a listener runs later,
+        # in a task of its own, after the command's): what answers it speaks the right language.
+        if event_name == "interaction" and args and getattr(self, "audiences", None) is not None:
+            self.audiences.note(args[0])
+        super().dispatch(event_name, *args, **kwargs)
 
     async def close(self) -> None:
         parts = ("scheduler", "computers", "outbox", "cards")
@@ -168,7 +199,13 @@ class QuetBot(commands.Bot):
         if not self.settings.syncs_commands:
             log.info("Application commands are synced by the process running shard 0; not syncing")
             return
-        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=guild)]
+        # The payload as synced, localisations included: a changed translation syncs again.
+        translator = self.tree.translator
+        commands_here = self.tree.get_commands(guild=guild)
+        if translator is not None:
+            payload = [await cmd.get_translated_payload(self.tree, translator) for cmd in commands_here]
+        else:
+            payload = [cmd.to_dict(self.tree) for cmd in commands_here]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         key = f"synced:{guild.id if guild else 'global'}"
         if await self.storage.get_meta(key=key) == digest:

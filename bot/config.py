@@ -26,6 +26,17 @@ class Settings:
     # one process receives everything), and which of them this process runs.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # Tests only: a file holding seconds added to the clock of due work, re-read on each pass.
+    clock_offset_file: str | None = None
+    # This process's name in the claims of due work (default: host and shards); two processes running
+    # at once must not share one.
+    instance: str | None = None
+
+    @property
+    def shard_label(self) -> str:
+        if self.shard_ids is None:
+            return "all"
+        return ",".join(str(i) for i in self.shard_ids)
 
     @property
     def syncs_commands(self) -> bool:
@@ -138,4 +149,6 @@ def load_settings(
         computer_workers=int(workers_raw),
         shard_count=sharding.total,
         shard_ids=sharding.ids,
+        clock_offset_file=env.get("QUETBOT_CLOCK_OFFSET_FILE", "").strip() or None,
+        instance=env.get("QUETBOT_INSTANCE", "").strip() or None,
     )

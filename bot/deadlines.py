@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from bot.errors import BadInput
+from bot.i18n import ENGLISH, Lang
 from bot.inputs import excerpt, is_ascii_digits
 
 MINUTE = 60
@@ -71,26 +72,29 @@ def parse_timeout(text: str | None) -> int:
     leftover = _PART.sub("", raw).replace(",", "").replace("and", "").strip()
     if not parts or leftover or any(unit and unit not in _UNITS for _, unit in parts):
         raise BadInput(
-            f"I could not read {excerpt(text)!r} as a timeout. Write it like 30m, 2h, 1d or "
-            "3 days (10 minutes to 7 days), or pick one from the list."
+            "I could not read {text} as a timeout. Write it like 30m, 2h, 1d or "
+            "3 days (10 minutes to 7 days), or pick one from the list.",
+            text=repr(excerpt(text)),
         )
     if any(len(number) > _MAX_NUMBER for number, _ in parts):
         raise _out_of_range(excerpt(text))
     seconds = round(sum(float(number) * _UNITS[unit or "m"] for number, unit in parts))
     if not MIN_TIMEOUT <= seconds <= MAX_TIMEOUT:
-        raise _out_of_range(format_duration(seconds))
+        raise _out_of_range(excerpt(text))
     return seconds
 
 
 def _out_of_range(given: str) -> BadInput:
     return BadInput(
-        f"The timeout must be from 10 minutes to 7 days (you gave {given}). Write it like 30m, 2h, 1d "
-        "or 3 days, or pick one from the list."
+        "The timeout must be from 10 minutes to 7 days (you gave {given}). Write it like 30m, 2h, 1d "
+        "or 3 days, or pick one from the list.",
+        given=given,
     )
 
 
 def format_duration(seconds: int) -> str:
-    """6 days 2 hours, 1 hour 30 minutes, 10 minutes, ..."""
+    """6 days 2 hours, 1 hour 30 minutes, 10 minutes, ... in English, as `parse_timeout` reads it
+    (the value of a timeout choice; what people read is ``lang.duration``)."""
     parts = []
     for size, word in ((DAY, "day"), (HOUR, "hour"), (MINUTE, "minute")):
         count, seconds = divmod(seconds, size)
@@ -99,8 +103,9 @@ def format_duration(seconds: int) -> str:
     return " ".join(parts[:2]) or "less than a minute"
 
 
-def timeout_choices(current: str) -> list[tuple[str, str]]:
-    """(label, value) suggestions for the `timeout` option, the typed text first when it reads."""
+def timeout_choices(current: str, lang: Lang = ENGLISH) -> list[tuple[str, str]]:
+    """(label, value) suggestions for the `timeout` option, the typed text first when it reads. The
+    labels are in ``lang``; the values in English, as `parse_timeout` reads them."""
     out: list[tuple[str, str]] = []
     typed = current.strip()
     if typed:
@@ -109,9 +114,17 @@ def timeout_choices(current: str) -> list[tuple[str, str]]:
         except BadInput:
             pass
         else:
-            out.append((format_duration(seconds), typed[:100]))
+            out.append((lang.duration(seconds)[:100], typed[:100]))
     for seconds in SUGGESTIONS:
-        label = format_duration(seconds) + (" (default)" if seconds == DEFAULT_TIMEOUT else "")
-        if not typed or label.startswith(typed.lower()) or is_ascii_digits(typed):
-            out.append((label, format_duration(seconds)))
+        label = lang.duration(seconds)
+        if seconds == DEFAULT_TIMEOUT:
+            label = lang.t("{duration} (default)", duration=label)
+        english = format_duration(seconds)
+        if (
+            not typed
+            or label.startswith(typed.lower())
+            or english.startswith(typed.lower())
+            or is_ascii_digits(typed)
+        ):
+            out.append((label, english))
     return out[:25]

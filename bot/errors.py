@@ -16,42 +16,56 @@ This module imports nothing from discord, so the pure rules modules can raise th
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
+
+from bot.i18n.lang import ENGLISH, Lang, Msg
 
 Namer = Callable[[int], str]
 
 
-def player_number(seat: int) -> str:
+def player_number(seat: int, lang: Lang = ENGLISH) -> str:
     """How a seat's player is named when nobody said how: "player 2" (seats are 0-based)."""
-    return f"player {seat + 1}"
+    return lang.t("player {number}", number=seat + 1)
 
 
-def name_list(seats: Iterable[int], name: Namer | None = None) -> str:
+def name_list(seats: Iterable[int], name: Namer | None = None, lang: Lang = ENGLISH) -> str:
     """The players of ``seats`` in words: "A", "A and B", "A, B and C"."""
-    names = [(name or player_number)(s) for s in seats]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return lang.words([name(s) if name else player_number(s, lang) for s in seats])
 
 
 class GameError(Exception):
-    """A player-facing refusal: ``text(name)`` is what the player reads.
+    """A player-facing refusal: ``in_language(lang, name)`` is what the player reads.
 
-    ``message`` (and ``str(err)``) is that sentence with players named by number; subclasses whose
-    sentence names players override `text` and pass ``self.text()`` up as the message.
+    Raise it with an English template and its fields, ``GameError("Game #{game_id} is over.",
+    game_id=12)`` (or a `Msg`): the template is the msgid, translated for whoever reads it (see
+    bot/i18n). ``message`` (and ``str(err)``) is the sentence in English with players named by
+    number; subclasses whose sentence names players override `say` (``name(seat)`` names a seat).
     """
 
     # The user ids of the game's seats, when the error comes from a game: the Discord layer names
-    # the players of a sentence with them (see `text`).
+    # the players of a sentence with them (see `say`).
     seat_users: tuple[int, ...] | None = None
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Msg, /, **fields: Any) -> None:
+        self.msg = message if isinstance(message, Msg) else Msg(message, **fields)
+        super().__init__(str(self.msg))
+        self.message = str(self.msg)
+
+    def in_language(self, lang: Lang, name: Namer | None = None) -> str:
+        """What the player reads: the sentence in ``lang``, each player named by ``name(seat)``."""
+        if type(self).text is not GameError.text:  # a subclass still building English in `text`
+            return lang.t(self.text(name))
+        return self.say(lang, name)
+
+    def say(self, lang: Lang, name: Namer | None = None) -> str:
+        """The sentence in ``lang``, each player named by ``name(seat)`` (by number without one):
+        what a subclass whose sentence names players overrides."""
+        del name  # this sentence names nobody
+        return lang.say(self.msg)
 
     def text(self, name: Namer | None = None) -> str:
-        """The sentence, each player named by ``name(seat)`` (by number without a namer)."""
-        del name  # this sentence names nobody
-        return self.message
+        """The sentence in English (prefer `say`, which any subclass may override)."""
+        return self.say(ENGLISH, name)
 
     def __str__(self) -> str:
         return self.message
@@ -64,21 +78,43 @@ class BadInput(GameError):
 class NotANumber(BadInput):
     """Text that should be a whole number is not one (``shown``: an excerpt of it)."""
 
-    def __init__(self, shown: str, low: int, high: int, hint: str = "") -> None:
+    def __init__(self, shown: str, low: int, high: int, hint: str | Msg = "") -> None:
         self.shown, self.low, self.high, self.hint = shown, low, high, hint
-        super().__init__(
-            f"{shown!r} is not a whole number. Type a number from {low} to {high}"
-            f"{hint or ', in the digits 0-9'}."
-        )
+        if hint:
+            super().__init__(
+                "{shown} is not a whole number. Type a number from {low} to {high}{hint}.",
+                shown=repr(shown),
+                low=low,
+                high=high,
+                hint=hint,
+            )
+        else:
+            super().__init__(
+                "{shown} is not a whole number. Type a number from {low} to {high}, in the digits 0-9.",
+                shown=repr(shown),
+                low=low,
+                high=high,
+            )
 
 
 class OutOfRange(BadInput):
     """A number outside its range. ``shown`` is the number as given (an excerpt when it is huge);
     ``context`` goes before the range ("in this game (m = 3) ")."""
 
-    def __init__(self, shown: str, low: int, high: int, context: str = "") -> None:
+    def __init__(self, shown: str, low: int, high: int, context: str | Msg = "") -> None:
         self.shown, self.low, self.high, self.context = shown, low, high, context
-        super().__init__(f"{shown} is out of range: {context}pick from {low} to {high}.")
+        if context:
+            super().__init__(
+                "{shown} is out of range: {context}pick from {low} to {high}.",
+                shown=shown,
+                low=low,
+                high=high,
+                context=context,
+            )
+        else:
+            super().__init__(
+                "{shown} is out of range: pick from {low} to {high}.", shown=shown, low=low, high=high
+            )
 
 
 class IllegalMove(GameError):
@@ -100,21 +136,35 @@ class NotYourTurn(GameError):
     sentence (``NotYourTurn("...")``) is kept as given.
     """
 
-    def __init__(self, message: str | None = None, *, waiting: Iterable[int] = (), to: str = "") -> None:
+    def __init__(
+        self,
+        message: str | Msg | None = None,
+        *,
+        waiting: Iterable[int] = (),
+        to: str | Msg = "",
+        **fields: Any,
+    ) -> None:
         self.waiting = tuple(waiting)
         self.to = to
-        self._given = message
-        super().__init__(self.text() if message is None else message)
+        self._given = message is not None
+        super().__init__(message if message is not None else "It is not your turn.", **fields)
+        self.message = self.say(ENGLISH)
 
-    def text(self, name: Namer | None = None) -> str:
-        if self._given is not None:
-            return self._given
-        if not self.waiting:
-            return "It is not your turn."
-        move = f" to {self.to}" if self.to else ""
+    def say(self, lang: Lang, name: Namer | None = None) -> str:
+        if self._given or not self.waiting:
+            return lang.say(self.msg)
+        move = lang.say(self.to) if self.to else ""
         if len(self.waiting) == 1:
-            return f"It is {(name or player_number)(self.waiting[0])}'s turn{move}, not yours."
-        return f"It is not your turn: the game waits for {name_list(self.waiting, name)}{move}."
+            player = name(self.waiting[0]) if name else player_number(self.waiting[0], lang)
+            if move:
+                return lang.t("It is {player}'s turn to {move}, not yours.", player=player, move=move)
+            return lang.t("It is {player}'s turn, not yours.", player=player)
+        players = name_list(self.waiting, name, lang)
+        if move:
+            return lang.t(
+                "It is not your turn: the game waits for {players} to {move}.", players=players, move=move
+            )
+        return lang.t("It is not your turn: the game waits for {players}.", players=players)
 
 
 class YouLeft(NotYourTurn):
@@ -153,11 +203,20 @@ class WhichGame(GameError):
     caller's game is played in its own thread): ``game_ids`` are the candidates, ``hint`` how to
     reach the right one."""
 
-    def __init__(self, game_ids: Iterable[int], what: str, hint: str) -> None:
+    def __init__(self, game_ids: Iterable[int], what: str | Msg, hint: str | Msg) -> None:
         self.game_ids = tuple(game_ids)
-        self.hint = hint
-        numbers = name_list([i for i in range(len(self.game_ids))], lambda i: f"#{self.game_ids[i]}")
-        super().__init__(f"{what} ({numbers}). {hint}")
+        self.what, self.hint = what, hint
+        super().__init__("{what} ({numbers}). {hint}", what=what, numbers="", hint=hint)
+        self.message = self.say(ENGLISH)
+
+    def say(self, lang: Lang, name: Namer | None = None) -> str:
+        numbers = lang.words([f"#{i}" for i in self.game_ids])
+        return lang.t(
+            "{what} ({numbers}). {hint}",
+            what=_said(lang, self.what),
+            numbers=numbers,
+            hint=_said(lang, self.hint),
+        )
 
 
 class MoveSaved(Exception):
@@ -166,7 +225,14 @@ class MoveSaved(Exception):
     counts, never that nothing changed."""
 
     def __init__(self, game_id: int) -> None:
-        super().__init__(
-            f"Your move in game #{game_id} is saved, but I could not show everything that follows it. "
-            "/game status shows the game as it is now."
+        self.game_id = game_id
+        self.msg = Msg(
+            "Your move in game #{game_id} is saved, but I could not show everything that follows it. "
+            "/game status shows the game as it is now.",
+            game_id=game_id,
         )
+        super().__init__(str(self.msg))
+
+
+def _said(lang: Lang, text: str | Msg) -> str:
+    return lang.say(text) if isinstance(text, Msg) else lang.t(text)

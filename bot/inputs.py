@@ -16,6 +16,8 @@ import unicodedata
 from collections.abc import Iterable
 
 from bot.errors import BadInput, NotANumber, OutOfRange
+from bot.i18n import ENGLISH, N_, Lang
+from bot.i18n.lang import Msg
 
 MAX_DIGITS = 18
 """The longest number (in digits, leading zeros included) read as a number: more is out of range for
@@ -67,8 +69,8 @@ def whole_number(
     high: int,
     *,
     signed: bool = False,
-    context: str = "",
-    hint: str = "",
+    context: str | Msg = "",
+    hint: str | Msg = "",
 ) -> int:
     """``text`` as a whole number from ``low`` to ``high``, written in the ASCII digits 0-9 (after an
     optional + or - when ``signed``); whitespace around it is ignored.
@@ -80,7 +82,7 @@ def whole_number(
     """
     word = text.strip()
     if not word:
-        raise BadInput(f"Type a whole number from {low} to {high}.")
+        raise BadInput("Type a whole number from {low} to {high}.", low=low, high=high)
     digits = word[1:] if signed and word[0] in "+-" else word
     if not is_ascii_digits(digits):
         raise NotANumber(excerpt(word), low, high, hint)
@@ -92,7 +94,7 @@ def whole_number(
     return value
 
 
-def binary_number(text: str, low: int, high: int, *, context: str = "", hint: str = "") -> int:
+def binary_number(text: str, low: int, high: int, *, context: str | Msg = "", hint: str | Msg = "") -> int:
     """``text`` written as ``0b`` and binary digits (``0b101`` is 5), from ``low`` to ``high``; the
     same refusals as `whole_number`."""
     word = text.strip()
@@ -123,56 +125,59 @@ def parse_id(text: str, what: str = "id") -> int:
 # ---- naming characters ------------------------------------------------------------------------------
 
 _CHARACTER_NAMES = {
-    " ": "spaces",
-    ",": "commas",
-    ".": "full stops",
-    ";": "semicolons",
-    ":": "colons",
-    "-": "hyphens",
-    "_": "underscores",
-    "/": "slashes",
-    "'": "apostrophes",
-    '"': "quotation marks",
-    "!": "exclamation marks",
-    "?": "question marks",
-    "(": "brackets",
-    ")": "brackets",
-    "+": "plus signs",
-    "*": "asterisks",
-    "#": "hash signs",
+    " ": N_("spaces"),
+    ",": N_("commas"),
+    ".": N_("full stops"),
+    ";": N_("semicolons"),
+    ":": N_("colons"),
+    "-": N_("hyphens"),
+    "_": N_("underscores"),
+    "/": N_("slashes"),
+    "'": N_("apostrophes"),
+    '"': N_("quotation marks"),
+    "!": N_("exclamation marks"),
+    "?": N_("question marks"),
+    "(": N_("brackets"),
+    ")": N_("brackets"),
+    "+": N_("plus signs"),
+    "*": N_("asterisks"),
+    "#": N_("hash signs"),
 }
 
 
-def character_name(ch: str) -> str:
+def character_name(ch: str, lang: Lang = ENGLISH) -> str:
     """A character as a sentence can name it: a letter or digit as itself ("P", "7"), common
-    punctuation in words ("commas"), anything else quoted ("'é'") or, when invisible, by its code
-    point ("U+200B")."""
+    punctuation in words ("commas", in ``lang``), anything else quoted ("'é'") or, when invisible, by
+    its code point ("U+200B")."""
     if ch.isascii() and ch.isalnum():
         return ch
     if ch in _CHARACTER_NAMES:
-        return _CHARACTER_NAMES[ch]
+        return lang.t(_CHARACTER_NAMES[ch])
     if ch.isspace():
-        return "spaces"
+        return lang.t(_CHARACTER_NAMES[" "])
     if not ch.isprintable():
         return f"U+{ord(ch):04X}"
     return f"'{ch}'"
 
 
-def not_allowed(chars: Iterable[str], limit: int = 5) -> str:
-    """ "P is not allowed", "P, W and commas are not allowed": the distinct ``chars`` in the order
-    given, named by `character_name`, at most ``limit`` of them (then "and N more characters")."""
+def not_allowed(chars: Iterable[str], limit: int = 5, lang: Lang = ENGLISH) -> str:
+    """ "P is not allowed", "P, W and commas are not allowed" (in ``lang``): the distinct ``chars``
+    in the order given, named by `character_name`, at most ``limit`` of them (then "and N more
+    characters")."""
     names: list[str] = []
     for ch in chars:
-        name = character_name(ch)
+        name = character_name(ch, lang)
         if name not in names:
             names.append(name)
-    names.sort(key=lambda name: len(name) > 1 and not name.startswith(("'", "U+")))  # letters first
-    shown = names[:limit]
+    # A single character (a letter, a quoted one, a code point) is named as itself; words name groups.
+    single = [len(name) == 1 or name.startswith(("'", "U+")) for name in names]
+    order = sorted(range(len(names)), key=lambda i: not single[i])  # letters first
+    shown = [names[i] for i in order[:limit]]
     rest = len(names) - len(shown)
     if rest:
-        shown.append(f"{rest} more character{'' if rest == 1 else 's'}")
+        shown.append(lang.n("{count} more character", "{count} more characters", rest))
     if not shown:
-        return "nothing is refused"
-    phrase = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
-    plural = len(shown) > 1 or not (len(names[0]) == 1 or names[0].startswith(("'", "U+")))
-    return f"{phrase} {'are' if plural else 'is'} not allowed"
+        return lang.t("nothing is refused")
+    if len(shown) == 1 and single[order[0]]:
+        return lang.t("{character} is not allowed", character=shown[0])
+    return lang.t("{characters} are not allowed", characters=lang.words(shown))

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from bot.deadlines import LOBBY_LIFETIME, MIN_TIMEOUT
 from bot.errors import GameError
 from bot.service import GameService, Loaded
-from bot.storage import Effect, Storage, Wait
+from bot.storage import Effect, StaleVersion, Storage, Wait
 from bot.table.computers import Computers
 from bot.table.outbox import Outbox
 from bot.table.play import Plays
@@ -27,6 +27,8 @@ from bot.table.play import Plays
 log = logging.getLogger(__name__)
 
 MAX_SLEEP = 300.0
+MOVABLE_SLEEP = 1.0  # the longest sleep when a test may move the clock (QUETBOT_CLOCK_OFFSET_FILE)
+CLAIM = 60.0  # seconds a process's claim on a due computer move or forfeit holds (then another may)
 
 
 class Scheduler:
@@ -39,8 +41,10 @@ class Scheduler:
         *,
         computers: Computers | None = None,
         ready: Callable[[], Awaitable[object]] | None = None,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = time.time,  # (a `bot.clock.Clock` is refreshed on each pass)
+        holder: str = "quetbot",  # this process's name in claims (the same after a restart)
     ) -> None:
+        self.holder = holder
         self.storage = storage
         self.service = service
         self.plays = plays
@@ -92,21 +96,44 @@ class Scheduler:
             self.idle.set()
             pause = self.computers.pause if self.computers is not None else 0.0
             next_due = await self.storage.next_due(lobby_lifetime=LOBBY_LIFETIME, computer_pause=pause)
-            delay = MAX_SLEEP if next_due is None else min(MAX_SLEEP, max(0.0, next_due - self.clock()))
+            longest = MOVABLE_SLEEP if getattr(self.clock, "movable", False) else MAX_SLEEP
+            delay = longest if next_due is None else min(longest, max(0.0, next_due - self.clock()))
             self._next_pass = self.clock() + delay
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=max(delay, 0.05))
 
     async def run_due(self) -> None:
-        """Everything due now: computers' moves, reminders, forfeits, then stale lobbies."""
+        """Everything due now: computers' moves, reminders, forfeits, then stale lobbies.
+
+        Several processes may share the database, each running this pass. Each item is done once:
+        a computer's move and a forfeit by the process whose claim on the wait succeeds (`claim_wait`:
+        the same process restarted takes it back at once, another once the claim expires), a
+        reminder by the one whose mark finds it unreminded, a lobby's expiry by the one whose
+        compare-and-swap on the lobby's version succeeds; whatever each owes the world goes to the
+        outbox in the same transaction."""
+        refresh = getattr(self.clock, "refresh", None)
+        if refresh is not None:
+            refresh()  # (a test may have moved the clock of every process)
         now = self.clock()
         if self.computers is not None:
-            for wait in await self.storage.due_computers(since_before=now - self.computers.pause):
-                self.computers.due(wait.game_id, wait.seat, now=now)
+            due = await self.storage.due_computers(
+                since_before=now - self.computers.pause, now=now, holder=self.holder
+            )
+            for wait in due:
+                if self.computers.busy(wait.game_id, wait.seat):
+                    continue
+                if await self.storage.claim_wait(
+                    game_id=wait.game_id, seat=wait.seat, holder=self.holder, now=now, until=now + CLAIM
+                ):
+                    self.computers.due(wait.game_id, wait.seat, now=now)
         for wait in await self.storage.due_reminders(now=now):
             await self._remind(wait)
-        for wait in await self.storage.due_waits(now=now):
-            await self._time_out(wait, now)
+        for wait in await self.storage.due_waits(now=now, holder=self.holder):
+            claimed = await self.storage.claim_wait(
+                game_id=wait.game_id, seat=wait.seat, holder=self.holder, now=now, until=now + CLAIM
+            )
+            if claimed:
+                await self._time_out(wait, now)
         for game_id in await self.storage.expired_lobbies(created_before=now - LOBBY_LIFETIME):
             changed = await self.service.expire_lobby(game_id, effects=[Effect("expired")])
             if changed is not None:
@@ -120,12 +147,19 @@ class Scheduler:
             if not await self.storage.reminders_muted(game_id=game.id, user_id=user_id):
                 args = {"seat": wait.seat, "deadline": wait.deadline}
                 effects = [Effect("remind", args), Effect("remind_dm", args)]
-        items = await self.storage.mark_reminded(game_id=wait.game_id, seat=wait.seat, effects=effects)
+        items = await self.storage.mark_reminded(
+            game_id=wait.game_id, seat=wait.seat, effects=effects, deadline=wait.deadline
+        )
         self.outbox.kick(items)
 
     async def _time_out(self, wait: Wait, now: float) -> None:
         try:
             done = await self.plays.time_out(wait.game_id, wait.seat, now=now)
+        except StaleVersion:
+            # Another process changed the game meanwhile (a move racing the deadline): that change
+            # renewed the seat's wait (ours was claimed) or ended it; the next pass looks again.
+            # Dropping it here would drop the new wait: a seat still awaited, with no deadline.
+            return
         except GameError as exc:
             log.warning("Could not time out a player of game %s: %s", wait.game_id, exc)
             await self.storage.drop_wait(game_id=wait.game_id, seat=wait.seat)

@@ -31,6 +31,7 @@ from bot.errors import (
 )
 from bot.games import play, rules_for
 from bot.games.base import FORFEIT, resolve_options
+from bot.i18n import Msg
 from bot.players.seats import computer_name, is_computer, next_computer, people
 from bot.storage import DmLink, Effect, GameRow, OutboxItem, Storage, Written
 from bot.storage.errors import Conflict
@@ -112,6 +113,15 @@ def _where_shown(known: GameRow, read: GameRow) -> GameRow:
     if (board, place, lobby) == (read.board_message_id, read.place_id, read.lobby_message_id):
         return read
     return replace(read, board_message_id=board, place_id=place, lobby_message_id=lobby)
+
+
+def _newer_link(known: DmLink, read: DmLink) -> DmLink:
+    """A DM link as this process knows it and as storage has it: the one with the newer panel (a
+    larger snowflake), which is the later news; with the same panel, DMs found closed by either."""
+    mine, stored = known.panel_message_id or 0, read.panel_message_id or 0
+    if mine != stored:
+        return known if mine > stored else read
+    return replace(read, blocked=known.blocked or read.blocked)
 
 
 class GameCache:
@@ -306,8 +316,14 @@ class GameService:
         games = None if self.shared else self.cache.live_at(channel_id)
         if games is None:
             epoch = self.cache.epoch
-            games = [self.load(row) for row in await self.storage.live_games_at(channel_id=channel_id)]
-            games = self.cache.know_at(channel_id, games, epoch)
+            stored = [self.load(row) for row in await self.storage.live_games_at(channel_id=channel_id)]
+            games = self.cache.know_at(channel_id, stored, epoch)
+            if self.shared and len(games) > len(stored):
+                # The cache adds games whose thread it knows before storage does; shared, such a game
+                # may also be one another process has finished since: each is read again.
+                read = {g.id for g in stored}
+                games = [g if g.id in read else await self.get(g.id) for g in games]
+                games = [g for g in games if g.row.live and channel_id in (g.row.channel_id, g.row.place_id)]
         return games
 
     async def game_here(
@@ -331,11 +347,12 @@ class GameService:
             candidates = [g for g in candidates if test(g.row)] or candidates
         if len(candidates) == 1:
             return candidates[0]
-        title = rules_for(kind).TITLE if kind else "live"
         if candidates:
             raise WhichGame(
                 [g.id for g in candidates],
-                f"Several {title} games are live here",
+                Msg("Several {title} games are live here", title=rules_for(kind).TITLE)
+                if kind
+                else Msg("Several live games are here"),
                 "Use the buttons on the board (or lobby) of the one you mean, or play in its thread.",
             )
         away = [
@@ -349,7 +366,11 @@ class GameService:
             game = away[0]
             raise WhichGame(
                 [game.id],
-                f"Your {rules_for(game.row.kind).TITLE} game is played in its thread <#{game.row.place_id}>",
+                Msg(
+                    "Your {title} game is played in its thread {thread}",
+                    title=rules_for(game.row.kind).TITLE,
+                    thread=f"<#{game.row.place_id}>",
+                ),
                 "Use the command there, or the buttons on its board.",
             )
         if away:
@@ -357,16 +378,24 @@ class GameService:
             raise WhichGame(
                 [g.id for g in away],
                 "Your games here are played in their threads",
-                f"Use the command in the thread of the one you mean: {threads}.",
+                Msg("Use the command in the thread of the one you mean: {threads}.", threads=threads),
             )
         if kind is not None and here:
             other = here[0]
             raise NoGameHere(
-                f"The game here is {rules_for(other.row.kind).TITLE} (#{other.id}), "
-                f"not {rules_for(kind).TITLE}. Use the /{other.row.kind} commands or /game."
+                "The game here is {title} (#{game_id}), not {wanted}. Use the /{command} commands or /game.",
+                title=rules_for(other.row.kind).TITLE,
+                game_id=other.id,
+                wanted=rules_for(kind).TITLE,
+                command=other.row.kind,
             )
-        start = f"/{kind} new" if kind else "/<game> new"
-        raise NoGameHere(f"There is no {title} game in this channel. Start one with {start}.")
+        if kind:
+            raise NoGameHere(
+                "There is no {title} game in this channel. Start one with /{command} new.",
+                title=rules_for(kind).TITLE,
+                command=kind,
+            )
+        raise NoGameHere("There is no live game in this channel. Start one with /<game> new.")
 
     async def set_messages(
         self,
@@ -390,11 +419,18 @@ class GameService:
         )
 
     async def dm_link(self, game_id: int, user_id: int) -> DmLink:
-        """A player's private channel for a game: DMs closed?, and their newest DM panel."""
-        link = None if self.shared else self.cache.link(game_id, user_id)
-        if link is None:
-            link = await self.storage.get_dm_link(game_id=game_id, user_id=user_id)
-            self.cache.put_link(link)
+        """A player's private channel for a game: DMs closed?, and their newest DM panel.
+
+        Shared, the stored link is read each time, but what this process's outbox has just done
+        and not yet recorded (it records a game's panels when it gives the game's lease up) is
+        known only here: the newer of the two panels counts (a panel's id grows with time)."""
+        cached = self.cache.link(game_id, user_id)
+        if cached is not None and not self.shared:
+            return cached
+        link = await self.storage.get_dm_link(game_id=game_id, user_id=user_id)
+        if cached is not None:
+            link = _newer_link(cached, link)
+        self.cache.put_link(link)
         return link
 
     def links_recorded(
@@ -448,7 +484,12 @@ class GameService:
                 raise LobbyError("You are already in this lobby.")
             if len(row.seats) >= rules.MAX_PLAYERS:
                 raise LobbyError(
-                    f"The lobby is full: {rules.TITLE} takes at most {rules.MAX_PLAYERS} players."
+                    Msg.n(
+                        "The lobby is full: {title} takes at most {count} player.",
+                        "The lobby is full: {title} takes at most {count} players.",
+                        rules.MAX_PLAYERS,
+                        title=rules.TITLE,
+                    )
                 )
             written = await self._write(
                 game_id,
@@ -477,22 +518,30 @@ class GameService:
         old = (await self.get(game_id)).row
         kind = rules_for(old.kind)
         if old.status != "finished":
-            raise LobbyError(f"Game #{game_id} is not over: a rematch follows a finished game.")
+            raise LobbyError(
+                "Game #{game_id} is not over: a rematch follows a finished game.", game_id=game_id
+            )
         if user_id not in old.seats:
             raise NotAPlayer(
-                f"Only the players of game #{game_id} can ask for its rematch. "
-                f"Join the rematch's lobby with its Join button, or open a game with /{old.kind} new."
+                "Only the players of game #{game_id} can ask for its rematch. "
+                "Join the rematch's lobby with its Join button, or open a game with /{command} new.",
+                game_id=game_id,
+                command=old.kind,
             )
         for _ in range(3):  # a concurrent click may open it first: then join that one
             existing = await self.storage.live_rematch(of_game=game_id)
             if existing is not None:
                 if existing.status != "lobby":
                     raise LobbyError(
-                        f"The rematch of game #{game_id}, game #{existing.id}, has already started."
+                        "The rematch of game #{game_id}, game #{rematch_id}, has already started.",
+                        game_id=game_id,
+                        rematch_id=existing.id,
                     )
                 if user_id in existing.seats:
                     raise LobbyError(
-                        f"You are already in the rematch of game #{game_id}: game #{existing.id}."
+                        "You are already in the rematch of game #{game_id}: game #{rematch_id}.",
+                        game_id=game_id,
+                        rematch_id=existing.id,
                     )
                 return await self.join(existing.id, user_id, name, effects=joined), False
             computers = [(u, n) for u, n in zip(old.seats, old.names, strict=True) if is_computer(u)]
@@ -506,7 +555,9 @@ class GameService:
             if written is not None:
                 self._changed()
                 return Changed(self.load(written.row), written.effects), True
-        raise LobbyError(f"The rematch of game #{game_id} is being opened: try again in a moment.")
+        raise LobbyError(
+            "The rematch of game #{game_id} is being opened: try again in a moment.", game_id=game_id
+        )
 
     async def leave_lobby(self, game_id: int, user_id: int, *, effects: Sequence[Effect] = ()) -> Changed:
         """Leave a lobby; the host role passes to the next player; the last one out cancels it."""
@@ -536,11 +587,16 @@ class GameService:
             row = (await self.get(game_id)).row
             self._require_lobby(row)
             if user_id != row.host_id:
-                raise NotAllowed(f"Only the host, <@{row.host_id}>, can add computer players.")
+                raise NotAllowed("Only the host, {host}, can add computer players.", host=f"<@{row.host_id}>")
             rules = rules_for(row.kind)
             if len(row.seats) >= rules.MAX_PLAYERS:
                 raise LobbyError(
-                    f"The lobby is full: {rules.TITLE} takes at most {rules.MAX_PLAYERS} players."
+                    Msg.n(
+                        "The lobby is full: {title} takes at most {count} player.",
+                        "The lobby is full: {title} takes at most {count} players.",
+                        rules.MAX_PLAYERS,
+                        title=rules.TITLE,
+                    )
                 )
             computer = next_computer(row.seats, level)
             seats = (*zip(row.seats, row.names, strict=True), (computer, computer_name(computer)))
@@ -552,7 +608,9 @@ class GameService:
             row = (await self.get(game_id)).row
             self._require_lobby(row)
             if user_id != row.host_id:
-                raise NotAllowed(f"Only the host, <@{row.host_id}>, can remove computer players.")
+                raise NotAllowed(
+                    "Only the host, {host}, can remove computer players.", host=f"<@{row.host_id}>"
+                )
             computers = [u for u in row.seats if is_computer(u)]
             if not computers:
                 raise LobbyError("There is no computer player in this lobby.")
@@ -577,11 +635,18 @@ class GameService:
             row, rules = game.row, game.rules
             self._require_lobby(row)
             if user_id != row.host_id:
-                raise NotAllowed(f"Only the host, <@{row.host_id}>, can start the game.")
+                raise NotAllowed("Only the host, {host}, can start the game.", host=f"<@{row.host_id}>")
             if len(row.seats) < rules.MIN_PLAYERS:
                 raise LobbyError(
-                    f"{rules.TITLE} needs at least {rules.MIN_PLAYERS} players; the lobby has "
-                    f"{len(row.seats)}. Wait for someone to press Join."
+                    Msg.n(
+                        "{title} needs at least {count} player; the lobby has {joined}. "
+                        "Wait for someone to press Join.",
+                        "{title} needs at least {count} players; the lobby has {joined}. "
+                        "Wait for someone to press Join.",
+                        rules.MIN_PLAYERS,
+                        title=rules.TITLE,
+                        joined=len(row.seats),
+                    )
                 )
             state = rules.new_game(len(row.seats), row.options, row.seed)
             started = Loaded(
@@ -607,10 +672,11 @@ class GameService:
         async with self.lock(game_id):
             row = (await self.get(game_id)).row
             if not row.live:
-                raise GameOver(f"Game #{row.id} has already ended.")
+                raise GameOver("Game #{game_id} has already ended.", game_id=row.id)
             if user_id != row.host_id and not can_manage:
                 raise NotAllowed(
-                    f"Only the host, <@{row.host_id}>, or a member with Manage Messages can cancel this game."
+                    "Only the host, {host}, or a member with Manage Messages can cancel this game.",
+                    host=f"<@{row.host_id}>",
                 )
             written = await self._write(
                 game_id,
@@ -634,9 +700,9 @@ class GameService:
     @staticmethod
     def _require_lobby(row: GameRow) -> None:
         if row.status == "active":
-            raise LobbyError(f"Game #{row.id} has already started.")
+            raise LobbyError("Game #{game_id} has already started.", game_id=row.id)
         if not row.live:
-            raise GameOver(f"Game #{row.id} has ended.")
+            raise GameOver("Game #{game_id} has ended.", game_id=row.id)
 
     # ---- play -----------------------------------------------------------------------------------
 
@@ -727,14 +793,21 @@ class GameService:
     def _require_player(game: Loaded, user_id: int) -> int:
         row = game.row
         if row.status == "lobby":
-            raise IllegalMove(f"Game #{row.id} has not started yet: the host starts it from the lobby.")
+            raise IllegalMove(
+                "Game #{game_id} has not started yet: the host starts it from the lobby.", game_id=row.id
+            )
         if not row.live:
-            raise GameOver(f"Game #{row.id} is over. Start a new one with /{row.kind} new.")
+            raise GameOver(
+                "Game #{game_id} is over. Start a new one with /{command} new.",
+                game_id=row.id,
+                command=row.kind,
+            )
         seat = row.seat_of(user_id)
         if seat is None:
             raise NotAPlayer(
-                f"You are not playing in game #{row.id}. Wait for the next one, or start your own "
-                "in a thread."
+                "You are not playing in game #{game_id}. "
+                "Wait for the next one, or start your own in a thread.",
+                game_id=row.id,
             )
         return seat
 

@@ -14,8 +14,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import GameError, NoGameHere, NotAllowed, WhichGame
+from bot.errors import BadInput, GameError, NoGameHere, NotAllowed, WhichGame
 from bot.games.base import FORFEIT
+from bot.i18n import LANGUAGES
+from bot.i18n.audience import AUTO, reader
 from bot.players import LEVELS
 from bot.rules_text import RULES_TEXT, rules_of
 from bot.service import Loaded
@@ -30,6 +32,12 @@ from bot.table.tools import Tools
 
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+# Each language by its own name (not translated: a reader looks for their language's own name), and
+# "auto": follow the server's Discord language.
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="auto: the server's Discord language (default)", value=AUTO),
+    *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()),
+]
 GAME_CHOICES = [app_commands.Choice(name=text.title, value=key) for key, text in RULES_TEXT.items()]
 NOTIFY_CHOICES = [
     app_commands.Choice(name=name, value=mode)
@@ -98,18 +106,25 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         if row is None:
             raise GameError("No game has been played in this channel yet. Start one with /<game> new.")
         game = tools.deps.service.load(row)
+        lang = reader(interaction)
         if row.status == "lobby":
-            content, _ = tools.lobbies.message(game)
+            content, _ = tools.lobbies.message(game, lang)
             await reply_private(interaction, content)
             return
         if row.status == "cancelled":
-            raise GameError(f"The last game here (#{row.id}) was cancelled. Start one with /<game> new.")
-        payload = await tools.boards.status_payload(game)
+            raise GameError(
+                "The last game here (#{game_id}) was cancelled. Start one with /<game> new.", game_id=row.id
+            )
+        payload = await tools.boards.status_payload(game, lang)
         if game.row.live:
             waits = await tools.deps.storage.waits_of_game(game_id=game.id)
             lines = [
-                f"⏳ {mention(game.row.seats[w.seat])}: move due <t:{int(w.deadline)}:R> "
-                f"(<t:{int(w.deadline)}:f>)"
+                lang.t(
+                    "⏳ {player}: move due {relative} ({moment})",
+                    player=mention(game.row.seats[w.seat]),
+                    relative=f"<t:{int(w.deadline)}:R>",
+                    moment=f"<t:{int(w.deadline)}:f>",
+                )
                 for w in waits
                 if w.seat < len(game.row.seats)
             ]
@@ -121,7 +136,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        await reply_private(interaction, rules_of(game))
+        await reply_private(interaction, rules_of(game, reader(interaction)))
 
     @app_commands.command(name="leave", description="Leave the lobby, or forfeit the game in this channel")
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -140,26 +155,56 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @app_commands.command(
         name="settings", description="This server's settings for new games (Manage Server to change)"
     )
-    @app_commands.describe(threads="Play each new game in a thread of its own (on by default)")
-    @app_commands.choices(threads=ON_OFF)
-    async def settings(self, interaction: discord.Interaction, threads: str | None = None) -> None:
-        places = self.tools.places
-        if interaction.guild_id is None:
+    @app_commands.describe(
+        threads="Play each new game in a thread of its own (on by default)",
+        language="The language of the games' posts here (default: the server's Discord language)",
+    )
+    @app_commands.choices(threads=ON_OFF, language=LANGUAGE_CHOICES)
+    async def settings(
+        self, interaction: discord.Interaction, threads: str | None = None, language: str | None = None
+    ) -> None:
+        places, audiences = self.tools.places, self.tools.deps.audiences
+        guild_id = interaction.guild_id
+        if guild_id is None:
             raise GameError("Settings belong to a server: use /game settings in one of its channels.")
+        if language is not None and language != AUTO and language not in LANGUAGES:
+            raise BadInput(
+                "There is no language {language}: pick one from the list.", language=repr(language[:20])
+            )
+        changing = threads is not None or language is not None
+        if changing and not interaction.permissions.manage_guild:
+            raise NotAllowed(
+                "Only people with the Manage Server permission can change this server's settings. "
+                "/game settings without options shows them."
+            )
         if threads is not None:
-            if not interaction.permissions.manage_guild:
-                raise NotAllowed(
-                    "Only people with the Manage Server permission can change this server's settings. "
-                    "/game settings without options shows them."
-                )
-            await places.set_threads(interaction.guild_id, threads == "on")
-        on = await places.threads_on(interaction.guild_id)
-        said = "New games here are" if threads is None else "Done: new games are"
+            await places.set_threads(guild_id, threads == "on")
+        if language is not None:
+            await audiences.choose(guild_id, language)
+        lang = reader(interaction)  # a private answer: the asker's language
+        on = await places.threads_on(guild_id)
+        lines = [lang.t("Done.")] if changing else []
         if on:
-            text = f"{said} played in a thread of their own, started from the lobby card."
+            lines.append(
+                lang.t("New games here are played in a thread of their own, started from the lobby card.")
+            )
         else:
-            text = f"{said} played in the channel where they are opened (threads: off)."
-        await reply_private(interaction, text)
+            lines.append(
+                lang.t("New games here are played in the channel where they are opened (threads: off).")
+            )
+        choice = await audiences.choice(guild_id)
+        public = await audiences.server(guild_id)
+        if choice is None:
+            lines.append(
+                lang.t(
+                    "The games' posts here speak the server's Discord language, now {language} "
+                    "(language: auto).",
+                    language=public.name,
+                )
+            )
+        else:
+            lines.append(lang.t("The games' posts here speak {language}.", language=public.name))
+        await reply_private(interaction, " ".join(lines))
 
     # ---- how a player is told it is their move ---------------------------------------------------
 
@@ -168,7 +213,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @app_commands.choices(mode=NOTIFY_CHOICES)
     async def notify(self, interaction: discord.Interaction, mode: str) -> None:
         await self.tools.deps.notify.choose(interaction.user.id, mode)
-        await reply_private(interaction, describe(mode))
+        await reply_private(interaction, describe(mode, reader(interaction)))
 
     # ---- the server's memory: leaderboard, stats, history (bot/table/records.py) ------------------
 

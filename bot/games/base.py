@@ -42,6 +42,7 @@ from functools import cache
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, get_type_hints, runtime_checkable
 
 from bot.errors import BadInput
+from bot.i18n.lang import Lang, Msg
 
 ActionJSON = Mapping[str, Any]
 """An action as the move log stores it: a JSON object with a ``"type"`` key."""
@@ -74,6 +75,8 @@ def _plain(value: Any) -> Any:
         return sorted(value)
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}  # a copy (JSON data: plain values all through)
+    if isinstance(value, Msg):
+        return str(value)  # a sentence to translate is logged in English
     to_dict = getattr(value, "to_dict", None)
     return value if to_dict is None else to_dict()
 
@@ -215,15 +218,34 @@ class Outcome:
 
     ``winners`` are the seats sharing the win (several on a tie; all remaining seats on a draw),
     ``scores`` the final score per seat when the game keeps scores, ``reason`` a short sentence for the
-    announcement ("no legal move is left", "every dot is taken", ...).
+    announcement ("no legal move is left", "every dot is taken", ...): an English msgid (marked with
+    ``N_``), or a `Reason` when the sentence has fields; `reason_in` says it in a language.
     """
 
     winners: tuple[int, ...]
-    reason: str
+    reason: str | Msg
     scores: tuple[int, ...] | None = None
     draw: bool = False
 
     to_dict = fields_json
+
+    def reason_in(self, lang: Lang) -> str:
+        """The reason in ``lang``."""
+        return lang.say(self.reason.msg if isinstance(self.reason, Reason) else self.reason)
+
+
+class Reason(str):
+    """An outcome's reason with fields ("the higher total (4 to 3)"): the English sentence, which is
+    what every reader of ``Outcome.reason`` as a string gets (and what its JSON stores), carrying the
+    `Msg` it was made from, which `Outcome.reason_in` translates. ``Reason.of(Msg("...", x=1))``."""
+
+    msg: Msg
+
+    @classmethod
+    def of(cls, msg: Msg) -> Reason:
+        reason = cls(str(msg))
+        reason.msg = msg
+        return reason
 
 
 # ---- the contract -----------------------------------------------------------------------------------

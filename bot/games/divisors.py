@@ -48,7 +48,8 @@ from typing import Any, ClassVar
 
 import bot.games.base as base
 from bot.errors import BadInput, GameFinished, IllegalMove, Namer, NotYourTurn, OutOfRange, player_number
-from bot.games.base import ActionJSON, Option, Outcome, require
+from bot.games.base import ActionJSON, Option, Outcome, Reason, require
+from bot.i18n.lang import N_, Lang, Msg
 from bot.inputs import excerpt, whole_number
 
 NAME = "divisors"
@@ -401,7 +402,8 @@ class Drop:
 
 Move = Pick | Drop
 MOVES = base.Moves[Move](
-    (Pick, Drop), wrong="In The Numerical Card Game you either pick a card from your fresh pile or drop out."
+    (Pick, Drop),
+    wrong=N_("In The Numerical Card Game you either pick a card from your fresh pile or drop out."),
 )
 parse_action = MOVES.parse
 
@@ -415,12 +417,13 @@ def parse_card(text: str, m: int) -> int:
     word = text.strip()
     found = _TYPED_CARD.fullmatch(word)
     if found is None:
-        raise BadInput(
-            f"I could not read {excerpt(word)!r} as a card. Type the number of a card from your "
-            "fresh pile, for example 5."
-            if word
-            else "Type the number of a card from your fresh pile, for example 5."
-        )
+        if word:
+            raise BadInput(
+                "I could not read {shown} as a card. Type the number of a card from your fresh pile, "
+                "for example 5.",
+                shown=repr(excerpt(word)),
+            )
+        raise BadInput("Type the number of a card from your fresh pile, for example 5.")
     try:
         return whole_number(found[1], 1, m)
     except OutOfRange as err:
@@ -428,7 +431,9 @@ def parse_card(text: str, m: int) -> int:
 
 
 def _no_such_card(card: object, m: int) -> BadInput:
-    return BadInput(f"Cards run from 1 to {m}; there is no card {card}. Pick one from your fresh pile.")
+    return BadInput(
+        "Cards run from 1 to {m}; there is no card {card}. Pick one from your fresh pile.", m=m, card=card
+    )
 
 
 def format_cards(cards: Iterable[int]) -> str:
@@ -453,12 +458,21 @@ class NoPairingLeft(NotYourTurn):
 
     def __init__(self, pairings: Iterable[Pairing]) -> None:
         self.pairings = tuple(pairings)
-        super().__init__(self.text())
+        super().__init__(NO_PAIRING_LEFT, playing="")  # (NotYourTurn then sets the message by `say`)
 
-    def text(self, name: Namer | None = None) -> str:
-        who = name or player_number
-        playing = ", ".join(f"{who(a)} against {who(b)}" for a, b in self.pairings)
-        return f"You have no pairing left in this round: wait for the next round (still playing: {playing})."
+    def say(self, lang: Lang, name: Namer | None = None) -> str:
+        def who(seat: int) -> str:
+            return name(seat) if name else player_number(seat, lang)
+
+        playing = lang.words(
+            [lang.t("{first} against {second}", first=who(a), second=who(b)) for a, b in self.pairings]
+        )
+        return lang.t(NO_PAIRING_LEFT, playing=playing)
+
+
+NO_PAIRING_LEFT = N_(
+    "You have no pairing left in this round: wait for the next round (still playing: {playing})."
+)
 
 
 class PickIsFinal(NotYourTurn):
@@ -466,13 +480,16 @@ class PickIsFinal(NotYourTurn):
 
     def __init__(self, waiting_for: int) -> None:
         self.waiting_for = waiting_for
-        super().__init__(self.text())
+        super().__init__(PICKS_ARE_FINAL, player="")
 
-    def text(self, name: Namer | None = None) -> str:
-        return (
-            "You already picked your card for this pairing, and picks are final: "
-            f"wait for {(name or player_number)(self.waiting_for)} to pick."
-        )
+    def say(self, lang: Lang, name: Namer | None = None) -> str:
+        player = name(self.waiting_for) if name else player_number(self.waiting_for, lang)
+        return lang.t(PICKS_ARE_FINAL, player=player)
+
+
+PICKS_ARE_FINAL = N_(
+    "You already picked your card for this pairing, and picks are final: wait for {player} to pick."
+)
 
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
@@ -502,7 +519,9 @@ def _pick(state: State, seat: int, card: int) -> State:
         raise _no_such_card(card, state.m)
     if card not in state.fresh[seat]:
         raise IllegalMove(
-            f"You have no {card} in your fresh pile. Your cards: {format_cards(state.fresh[seat])}."
+            "You have no {card} in your fresh pile. Your cards: {cards}.",
+            card=card,
+            cards=format_cards(state.fresh[seat]),
         )
     picks = list(state.picks)
     picks[seat] = card
@@ -638,17 +657,24 @@ def outcome(state: State) -> Outcome | None:
         return None
     eligible = [s for s in range(state.n_players) if state.status[s] != FORFEITED]
     if not eligible:
-        return Outcome(winners=(), reason="every player left the game", scores=state.scores)
+        return Outcome(winners=(), reason=N_("every player left the game"), scores=state.scores)
     best = max(state.scores[s] for s in eligible)
     winners = tuple(s for s in eligible if state.scores[s] == best)
+    reason: str
     if len(eligible) == 1:
-        reason = "every other player left the game"
+        reason = N_("every other player left the game")
     elif state.end_reason == END_DEAD:
-        reason = "no two fresh cards above 1 share a factor any more, so no card can go moldy again"
+        reason = N_("no two fresh cards above 1 share a factor any more, so no card can go moldy again")
     elif state.end_reason == END_NO_PROGRESS:
-        reason = f"no card went moldy during the last {state.m} full cycles of the schedule"
+        reason = Reason.of(
+            Msg.n(
+                "no card went moldy during the last {count} full cycle of the schedule",
+                "no card went moldy during the last {count} full cycles of the schedule",
+                state.m,
+            )
+        )
     else:
-        reason = "fewer than two players still hold fresh cards; the highest score wins"
+        reason = N_("fewer than two players still hold fresh cards; the highest score wins")
     return Outcome(winners=winners, reason=reason, scores=state.scores)
 
 

@@ -30,11 +30,12 @@ import copy
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import bot.games.base as base
 from bot.errors import BadInput, GameFinished, IllegalMove, NotYourTurn
 from bot.games.base import ActionJSON, Option, Outcome, require
+from bot.i18n import N_, Msg
 from bot.inputs import excerpt
 
 NAME = "dots"
@@ -55,6 +56,13 @@ COLUMNS = "ABCDEFGHIJ"
 
 Dot = tuple[int, int]  # (col, row), 0-based
 Event = dict[str, Any]
+T = TypeVar("T")
+
+
+def directed(direction: str, vertical: T, horizontal: T) -> T:
+    """What goes with a direction: a sentence about a vertical line has its own text (its words agree
+    with "line" in every language), ``directed(d, N_("... vertical ..."), N_("... horizontal ..."))``."""
+    return vertical if direction == VERTICAL else horizontal
 
 
 # ---- naming dots ----------------------------------------------------------------------------------
@@ -74,22 +82,21 @@ def parse_dot(text: str, size: int) -> Dot:
     cleaned = text.strip()
     match = _DOT_RE.fullmatch(cleaned)
     if match is None:
+        if not cleaned:
+            raise BadInput("Name a dot: a column letter and a row number, like C4.")
         raise BadInput(
-            f'"{excerpt(cleaned)}" is not a dot: write a column letter and a row number, like C4.'
-            if cleaned
-            else "Name a dot: a column letter and a row number, like C4."
+            '"{shown}" is not a dot: write a column letter and a row number, like C4.', shown=excerpt(cleaned)
         )
     letter, digits = match.group(1).upper(), match.group(2)
     col, row = ord(letter) - ord("A"), int(digits) - 1
     if not (0 <= col < size and 0 <= row < size):
         raise BadInput(
-            f"{letter}{int(digits)} is off the grid: columns run A-{COLUMNS[size - 1]}, rows 1-{size}."
+            "{dot} is off the grid: columns run A-{last}, rows 1-{size}.",
+            dot=f"{letter}{int(digits)}",
+            last=COLUMNS[size - 1],
+            size=size,
         )
     return col, row
-
-
-def _axis_name(dot: Dot, direction: str) -> str:
-    return f"column {COLUMNS[dot[0]]}" if direction == VERTICAL else f"row {dot[1] + 1}"
 
 
 # ---- lines ----------------------------------------------------------------------------------------
@@ -361,10 +368,15 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     return actions
 
 
-def _names(dots: tuple[Dot, ...] | list[Dot], limit: int = 12) -> str:
+def _names(dots: tuple[Dot, ...] | list[Dot], limit: int = 12) -> str | Msg:
     names = [dot_name(d) for d in dots]
     if len(names) > limit:
-        return ", ".join(names[:limit]) + f" and {len(names) - limit} more"
+        return Msg.n(
+            "{dots} and {count} more",
+            "{dots} and {count} more",
+            len(names) - limit,
+            dots=", ".join(names[:limit]),
+        )
     return ", ".join(names)
 
 
@@ -384,7 +396,7 @@ class Line:
 
 
 Move = Line
-MOVES = base.Moves[Move]((Line,), wrong="In Lines By The Dots the only move is drawing a line.")
+MOVES = base.Moves[Move]((Line,), wrong=N_("In Lines By The Dots the only move is drawing a line."))
 parse_action = MOVES.parse  # whether the dots are on the grid is the state's business (`apply`)
 
 
@@ -405,53 +417,112 @@ def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     if o.needs_from:
         if start_given is None:
             if o.first or state.current is None:
-                why = "the first line of the game starts at any dot you choose"
-            else:
-                why = (
-                    f"no {d} line can start at {dot_name(state.current)}, so this one starts at "
-                    f"a non-virgin dot you choose ({_names(legal_starts(state))})"
+                raise BadInput(
+                    directed(
+                        d,
+                        N_(
+                            "Say where your vertical line starts (from): the first line of the game starts "
+                            "at any dot you choose."
+                        ),
+                        N_(
+                            "Say where your horizontal line starts (from): the first line of the game "
+                            "starts at any dot you choose."
+                        ),
+                    )
                 )
-            raise BadInput(f"Say where your {d} line starts (from): {why}.")
+            raise BadInput(
+                directed(
+                    d,
+                    N_(
+                        "Say where your vertical line starts (from): no vertical line can start at {dot}, "
+                        "so this one starts at a non-virgin dot you choose ({starts})."
+                    ),
+                    N_(
+                        "Say where your horizontal line starts (from): no horizontal line can start at "
+                        "{dot}, so this one starts at a non-virgin dot you choose ({starts})."
+                    ),
+                ),
+                dot=dot_name(state.current),
+                starts=_names(legal_starts(state)),
+            )
         start = start_given
         starts = legal_starts(state)
         if start not in starts:
             if start not in state.marked:
                 raise IllegalMove(
-                    f"A fallback line starts at a non-virgin dot, and {dot_name(start)} is virgin. "
-                    f"You may start at: {_names(starts)}."
+                    "A fallback line starts at a non-virgin dot, and {dot} is virgin. You may start at: "
+                    "{starts}.",
+                    dot=dot_name(start),
+                    starts=_names(starts),
                 )
             raise IllegalMove(
-                f"No {d} line can start at {dot_name(start)}: its {_axis_name(start, d)} has no "
-                f"virgin dot next to it. You may start at: {_names(starts)}."
+                directed(
+                    d,
+                    N_(
+                        "No vertical line can start at {dot}: its column {column} has no virgin dot next "
+                        "to it. You may start at: {starts}."
+                    ),
+                    N_(
+                        "No horizontal line can start at {dot}: its row {row} has no virgin dot next to "
+                        "it. You may start at: {starts}."
+                    ),
+                ),
+                dot=dot_name(start),
+                **_axis_fields(start, d),
+                starts=_names(starts),
             )
     else:
         assert state.current is not None
         if start_given is not None and start_given != state.current:
+            # i18n: "from" is the option of /dots line: write it as the option is named in your language
             raise IllegalMove(
-                f"Your line starts where the last one ended, at {dot_name(state.current)}: leave out from."
+                "Your line starts where the last one ended, at {dot}: leave out from.",
+                dot=dot_name(state.current),
             )
         start = state.current
     _check_path(state, start, end, d)
     return _draw(state, seat, start, end, fallback=o.fallback)
 
 
+def _axis_fields(dot: Dot, direction: str) -> dict[str, str | int]:
+    """The dot's column letter (a vertical line's) or row number (a horizontal line's)."""
+    return {"column": COLUMNS[dot[0]]} if direction == VERTICAL else {"row": dot[1] + 1}
+
+
 def _check_path(state: State, start: Dot, end: Dot, d: str) -> None:
     ends = _ends(state.marked, state.size, start, d)
-    hint = f"From {dot_name(start)} you may draw to: {_names(ends)}."
+    hint = Msg("From {dot} you may draw to: {ends}.", dot=dot_name(start), ends=_names(ends))
     if end == start:
-        raise IllegalMove(f"A line must leave its dot. {hint}")
+        raise IllegalMove("A line must leave its dot. {hint}", hint=hint)
     same_col, same_row = end[0] == start[0], end[1] == start[1]
     if not same_col and not same_row:
         raise IllegalMove(
-            f"{dot_name(start)} to {dot_name(end)} is diagonal: lines run along a column or a row. {hint}"
+            "{start} to {end} is diagonal: lines run along a column or a row. {hint}",
+            start=dot_name(start),
+            end=dot_name(end),
+            hint=hint,
         )
     if (d == VERTICAL) != same_col:
-        raise IllegalMove(f"This line must be {d}: stay in {_axis_name(start, d)}. {hint}")
+        raise IllegalMove(
+            directed(
+                d,
+                N_("This line must be vertical: stay in column {column}. {hint}"),
+                N_("This line must be horizontal: stay in row {row}. {hint}"),
+            ),
+            **_axis_fields(start, d),
+            hint=hint,
+        )
     if end in state.marked:
-        raise IllegalMove(f"{dot_name(end)} is not virgin: a line already touched it. {hint}")
+        raise IllegalMove(
+            "{dot} is not virgin: a line already touched it. {hint}", dot=dot_name(end), hint=hint
+        )
     blocked = [p for p in _segment(start, end)[1:-1] if p in state.marked]
     if blocked:
-        raise IllegalMove(f"The line would pass {dot_name(blocked[0])}, which a line already touched. {hint}")
+        raise IllegalMove(
+            "The line would pass {dot}, which a line already touched. {hint}",
+            dot=dot_name(blocked[0]),
+            hint=hint,
+        )
 
 
 def _draw(state: State, seat: int, start: Dot, end: Dot, fallback: bool) -> State:
@@ -523,14 +594,14 @@ def outcome(state: State) -> Outcome | None:
         return None
     remaining = [s for s in range(state.n_players) if s not in state.forfeited]
     if not remaining:
-        return Outcome(winners=(), reason="every player left the game", scores=state.scores)
+        return Outcome(winners=(), reason=N_("every player left the game"), scores=state.scores)
     if len(remaining) == 1:
         return Outcome(
-            winners=(remaining[0],), reason="every other player left the game", scores=state.scores
+            winners=(remaining[0],), reason=N_("every other player left the game"), scores=state.scores
         )
     best = max(state.scores[s] for s in remaining)
     winners = tuple(s for s in remaining if state.scores[s] == best)
-    return Outcome(winners=winners, reason="every dot is taken", scores=state.scores)
+    return Outcome(winners=winners, reason=N_("every dot is taken"), scores=state.scores)
 
 
 # ---- the view -------------------------------------------------------------------------------------

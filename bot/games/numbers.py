@@ -28,7 +28,8 @@ from bot.errors import (
     YouLeft,
     player_number,
 )
-from bot.games.base import ActionJSON, Option, Outcome, require
+from bot.games.base import ActionJSON, Option, Outcome, Reason, require
+from bot.i18n.lang import N_, Lang, Msg
 from bot.inputs import binary_number, excerpt, whole_number
 
 NAME = "numbers"
@@ -83,8 +84,9 @@ def parse_number(text: str, m: int) -> int:
     range."""
     top = largest(m)
     word = text.strip().replace("_", "").replace(" ", "")
-    context = f"in this game (m = {m}) "
-    hint = f" (or binary, like 0b{binary(top // 3, m)})"
+    context = _in_this_game(m)
+    # i18n: added to "... Type a number from 1 to 63": another way to write the number
+    hint = Msg(" (or binary, like 0b{example})", example=binary(top // 3, m))
     try:
         if word[:2].lower() == "0b":
             return binary_number(word, 1, top, context=context, hint=hint)
@@ -93,10 +95,15 @@ def parse_number(text: str, m: int) -> int:
         raise NotANumber(excerpt(text), 1, top, hint) from None  # quoted as typed, spaces and all
 
 
+def _in_this_game(m: int) -> Msg:
+    # i18n: goes into "{shown} is out of range: {context}pick from {low} to {high}." (mind the space)
+    return Msg("in this game (m = {m}) ", m=m)
+
+
 def _check_range(value: int, m: int) -> None:
     top = largest(m)
     if not 1 <= value <= top:
-        raise OutOfRange(str(value), 1, top, f"in this game (m = {m}) ")
+        raise OutOfRange(str(value), 1, top, _in_this_game(m))
 
 
 # ---- rounds ---------------------------------------------------------------------------------------
@@ -254,7 +261,7 @@ class Pick:
 
 
 Move = Pick
-MOVES = base.Moves[Move]((Pick,), wrong="In Numbers To Number the only move is picking a number.")
+MOVES = base.Moves[Move]((Pick,), wrong=N_("In Numbers To Number the only move is picking a number."))
 parse_action = MOVES.parse
 
 
@@ -263,13 +270,16 @@ class PickIsFinal(IllegalMove):
 
     def __init__(self, pick: int, waiting_for: int) -> None:
         self.pick, self.waiting_for = pick, waiting_for
-        super().__init__(self.text())
+        super().__init__(ALREADY_PICKED, pick=pick, player=player_number(waiting_for))
 
-    def text(self, name: Namer | None = None) -> str:
-        return (
-            f"You already picked {self.pick} for this move, and a pick is final. "
-            f"Waiting for {(name or player_number)(self.waiting_for)} to pick."
-        )
+    def say(self, lang: Lang, name: Namer | None = None) -> str:
+        player = name(self.waiting_for) if name else player_number(self.waiting_for, lang)
+        return lang.t(ALREADY_PICKED, pick=self.pick, player=player)
+
+
+ALREADY_PICKED = N_(
+    "You already picked {pick} for this move, and a pick is final. Waiting for {player} to pick."
+)
 
 
 def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
@@ -284,11 +294,18 @@ def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
         raise PickIsFinal(mine, waiting_for=1 - seat)
     _check_range(number, state.m)
     if number in state.played(seat):
-        where = _round_of(state, seat, number)
         left = available(state, seat)
         raise IllegalMove(
-            f"You already played {number} ({where}). Pick a number you have not played yet: "
-            f"{len(left)} remain, e.g. {', '.join(map(str, _spread(left)))}."
+            Msg.n(
+                "You already played {number} ({where}). Pick a number you have not played yet: "
+                "{count} remains, e.g. {examples}.",
+                "You already played {number} ({where}). Pick a number you have not played yet: "
+                "{count} remain, e.g. {examples}.",
+                len(left),
+                number=number,
+                where=_round_of(state, seat, number),
+                examples=", ".join(map(str, _spread(left))),
+            )
         )
     pending = list(state.pending)
     pending[seat] = number
@@ -299,11 +316,11 @@ def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     return replace(out, events=tuple(events))
 
 
-def _round_of(state: State, seat: int, number: int) -> str:
+def _round_of(state: State, seat: int, number: int) -> Msg:
     for i, r in enumerate(state.rounds):
         if any(mv[seat] == number for mv in r.moves):
-            return f"in round {i + 1}"
-    return "earlier this round"
+            return Msg("in round {round}", round=i + 1)
+    return Msg("earlier this round")
 
 
 def _spread(values: tuple[int, ...], k: int = 5) -> list[int]:
@@ -371,13 +388,16 @@ def outcome(state: State) -> Outcome | None:
     totals = state.totals
     if state.forfeited:
         (gone,) = state.forfeited
-        return Outcome(winners=(1 - gone,), reason="the other player left the game", scores=totals)
+        return Outcome(winners=(1 - gone,), reason=N_("the other player left the game"), scores=totals)
     if totals[0] == totals[1]:
-        return Outcome(winners=(0, 1), reason=f"equal totals ({totals[0]} each)", scores=totals, draw=True)
+        reason = Reason.of(Msg("equal totals ({each} each)", each=totals[0]))
+        return Outcome(winners=(0, 1), reason=reason, scores=totals, draw=True)
     winner = 0 if totals[0] > totals[1] else 1
     return Outcome(
         winners=(winner,),
-        reason=f"the higher total ({totals[winner]} to {totals[1 - winner]})",
+        reason=Reason.of(
+            Msg("the higher total ({high} to {low})", high=totals[winner], low=totals[1 - winner])
+        ),
         scores=totals,
     )
 

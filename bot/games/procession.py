@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import bot.games.base as base
 from bot.errors import BadInput, GameFinished, IllegalMove, NotYourTurn
 from bot.games.base import ActionJSON, Option, Outcome, require
+from bot.i18n import N_, Msg
 
 NAME = "procession"
 TITLE = "Procession"
@@ -129,7 +130,7 @@ class Flip:
 
 
 Move = Flip
-MOVES = base.Moves[Move]((Flip,), wrong="In Procession the only move is flipping a digit.")
+MOVES = base.Moves[Move]((Flip,), wrong=N_("In Procession the only move is flipping a digit."))
 parse_action = MOVES.parse
 
 
@@ -149,16 +150,24 @@ def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
         raise NotYourTurn(waiting=(state.turn,))
     if not 1 <= position <= state.n:
         raise BadInput(
-            f"Position {position} does not exist: the row has {state.n} digits. Choose 1-{state.n}."
+            Msg.n(
+                "Position {position} does not exist: the row has {count} digit. Choose 1-{count}.",
+                "Position {position} does not exist: the row has {count} digits. Choose 1-{count}.",
+                state.n,
+                position=position,
+            )
         )
     new_row = flip(state.row, position)
     ms = multiset(new_row)
     if ms in state.seen:
         allowed = legal_positions(state)
         raise IllegalMove(
-            f"Flipping position {position} gives {new_row}, whose run lengths "
-            f"{format_multiset(ms)} already occurred. Legal positions: "
-            f"{', '.join(map(str, allowed))}."
+            "Flipping position {position} gives {row}, whose run lengths {runs} already occurred. "
+            "Legal positions: {positions}.",
+            position=position,
+            row=new_row,
+            runs=format_multiset(ms),
+            positions=", ".join(map(str, allowed)),
         )
     moved = replace(
         state,
@@ -184,14 +193,14 @@ def outcome(state: State) -> Outcome | None:
         return None
     remaining = [s for s in range(state.n_players) if s not in state.forfeited]
     if len(remaining) == 1:
-        return Outcome(winners=(remaining[0],), reason="every other player left the game")
+        return Outcome(winners=(remaining[0],), reason=N_("every other player left the game"))
     if not remaining:
-        return Outcome(winners=(), reason="every player left the game")
+        return Outcome(winners=(), reason=N_("every player left the game"))
     last = state.movers[-1] if state.movers else None
     if last is None or last in state.forfeited:
         # Nobody (still in the game) made the last move: the remaining players share the game.
-        return Outcome(winners=tuple(remaining), reason="no legal move is left")
-    return Outcome(winners=(last,), reason="no legal move is left: the last player to move wins")
+        return Outcome(winners=tuple(remaining), reason=N_("no legal move is left"))
+    return Outcome(winners=(last,), reason=N_("no legal move is left: the last player to move wins"))
 
 
 def format_multiset(ms: Multiset) -> str:

@@ -38,6 +38,7 @@ from bot.errors import (
     name_list,
 )
 from bot.games.base import ActionJSON, Forfeit, Option, Outcome, require
+from bot.i18n import ENGLISH, N_, Lang, Msg
 from bot.inputs import excerpt, is_ascii_digits, not_allowed, whole_number
 
 NAME = "updown"
@@ -113,7 +114,8 @@ def parse_rank(text: str) -> int:
             "An empty answer is not a card value. Type A, 2-10, J, Q or K (or a number from 1 to 13)."
         )
     raise BadInput(
-        f"{excerpt(raw)!r} is not a card value. Type A, 2-10, J, Q or K (or a number from 1 to 13)."
+        "{shown} is not a card value. Type A, 2-10, J, Q or K (or a number from 1 to 13).",
+        shown=repr(excerpt(raw)),
     )
 
 
@@ -130,19 +132,38 @@ def parse_letters(text: str) -> str:
     # Only ASCII letters are upper-cased: "ß".upper() is "SS", and "ſ".upper() is "S".
     bad = [ch.upper() if ch.isascii() else ch for ch in letters if ch not in "UDSuds"]
     if bad:
-        raise BadInput(
-            f"A prediction uses only U (up), D (down) and S (same); {not_allowed(bad)}. " + _instead(text)
-        )
+        raise BadLetters(bad, _instead(text))
     return letters.upper()
 
 
-def _instead(text: str) -> str:
+class BadLetters(BadInput):
+    """A prediction with characters other than U, D and S (``bad``, as typed), and what to type
+    instead."""
+
+    def __init__(self, bad: Iterable[str], instead: Msg) -> None:
+        self.bad, self.instead = tuple(bad), instead
+        super().__init__("A prediction uses only U (up), D (down) and S (same).")
+        self.message = self.say(ENGLISH)
+
+    def say(self, lang: Lang, name: Namer | None = None) -> str:
+        return lang.t(
+            "A prediction uses only U (up), D (down) and S (same); {refused}. {instead}",
+            refused=not_allowed(self.bad, lang=lang),
+            instead=lang.say(self.instead),
+        )
+
+
+def _instead(text: str) -> Msg:
     """What to type instead of a refused prediction: its letters when it spelled the words out."""
     words = "".join(ch.lower() if ch.isascii() and ch.isalpha() else " " for ch in text[:200]).split()
     letters = [_WORDS.get(w) for w in words]
     if words and len(text) <= 200 and all(letters):
-        return f"To predict {excerpt(', '.join(words))}, type {''.join(map(str, letters))}."
-    return "Type one letter per change, for example UDS."
+        return Msg(
+            "To predict {words}, type {letters}.",
+            words=excerpt(", ".join(words)),
+            letters="".join(map(str, letters)),
+        )
+    return Msg("Type one letter per change, for example UDS.")
 
 
 def changes_of(ranks: Iterable[int]) -> str:
@@ -466,7 +487,7 @@ class Play:
 
 Move = Predict | Play
 MOVES = base.Moves[Move](
-    (Predict, Play), wrong="In Up-Down-Stay you either predict (U/D/S letters) or play a card."
+    (Predict, Play), wrong=N_("In Up-Down-Stay you either predict (U/D/S letters) or play a card.")
 )
 
 
@@ -483,7 +504,7 @@ def parse_action(data: ActionJSON) -> Move | Forfeit:
 
 def _check_rank(rank: int) -> None:
     if not 1 <= rank <= 13:
-        raise BadInput(f"There is no card value {rank}: values go from 1 (A) to 13 (K).")
+        raise BadInput("There is no card value {rank}: values go from 1 (A) to 13 (K).", rank=rank)
 
 
 class OutOfPlayoff(NotYourTurn):
@@ -491,10 +512,14 @@ class OutOfPlayoff(NotYourTurn):
 
     def __init__(self, players: Iterable[int]) -> None:
         self.players = tuple(players)
-        super().__init__(self.text())
+        super().__init__("You are out of this playoff.")
+        self.message = self.say(ENGLISH)
 
-    def text(self, name: Namer | None = None) -> str:
-        return f"You are out of this playoff: only {name_list(self.players, name)} play it."
+    def say(self, lang: Lang, name: Namer | None = None) -> str:
+        return lang.t(
+            "You are out of this playoff: only {players} play it.",
+            players=name_list(self.players, name, lang),
+        )
 
 
 class StillPredicting(IllegalMove):
@@ -502,12 +527,13 @@ class StillPredicting(IllegalMove):
 
     def __init__(self, waiting: Iterable[int]) -> None:
         self.waiting = tuple(waiting)
-        super().__init__(self.text())
+        super().__init__("Placing starts once every player has predicted.")
+        self.message = self.say(ENGLISH)
 
-    def text(self, name: Namer | None = None) -> str:
-        return (
-            "Placing starts once every player has predicted; "
-            f"still waiting for {name_list(self.waiting, name)}."
+    def say(self, lang: Lang, name: Namer | None = None) -> str:
+        return lang.t(
+            "Placing starts once every player has predicted; still waiting for {players}.",
+            players=name_list(self.waiting, name, lang),
         )
 
 
@@ -533,13 +559,24 @@ def _predict(state: State, seat: int, letters: str) -> State:
     _check_in_deal(state, seat)
     if state.row:
         mine = state.predictions[seat]
-        raise IllegalMove(
-            "Cards are being placed, so predictions are locked" + (f": yours stays {mine}." if mine else ".")
-        )
+        if mine:
+            raise IllegalMove(
+                "Cards are being placed, so predictions are locked: yours stays {prediction}.",
+                prediction=mine,
+            )
+        raise IllegalMove("Cards are being placed, so predictions are locked.")
     if len(letters) > state.max_letters:
         raise BadInput(
-            f"Your prediction has {len(letters)} letters, but the row will have {state.row_size} "
-            f"cards, so {state.max_letters} changes: use 1 to {state.max_letters} letters."
+            Msg.n(
+                "Your prediction has {letters}, but the row will have {cards}, so {changes}: "
+                "use 1 to {count} letter.",
+                "Your prediction has {letters}, but the row will have {cards}, so {changes}: "
+                "use 1 to {count} letters.",
+                state.max_letters,
+                letters=Msg.n("{count} letter", "{count} letters", len(letters)),
+                cards=Msg.n("{count} card", "{count} cards", state.row_size),
+                changes=Msg.n("{count} change", "{count} changes", state.max_letters),
+            )
         )
     replaced = state.predictions[seat] is not None
     predictions = list(state.predictions)
@@ -554,12 +591,12 @@ def _play(state: State, seat: int, rank: int) -> State:
     if state.phase == "predict":
         raise StillPredicting(sorted(to_act(state)))
     if seat != state.turn:
-        raise NotYourTurn(waiting=(state.turn,), to="place a card")
+        raise NotYourTurn(waiting=(state.turn,), to=N_("place a card"))
     hand = state.hands[seat]
     card = next((c for c in hand if card_rank(c) == rank), None)
     if card is None:
         ranks = ", ".join(rank_label(r) for r in sorted({card_rank(c) for c in hand}))
-        raise IllegalMove(f"You hold no {rank_label(rank)}. Your ranks: {ranks}.")
+        raise IllegalMove("You hold no {rank}. Your ranks: {ranks}.", rank=rank_label(rank), ranks=ranks)
     hands = list(state.hands)
     hands[seat] = tuple(c for c in hand if c != card)
     row = (*state.row, card)
@@ -590,9 +627,9 @@ def _settle(state: State, events: list[Event]) -> State:
     if state.phase != "over" and len(state.active) < 2:
         remaining = state.active
         reason = (
-            "every other player left the game"
+            N_("every other player left the game")
             if state.deal == 0
-            else "every other player in the playoff left the game"
+            else N_("every other player in the playoff left the game")
         )
         events.append({"type": "game_over", "winners": list(remaining), "reason": reason})
         state = replace(state, phase="over", winners=remaining, reason=reason)
@@ -642,12 +679,7 @@ def _finish_deal(state: State, events: list[Event]) -> State:
     if result == "playoff":
         events.append({"type": "playoff", "deal": state.deal + 1, "players": list(top), "tied_score": best})
         return replace(_start_deal(state, state.deal + 1, top), events=tuple(events))
-    if result == "winner":
-        reason = f"the longest matching prediction ({best} letter{'' if best == 1 else 's'})"
-        if state.deal:
-            reason += f" in playoff {state.deal}"
-    else:
-        reason = f"still tied at {best} after {MAX_PLAYOFFS} playoffs, so they share the win"
+    reason = str(deal_reason(record))  # kept in English, as logged; `outcome` says it in any language
     events.append({"type": "game_over", "winners": list(top), "reason": reason})
     return replace(state, phase="over", winners=top, reason=reason, events=tuple(events))
 
@@ -668,10 +700,39 @@ def forfeit(state: State, seat: int) -> State:
     return _settle(out, [event])
 
 
+def deal_reason(record: DealRecord) -> Msg:
+    """Why a game ended with a finished deal: its unique best prediction, or the last playoff's tie."""
+    if record.result == "winner" and record.deal:
+        return Msg.n(
+            "the longest matching prediction ({count} letter) in playoff {deal}",
+            "the longest matching prediction ({count} letters) in playoff {deal}",
+            record.best,
+            deal=record.deal,
+        )
+    if record.result == "winner":
+        return Msg.n(
+            "the longest matching prediction ({count} letter)",
+            "the longest matching prediction ({count} letters)",
+            record.best,
+        )
+    return Msg.n(
+        "still tied at {best} after {count} playoff, so they share the win",
+        "still tied at {best} after {count} playoffs, so they share the win",
+        MAX_PLAYOFFS,
+        best=record.best,
+    )
+
+
 def outcome(state: State) -> Outcome | None:
     if state.phase != "over":
         return None
-    return Outcome(winners=state.winners, reason=state.reason, scores=_last_scores(state))
+    last = state.history[-1] if state.history else None
+    # A game ended by its last deal says why from that deal's record (in any language); one ended
+    # by players leaving keeps its reason, a msgid.
+    reason: str | Msg = state.reason
+    if last is not None and last.result != "playoff" and state.reason == str(deal_reason(last)):
+        reason = deal_reason(last)
+    return Outcome(winners=state.winners, reason=reason, scores=_last_scores(state))
 
 
 def _last_scores(state: State) -> tuple[int, ...] | None:

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from bot.i18n import N_
+
 ALL_TIME = "all"
-PERIODS: dict[str, str] = {ALL_TIME: "all time", "month": "this month", "week": "this week"}
+# The periods' names: msgids (bot/i18n), translated where they are shown.
+PERIODS: dict[str, str] = {ALL_TIME: N_("all time"), "month": N_("this month"), "week": N_("this week")}
 TIMED = ("month", "week")  # the periods kept as standings of their own
 
 

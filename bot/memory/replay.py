@@ -23,12 +23,12 @@ from PIL import Image
 
 from bot.games import play
 from bot.games.base import ActionJSON, AnyRules
+from bot.i18n import ENGLISH, Lang
 from bot.memory.animation import Animation, encode
 from bot.render.alt import fit_alt, player
 from bot.render.colours import INK, MUTED
 from bot.render.common import Canvas, text_width
-from bot.table.present import News, Presenter, TableInfo, counted, outcome_text
-from bot.table.replies import join_words
+from bot.table.present import News, Presenter, TableInfo, outcome_text
 
 FRAME_MS = 1000  # each position is shown this long
 LAST_MS = 3000  # and the last one this long, before the animation starts again
@@ -97,9 +97,9 @@ def _forfeit(action: ActionJSON) -> str | None:
     return "timeout" if action.get("reason") == "timeout" else "left"
 
 
-def rebuild(log: GameLog, rules: AnyRules) -> Replay:
+def rebuild(log: GameLog, rules: AnyRules, lang: Lang = ENGLISH) -> Replay:
     """The game of ``log`` replayed with ``rules``: one frame for the first position and one after
-    each move. ``ValueError`` (or the rules' own error) when the log does not replay."""
+    each move, told in ``lang``. ``ValueError`` (or the rules' own error) when the log does not replay."""
     state = rules.new_game(len(log.seats), log.options, log.seed)
     before = rules.view_for(state, None)
     frames = [Frame(0, before, None)]
@@ -122,6 +122,7 @@ def rebuild(log: GameLog, rules: AnyRules) -> Replay:
         timeout_s=log.timeout_s,
         waiting=() if outcome is not None else tuple(sorted(rules.to_act(state))),
         outcome=outcome,
+        lang=lang,
     )
     return Replay(table, tuple(frames))
 
@@ -138,29 +139,42 @@ def move_lines(frame: Frame, table: TableInfo, headline: Callable[[News[Any], Ta
     """What a move did, as the channel was told it (in plain text, players named in words)."""
     assert frame.news is not None
     lines = [line.strip() for line in plain(headline(frame.news, table)).splitlines() if line.strip()]
-    return lines or [f"{table.who(frame.news.seat)} moved."]
+    return lines or [table.lang.t("{player} moved.", player=table.who(frame.news.seat))]
 
 
 def _players(table: TableInfo) -> str:
-    return join_words([table.who(s) for s in range(len(table.seats))])
+    return table.lang.words([table.who(s) for s in range(len(table.seats))])
 
 
 def _options(table: TableInfo) -> str:
-    return ", ".join(f"{k} = {v}" for k, v in table.options.items()) or "none"
+    return ", ".join(f"{k} = {v}" for k, v in table.options.items()) or table.lang.t("none")
 
 
 def result_lines(replay: Replay) -> list[str]:
     """The result (or, for a game still being played, who it waits for)."""
     table = replay.table
+    lang = table.lang
     outcome = table.outcome
     if outcome is None:
-        waiting = join_words([table.who(s) for s in table.waiting])
-        tail = f": waiting for {waiting}." if waiting else "."
-        return [f"The game is still being played; this is the position after move {replay.moves}{tail}"]
+        if table.waiting:
+            return [
+                lang.t(
+                    "The game is still being played; this is the position after move {number}: "
+                    "waiting for {players}.",
+                    number=replay.moves,
+                    players=lang.words([table.who(s) for s in table.waiting]),
+                )
+            ]
+        return [
+            lang.t(
+                "The game is still being played; this is the position after move {number}.",
+                number=replay.moves,
+            )
+        ]
     lines = [plain(outcome_text(table, outcome))]
     if outcome.scores is not None:
         scores = ", ".join(f"{table.who(s)} {score}" for s, score in enumerate(outcome.scores))
-        lines.append(f"Final scores: {scores}.")
+        lines.append(lang.t("Final scores: {scores}.", scores=scores))
     return lines
 
 
@@ -168,11 +182,16 @@ def transcript(replay: Replay, present: Presenter) -> str:
     """The game in words, for a text file: the game, the players, the options, each move in order
     with who made it and what the channel was told (reveals when they happened), and the result."""
     table = replay.table
+    lang = table.lang
+    if replay.finished:
+        moves = lang.t("Moves: {count}", count=replay.moves)
+    else:
+        moves = lang.t("Moves: {count} so far (the game is still being played)", count=replay.moves)
     out = [
-        f"{table.title} · game #{table.game_id} · replay",
-        f"Players, in turn order: {_players(table)}",
-        f"Options: {_options(table)}",
-        f"Moves: {replay.moves}" + ("" if replay.finished else " so far (the game is still being played)"),
+        lang.t("{title} · game #{game_id} · replay", title=table.title, game_id=table.game_id),
+        lang.t("Players, in turn order: {players}", players=_players(table)),
+        lang.t("Options: {options}", options=_options(table)),
+        moves,
         "",
     ]
     for frame in replay.frames[1:]:
@@ -189,13 +208,24 @@ def transcript(replay: Replay, present: Presenter) -> str:
 def summary(replay: Replay) -> str:
     """The animation's alt text: the game, its players, what the frames are, and the result."""
     table = replay.table
-    moves = counted(replay.moves, "move")
+    lang = table.lang
     parts = [
-        f"Animated replay of {table.title} game #{table.game_id}: {_players(table)}.",
-        f"{counted(len(replay.frames), 'frame')}: the first position, then one after each of {moves}; "
-        f"each frame names its move and who made it above the board.",
+        lang.t(
+            "Animated replay of {title} game #{game_id}: {players}.",
+            title=table.title,
+            game_id=table.game_id,
+            players=_players(table),
+        ),
+        lang.n(
+            "{count} frame: the first position, then one after each of {moves}; "
+            "each frame names its move and who made it above the board.",
+            "{count} frames: the first position, then one after each of {moves}; "
+            "each frame names its move and who made it above the board.",
+            len(replay.frames),
+            moves=lang.n("{count} move", "{count} moves", replay.moves),
+        ),
         *result_lines(replay),
-        "The moves in words are in the transcript file.",
+        lang.t("The moves in words are in the transcript file."),
     ]
     return fit_alt(parts)
 
@@ -208,12 +238,19 @@ def caption(frame: Frame, replay: Replay) -> list[tuple[str, bool]]:
     12 of 40 · Alice (A)"), or the game and its players above the first position. The pieces repeat
     from frame to frame, so each is drawn once (the renderers' text cache) however long the game."""
     table = replay.table
+    lang = table.lang
     if frame.news is None:
-        return [(f"{table.title} #{table.game_id}", True), (f" · the start · {_players(table)}", False)]
+        start = " · " + lang.t("the start · {players}", players=_players(table))
+        return [(f"{table.title} #{table.game_id}", True), (start, False)]
     who = table.who(frame.news.seat)
     # The number digit by digit: ten sprites drawn once serve every move of every replay.
     digits = [(digit, True) for digit in str(frame.number)]
-    return [("Move ", True), *digits, (f" of {replay.moves} · ", False), (who, False)]
+    return [
+        (lang.pt("replay caption", "Move") + " ", True),
+        *digits,
+        (" " + lang.t("of {total}", total=replay.moves) + " · ", False),
+        (who, False),
+    ]
 
 
 def frame_image(board_png: bytes, pieces: list[tuple[str, bool]]) -> Image.Image:

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from bot.i18n.lang import ENGLISH, Lang
 from bot.render.colours import seat_letter
 from bot.render.common import seat_name
 
 ALT_LIMIT = 1000  # Discord takes 1,024 characters: keep a margin
 
 
-def player(names: Sequence[str], seat: int) -> str:
+def player(names: Sequence[str], seat: int, lang: Lang = ENGLISH) -> str:
     """A player as the board marks them: their name and letter."""
-    return f"{seat_name(names, seat, 32)} ({seat_letter(seat)})"
+    return f"{seat_name(names, seat, 32, lang)} ({seat_letter(seat)})"
 
 
 def words(items: Sequence[str]) -> str:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n.lang import ENGLISH, Lang
 from bot.render.colours import BACKGROUND, BORDER, INK, RGB, ink_on, player_colour, seat_letter
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom, as Pillow takes them
@@ -52,9 +53,13 @@ def font(size: int, face: str = "sans") -> ImageFont.FreeTypeFont:
 NAME_MAX = 18  # characters of a name shown, where a board has no narrower room for it
 
 
-def seat_name(names: Sequence[str], seat: int, limit: int = NAME_MAX) -> str:
-    """The seat's player's name, cut to ``limit`` characters with "…"; "Player B" when it is unknown."""
-    name = names[seat] if seat < len(names) and names[seat] else f"Player {seat_letter(seat)}"
+def seat_name(names: Sequence[str], seat: int, limit: int = NAME_MAX, lang: Lang = ENGLISH) -> str:
+    """The seat's player's name, cut to ``limit`` characters with "…"; "Player B" (in ``lang``) when
+    it is unknown."""
+    if seat < len(names) and names[seat]:
+        name = names[seat]
+    else:
+        name = lang.t("Player {letter}", letter=seat_letter(seat))
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 

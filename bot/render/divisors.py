@@ -3,14 +3,19 @@ for a seat's private view, that seat's fresh pile.
 
 Only a `View` comes in, so a public board cannot show a secret: pending picks appear as a face-down
 card ("?"), a pairing still waiting for a pick as an empty card slot.
+
+Words are drawn in the language given (``lang``, English by default): the scoreboard's columns are as
+wide as their headings in that language, and every other label is fitted to its room
+(`bot.render.fit`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from bot.games.divisors import DROPPED, EMPTY, EXCHANGE, FORFEITED, IN, MOLDY, Result, View
+from bot.i18n import ENGLISH, Lang, Np_
 from bot.render.colours import (
     BACKGROUND,
     BAD,
@@ -26,6 +31,7 @@ from bot.render.colours import (
     player_colour,
 )
 from bot.render.common import Canvas, seat_name
+from bot.render.fit import draw_fitted, width_of
 
 WIDTH = 760
 PAD = 16
@@ -38,25 +44,37 @@ TEXT = 14
 SMALL = 14
 BADGE = 20
 
-# Scoreboard columns (x of the column's left edge, or right edge for numbers).
+# Scoreboard columns: the name from X_NAME, the score right-aligned at X_SCORE; the fresh and moldy
+# counts and the state follow, each column as wide as its heading (at least COUNT_W).
 X_NAME = PAD + 20
 X_SCORE = 300  # right-aligned
-X_FRESH = 380
-X_MOLDY = 450
-X_STATE = 500
+COUNT_W = 48
+GAP = 18
 
 # Pairing columns.
 X_CARD_A = 200
 X_CARD_B = X_CARD_A + CARD_W + 10
 X_NAME_B = X_CARD_B + CARD_W + 12
 X_OUTCOME = 486
+OUTCOME_W = WIDTH - PAD - X_OUTCOME
 
 HAND_CELL = CARD_W + 22  # a card and room for its "×2"
 HAND_ROW_H = CARD_H + 8
 HAND_PER_ROW = (WIDTH - 2 * PAD) // HAND_CELL
 
-STATUS_TEXT = {EMPTY: "out: no fresh cards", DROPPED: "dropped out", FORFEITED: "left the game"}
-KIND_TEXT = {EXCHANGE: "exchanged", MOLDY: "to the moldy piles"}
+STATUS_TEXT = {
+    EMPTY: Np_("divisors board", "out: no fresh cards"),
+    DROPPED: Np_("divisors board", "dropped out"),
+    FORFEITED: Np_("divisors board", "left the game"),
+}
+KIND_TEXT = {EXCHANGE: Np_("divisors board", "exchanged"), MOLDY: Np_("divisors board", "to the moldy piles")}
+LABEL_TEXT = {
+    "equal": Np_("divisors board", "Equal"),
+    "one": Np_("divisors board", "One"),
+    "divides": Np_("divisors board", "Divides"),
+    "shared factor": Np_("divisors board", "Shared factor"),
+    "coprime": Np_("divisors board", "Coprime"),
+}
 
 
 @lru_cache(maxsize=256)
@@ -84,70 +102,104 @@ def _slot() -> Canvas:
     return _card("", BACKGROUND, MUTED)
 
 
-def _points_text(result: Result, names: Sequence[str]) -> str:
+def _points_text(result: Result, names: Sequence[str], lang: Lang) -> str:
     pa, pb = result.points
     if pa == pb:
-        return "no points" if pa == 0 else f"+{pa} each"
+        return lang.pt("divisors board", "no points") if pa == 0 else lang.t("+{points} each", points=pa)
     winner = result.seats[0] if pa > pb else result.seats[1]
-    return f"+{max(pa, pb)} {seat_name(names, winner, 12)}"
+    return f"+{max(pa, pb)} {seat_name(names, winner, 12, lang)}"
 
 
 def _hand_rows(view: View) -> int:
     return max(1, -(-len(view.hand) // HAND_PER_ROW))
 
 
-def _section(c: Canvas, y: int, title: str) -> int:
-    c.text((PAD, y), title, TEXT, INK, "bold")
-    c.line([(PAD, y + 22), (WIDTH - PAD, y + 22)], GRID)
-    return y + 28
+class _Board:
+    """One drawing: the canvas, the names and the language."""
+
+    def __init__(self, c: Canvas, names: Sequence[str], lang: Lang) -> None:
+        self.c, self.names, self.lang = c, names, lang
+        self.fit = partial(draw_fitted, c)  # text fitted to its room (smaller, or cut)
+
+    def section(self, y: int, title: str) -> int:
+        self.fit((PAD, y), title, TEXT, WIDTH - 2 * PAD, INK, "bold")
+        self.c.line([(PAD, y + 22), (WIDTH - PAD, y + 22)], GRID)
+        return y + 28
+
+    def pairing_row(self, y: int, view: View, pair: tuple[int, int], result: Result | None) -> None:
+        c, names, lang = self.c, self.names, self.lang
+        a, b = pair
+        mid = y + (PAIR_H - CARD_H) // 2
+        text_y = y + (PAIR_H - 17) // 2
+        badge_y = y + (PAIR_H - BADGE) // 2
+        c.badge((X_CARD_A - 8 - BADGE, badge_y), a, BADGE)
+        c.text((X_CARD_A - 16 - BADGE, text_y), seat_name(names, a, 16, lang), TEXT, INK, "bold", "r")
+        c.badge((X_NAME_B, badge_y), b, BADGE)
+        c.text((X_NAME_B + BADGE + 8, text_y), seat_name(names, b, 12, lang), TEXT, INK, "bold")
+        if result is not None and result.cards is not None:
+            c.paste(_face(result.cards[0]), (X_CARD_A, mid))
+            c.paste(_face(result.cards[1]), (X_CARD_B, mid))
+            self.fit(
+                (X_OUTCOME, y + 3),
+                lang.pt("divisors board", LABEL_TEXT[result.label]),
+                TEXT,
+                OUTCOME_W,
+                INK,
+                "bold",
+            )
+            self.fit(
+                (X_OUTCOME, y + 23),
+                f"{_points_text(result, names, lang)} · {lang.pt('divisors board', KIND_TEXT[result.kind])}",
+                SMALL,
+                OUTCOME_W,
+                GOOD if any(result.points) else MUTED,
+            )
+            return
+        if result is not None:  # void
+            c.paste(_slot(), (X_CARD_A, mid))
+            c.paste(_slot(), (X_CARD_B, mid))
+            self.fit(
+                (X_OUTCOME, text_y),
+                lang.pt("divisors board", "called off: a player left"),
+                SMALL,
+                OUTCOME_W,
+                BAD,
+            )
+            return
+        waiting = []
+        for seat, x in ((a, X_CARD_A), (b, X_CARD_B)):
+            if seat in view.picked:
+                c.paste(_hidden(seat), (x, mid))
+            else:
+                c.paste(_slot(), (x, mid))
+                waiting.append(seat_name(names, seat, lang=lang))
+        choosing = lang.t("choosing: {players}", players=lang.words(waiting))
+        self.fit((X_OUTCOME, text_y), choosing, SMALL, OUTCOME_W, MUTED)
 
 
-def _pairing_row(
-    c: Canvas, y: int, view: View, pair: tuple[int, int], result: Result | None, names: Sequence[str]
-) -> None:
-    a, b = pair
-    mid = y + (PAIR_H - CARD_H) // 2
-    text_y = y + (PAIR_H - 17) // 2
-    badge_y = y + (PAIR_H - BADGE) // 2
-    c.badge((X_CARD_A - 8 - BADGE, badge_y), a, BADGE)
-    c.text((X_CARD_A - 16 - BADGE, text_y), seat_name(names, a, 16), TEXT, INK, "bold", "r")
-    c.badge((X_NAME_B, badge_y), b, BADGE)
-    c.text((X_NAME_B + BADGE + 8, text_y), seat_name(names, b, 12), TEXT, INK, "bold")
-    if result is not None and result.cards is not None:
-        c.paste(_face(result.cards[0]), (X_CARD_A, mid))
-        c.paste(_face(result.cards[1]), (X_CARD_B, mid))
-        label = result.label
-        c.text((X_OUTCOME, y + 3), f"{label[0].upper()}{label[1:]}", TEXT, INK, "bold")
-        c.text(
-            (X_OUTCOME, y + 23),
-            f"{_points_text(result, names)} · {KIND_TEXT[result.kind]}",
-            SMALL,
-            GOOD if any(result.points) else MUTED,
-        )
-        return
-    if result is not None:  # void
-        c.paste(_slot(), (X_CARD_A, mid))
-        c.paste(_slot(), (X_CARD_B, mid))
-        c.text((X_OUTCOME, text_y), "called off: a player left", SMALL, BAD)
-        return
-    waiting = []
-    for seat, x in ((a, X_CARD_A), (b, X_CARD_B)):
-        if seat in view.picked:
-            c.paste(_hidden(seat), (x, mid))
-        else:
-            c.paste(_slot(), (x, mid))
-            waiting.append(seat_name(names, seat))
-    c.text((X_OUTCOME, text_y), "choosing: " + " and ".join(waiting), SMALL, MUTED)
-
-
-def render_board(view: View, names: Sequence[str] = ()) -> bytes:
+def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH) -> bytes:
     n = view.n_players
     winners = set(view.outcome.winners) if view.outcome is not None else set()
     settled = {r.seats: r for r in view.results}
     shown_pairs = list(view.pairings)
     last = list(view.last_results)
 
-    height = PAD + 30 + 22  # title and subtitle
+    # Where the game stands: one line, or two when the language makes it too long for one.
+    if view.outcome is not None:
+        subs = [lang.t("Cards 1-{m} · game over: {reason}", m=view.m, reason=view.outcome.reason_in(lang))]
+    else:
+        where = lang.t(
+            "Cards 1-{m} · cycle {cycle}, round {round} of {rounds}",
+            m=view.m,
+            cycle=view.cycle,
+            round=view.round,
+            rounds=view.rounds_per_cycle,
+        )
+        quiet = lang.t("cycles without a moldy card: {quiet} of {m}", quiet=view.quiet_cycles, m=view.m)
+        joined = f"{where} · {quiet}"
+        subs = [joined] if width_of(joined, SMALL) <= WIDTH - 2 * PAD else [where, quiet]
+
+    height = PAD + 30 + 22 * len(subs)  # title and subtitle
     height += 28 + ROW_H * (n + 1) + 8  # scoreboard
     if shown_pairs:
         height += 28 + PAIR_H * len(shown_pairs) + 8
@@ -157,31 +209,29 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
         height += 28 + _hand_rows(view) * HAND_ROW_H + 24
     height += PAD
     c = Canvas(WIDTH, height)
+    board = _Board(c, names, lang)
 
     # Title and where the game stands.
     y = PAD
     c.text((PAD, y), "The Numerical Card Game", TITLE_SIZE, INK, "bold")
     y += 30
-    if view.outcome is not None:
-        sub = f"Cards 1-{view.m} · game over: {view.outcome.reason}"
-        c.text((PAD, y), sub, SMALL, BAD)
-    else:
-        sub = (
-            f"Cards 1-{view.m} · cycle {view.cycle}, round {view.round} of {view.rounds_per_cycle}"
-            f" · cycles without a moldy card: {view.quiet_cycles} of {view.m}"
-        )
-        c.text((PAD, y), sub, SMALL, MUTED)
-    y += 22
+    for sub in subs:
+        board.fit((PAD, y), sub, SMALL, WIDTH - 2 * PAD, BAD if view.outcome is not None else MUTED)
+        y += 22
 
-    # Scoreboard.
-    y = _section(c, y, "Players")
-    for x, label, anchor in (
-        (X_NAME + 8, "Name", "l"),
-        (X_SCORE, "Score", "r"),
-        (X_FRESH + 24, "Fresh", "c"),
-        (X_MOLDY + 24, "Moldy", "c"),
-    ):
-        c.text((x, y + 4), label, SMALL, MUTED, anchor=anchor)
+    # Scoreboard: the count columns as wide as their headings.
+    y = board.section(y, lang.pt("divisors board", "Players"))
+    fresh_head, moldy_head = lang.pt("divisors board", "Fresh"), lang.pt("divisors board", "Moldy")
+    fresh_w = max(COUNT_W, width_of(fresh_head, SMALL))
+    moldy_w = max(COUNT_W, width_of(moldy_head, SMALL))
+    x_fresh = X_SCORE + GAP + fresh_w // 2  # centres
+    x_moldy = X_SCORE + GAP + fresh_w + GAP + moldy_w // 2
+    x_state = X_SCORE + GAP + fresh_w + GAP + moldy_w + GAP
+    state_w = WIDTH - PAD - x_state
+    board.fit((X_NAME + 8, y + 4), lang.pt("divisors board", "Name"), SMALL, X_SCORE - 70 - X_NAME, MUTED)
+    board.fit((X_SCORE, y + 4), lang.pt("divisors board", "Score"), SMALL, 64, MUTED, anchor="r")
+    c.text((x_fresh, y + 4), fresh_head, SMALL, MUTED, anchor="c")
+    c.text((x_moldy, y + 4), moldy_head, SMALL, MUTED, anchor="c")
     y += ROW_H
     for seat in range(n):
         status = view.status[seat]
@@ -189,43 +239,55 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
         if bg != BACKGROUND:
             c.rect((PAD - 4, y, WIDTH - PAD + 4, y + ROW_H - 3), fill=bg)
         c.badge((PAD, y + 3), seat, BADGE, background=bg)
-        c.text((X_NAME + 8, y + 4), seat_name(names, seat), TEXT, INK, "bold", background=bg)
+        c.text((X_NAME + 8, y + 4), seat_name(names, seat, lang=lang), TEXT, INK, "bold", background=bg)
         c.text((X_SCORE, y + 2), str(view.scores[seat]), 16, INK, "bold", "r", background=bg)
-        c.text((X_FRESH + 24, y + 4), str(view.fresh_counts[seat]), TEXT, INK, anchor="c", background=bg)
-        c.text((X_MOLDY + 24, y + 4), str(view.moldy_counts[seat]), TEXT, INK, anchor="c", background=bg)
+        c.text((x_fresh, y + 4), str(view.fresh_counts[seat]), TEXT, INK, anchor="c", background=bg)
+        c.text((x_moldy, y + 4), str(view.moldy_counts[seat]), TEXT, INK, anchor="c", background=bg)
         if seat in winners:
-            note, ink = "★ wins", GOOD
+            note, ink = lang.pt("divisors board", "★ wins"), GOOD
         elif status != IN:
-            note, ink = STATUS_TEXT[status], (BAD if status == FORFEITED else MUTED)
+            note, ink = (
+                lang.pt("divisors board", STATUS_TEXT[status]),
+                (BAD if status == FORFEITED else MUTED),
+            )
         elif seat in view.to_act:
-            note, ink = "to pick a card", INK
+            note, ink = lang.pt("divisors board", "to pick a card"), INK
         elif seat in view.picked:
-            note, ink = "picked ✓", GOOD
+            note, ink = lang.pt("divisors board", "picked ✓"), GOOD
         elif view.outcome is None and not any(seat in p for p in view.pairings):
-            note, ink = "sits out this round", MUTED
+            note, ink = lang.pt("divisors board", "sits out this round"), MUTED
         else:
             note, ink = "", MUTED
         if note:
-            c.text((X_STATE, y + 5), note, SMALL, ink, background=bg)
+            board.fit((x_state, y + 5), note, SMALL, state_w, ink, background=bg)
         y += ROW_H
     y += 8
 
     if shown_pairs:
-        y = _section(c, y, f"Round {view.round} of cycle {view.cycle}")
+        title = lang.t("Round {round} of cycle {cycle}", round=view.round, cycle=view.cycle)
+        y = board.section(y, title)
         for pair in shown_pairs:
-            _pairing_row(c, y, view, pair, settled.get(pair), names)
+            board.pairing_row(y, view, pair, settled.get(pair))
             y += PAIR_H
         y += 8
 
     if last:
-        y = _section(c, y, "Last round" if view.outcome is None else "Final round")
+        y = board.section(
+            y,
+            lang.pt("divisors board", "Last round")
+            if view.outcome is None
+            else lang.pt("divisors board", "Final round"),
+        )
         for result in last:
-            _pairing_row(c, y, view, result.seats, result, names)
+            board.pairing_row(y, view, result.seats, result)
             y += PAIR_H
         y += 8
 
     if view.seat is not None:
-        y = _section(c, y, f"Your fresh pile ({len(view.hand_cards)} cards)")
+        count = len(view.hand_cards)
+        y = board.section(
+            y, lang.n("Your fresh pile ({count} card)", "Your fresh pile ({count} cards)", count)
+        )
         for i, (value, count) in enumerate(view.hand):
             row, col = divmod(i, HAND_PER_ROW)
             x, top = PAD + col * HAND_CELL, y + row * HAND_ROW_H
@@ -236,11 +298,13 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
                 c.text((x + CARD_W + 2, top + 12), f"×{count}", SMALL, INK)
         y += _hand_rows(view) * HAND_ROW_H
         if not view.hand:
-            caption = "No fresh cards."
+            caption = lang.pt("divisors board", "No fresh cards.")
         elif view.pending is not None:
-            caption = f"Your pick: {view.pending} (hidden from the others until the pairing resolves)"
+            caption = lang.t(
+                "Your pick: {card} (hidden from the others until the pairing resolves)", card=view.pending
+            )
         else:
             caption = ""
         if caption:
-            c.text((PAD, y), caption, SMALL, MUTED)
+            board.fit((PAD, y), caption, SMALL, WIDTH - 2 * PAD, MUTED)
     return c.png()

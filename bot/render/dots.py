@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.dots import COLUMNS, View
-from bot.render.colours import BACKGROUND, BAD, GOOD, GRID, HIGHLIGHT, INK, MUTED, PANEL, player_colour
+from bot.games.dots import COLUMNS, View, directed
+from bot.i18n import ENGLISH, N_, Lang
+from bot.render.colours import BACKGROUND, BAD, GOOD, GRID, HIGHLIGHT, INK, MUTED, PANEL, RGB, player_colour
 from bot.render.common import Canvas, seat_name, text_width
 
 PAD = 16
@@ -20,21 +21,51 @@ TEXT = 14
 SMALL = 14
 BADGE = 20
 MARK = 18  # the letter badge on each line
+MARK_X = 272  # where the legend's "wins", "to move" or "left the game" starts
 
 
-def _owed_line(view: View, names: Sequence[str], room: int) -> tuple[int, str]:
-    """Who draws what next, in the longest wording that fits ``room`` pixels (then smaller)."""
-    o, who = view.owed, seat_name(names, view.turn or 0)
+def _owed_line(view: View, names: Sequence[str], room: int, lang: Lang = ENGLISH) -> tuple[int, str]:
+    """Who draws what next, in the longest wording that fits ``room`` pixels (then smaller); the
+    shortest when none fits (the board is then made wider)."""
+    o = view.owed
     assert o is not None
+    d, who = o.direction, seat_name(names, view.turn or 0)
     if o.first:
-        long, short = "from any dot (the first line)", "from any dot"
+        wordings = [
+            directed(
+                d,
+                N_("{player} draws a vertical line from any dot (the first line)"),
+                N_("{player} draws a horizontal line from any dot (the first line)"),
+            ),
+            directed(
+                d,
+                N_("{player} draws a vertical line from any dot"),
+                N_("{player} draws a horizontal line from any dot"),
+            ),
+        ]
     elif o.fallback:
-        long, short = "from a non-virgin dot (fallback)", "(fallback)"
-    elif view.current is not None:
-        long = short = f"from {COLUMNS[view.current[0]]}{view.current[1] + 1}"
+        wordings = [
+            directed(
+                d,
+                N_("{player} draws a vertical line from a non-virgin dot (fallback)"),
+                N_("{player} draws a horizontal line from a non-virgin dot (fallback)"),
+            ),
+            directed(
+                d,
+                N_("{player} draws a vertical line (fallback)"),
+                N_("{player} draws a horizontal line (fallback)"),
+            ),
+        ]
     else:
-        long = short = ""
-    candidates = [f"{who} draws a {o.direction} line {long}", f"{who} draws a {o.direction} line {short}"]
+        wordings = [
+            directed(
+                d,
+                N_("{player} draws a vertical line from {dot}"),
+                N_("{player} draws a horizontal line from {dot}"),
+            )
+        ]
+    dot = "" if view.current is None else f"{COLUMNS[view.current[0]]}{view.current[1] + 1}"
+    candidates = [lang.t(w, player=who, dot=dot) for w in wordings]
     for text in candidates:  # the full wording in small type before a shorter one
         for size in (TEXT, SMALL):
             if text_width(text, size) <= room:
@@ -46,12 +77,37 @@ def _spacing(size: int) -> int:
     return min(72, BOARD_SPAN // (size - 1))
 
 
-def render_board(view: View, names: Sequence[str] = ()) -> bytes:
+def _marks(view: View, lang: Lang) -> list[tuple[str, RGB] | None]:
+    """What the legend says after each player's score: the winners, who left, who moves."""
+    winners = set(view.outcome.winners) if view.outcome is not None else set()
+    marks: list[tuple[str, RGB] | None] = []
+    for seat in range(view.n_players):
+        if seat in winners:
+            marks.append((lang.t("★ wins"), GOOD))
+        elif seat in view.forfeited:
+            marks.append((lang.t("left the game"), BAD))
+        elif seat == view.turn:
+            marks.append((lang.t("to move"), INK))
+        else:
+            marks.append(None)
+    return marks
+
+
+def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH) -> bytes:
     size, n = view.size, view.n_players
     step = _spacing(size)
     grid = step * (size - 1)
     board_w = PAD + LABEL_W + 10 + grid + 14 + PAD
-    width = max(board_w, MIN_WIDTH)
+    marks = _marks(view, lang)
+    legend_w = PAD + MARK_X + max((text_width(m[0], SMALL) for m in marks if m), default=0) + PAD
+    width = max(board_w, MIN_WIDTH, legend_w)
+    over = ""
+    if view.outcome is not None:
+        over = lang.t("Game over: {reason}.", reason=lang.say(view.outcome.reason))
+        width = max(width, PAD + text_width(over, TEXT, "bold") + PAD)
+    elif view.owed is not None and view.turn is not None:
+        text_size, owed = _owed_line(view, names, width - 2 * PAD, lang)
+        width = max(width, PAD + text_width(owed, text_size) + PAD)
     # The centre of dot A1; a small grid sits in the middle of the (legend-wide) card.
     x0, y0 = PAD + LABEL_W + 10 + (width - board_w) // 2, PAD + LABEL_H + 10
     legend_y = y0 + grid + 24
@@ -98,12 +154,10 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
     # Legend: the players, their scores, who moves and what is owed.
     y = legend_y
     if view.outcome is not None:
-        c.text((PAD, y), f"Game over: {view.outcome.reason}.", TEXT, BAD, "bold")
+        c.text((PAD, y), over, TEXT, BAD, "bold")
     elif view.owed is not None and view.turn is not None:
-        text_size, text = _owed_line(view, names, width - 2 * PAD)
-        c.text((PAD, y), text, text_size, INK)
+        c.text((PAD, y), owed, text_size, INK)
     y += 30
-    winners = set(view.outcome.winners) if view.outcome is not None else set()
     for seat in range(n):
         bg = HIGHLIGHT if seat == view.turn else BACKGROUND
         if bg != BACKGROUND:
@@ -112,11 +166,8 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
         c.badge((PAD + 12, y + 1), seat, BADGE, background=bg)
         c.text((PAD + 40, y + 1), seat_name(names, seat), TEXT, INK, "bold", background=bg)
         c.text((PAD + 260, y), str(view.scores[seat]), 16, INK, "bold", "r", background=bg)
-        if seat in winners:
-            c.text((PAD + 272, y + 3), "★ wins", SMALL, GOOD, background=bg)
-        elif seat in view.forfeited:
-            c.text((PAD + 272, y + 3), "left the game", SMALL, BAD, background=bg)
-        elif seat == view.turn:
-            c.text((PAD + 272, y + 3), "to move", SMALL, INK, background=bg)
+        mark = marks[seat]
+        if mark is not None:
+            c.text((PAD + MARK_X, y + 3), mark[0], SMALL, mark[1], background=bg)
         y += LEGEND_ROW
     return c.png()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.i18n import ENGLISH, Lang, Np_
 from bot.render.alt import fit_alt
 from bot.render.colours import BACKGROUND, BAD, GOOD, GRID, HIGHLIGHT, INK, MUTED, PANEL, RGB
 from bot.render.common import MIN_WIDTH, Canvas
@@ -57,37 +58,41 @@ def _signed(value: int) -> str:
     return f"+{value:,}" if value > 0 else f"−{-value:,}" if value < 0 else "±0"
 
 
-def _columns(timed: bool) -> list[tuple[str, int, str]]:
+RATING = Np_("leaderboard", "Rating")
+CHANGE = Np_("leaderboard", "Change")
+GAMES = Np_("leaderboard", "Games")
+WINS = Np_("leaderboard", "Wins")
+
+
+def _columns(timed: bool, lang: Lang) -> list[tuple[str, int, str]]:
     """(heading, x, anchor) of each column after the name."""
     right = WIDTH - PAD
     if timed:
-        return [
-            ("Rating", right - 250, "r"),
-            ("Change", right - 160, "r"),
-            ("Games", right - 80, "r"),
-            ("Wins", right, "r"),
-        ]
-    return [("Rating", right - 180, "r"), ("Games", right - 90, "r"), ("Wins", right, "r")]
+        spots = [(RATING, right - 250), (CHANGE, right - 160), (GAMES, right - 80), (WINS, right)]
+    else:
+        spots = [(RATING, right - 180), (GAMES, right - 90), (WINS, right)]
+    return [(lang.pt("leaderboard", heading), x, "r") for heading, x in spots]
 
 
-def render(board: Leaderboard) -> bytes:
+def render(board: Leaderboard, *, lang: Lang = ENGLISH) -> bytes:
+    """The board drawn with its words in ``lang`` (the reader's: a leaderboard is a private answer)."""
     timed = board.timed
     rows = len(board.lines) + (2 if board.own is not None else 0)
     height = HEAD_H + max(1, rows) * ROW_H + PAD
     c = Canvas(max(WIDTH, MIN_WIDTH), height)
-    c.text((PAD, 12), f"{board.title} · leaderboard", TITLE, INK, "bold")
+    c.text((PAD, 12), lang.t("{title} · leaderboard", title=board.title), TITLE, INK, "bold")
     subtitle = board.period.capitalize() + (f" · {board.note}" if board.note else "")
     c.text((PAD, 44), subtitle, SMALL, MUTED)
-    columns = _columns(timed)
+    columns = _columns(timed, lang)
     head_y = HEAD_H - ROW_H + 8
     c.text((PAD, head_y), "#", SMALL, MUTED)
-    c.text((PAD + 44, head_y), "Player", SMALL, MUTED)
+    c.text((PAD + 44, head_y), lang.pt("leaderboard", "Player"), SMALL, MUTED)
     for heading, x, anchor in columns:
         c.text((x, head_y), heading, SMALL, MUTED, anchor=anchor)
     c.line([(PAD, HEAD_H - 2), (WIDTH - PAD, HEAD_H - 2)], GRID, 1)
     y = HEAD_H
     if not board.lines:
-        c.text((PAD, y + 6), "No finished game yet.", TEXT, MUTED)
+        c.text((PAD, y + 6), lang.t("No finished game yet."), TEXT, MUTED)
     for i, line in enumerate(board.lines):
         _row(c, y, line, columns, stripe=i % 2 == 1)
         y += ROW_H
@@ -117,19 +122,36 @@ def _row(c: Canvas, y: int, line: Line, columns: list[tuple[str, int, str]], *, 
         c.text((x, text_y), text, TEXT, colour, face, anchor=anchor, background=under)
 
 
-def alt_text(board: Leaderboard) -> str:
-    """The leaderboard in words (Discord's attachment description)."""
+def alt_text(board: Leaderboard, lang: Lang = ENGLISH) -> str:
+    """The leaderboard in words (Discord's attachment description), in ``lang``."""
 
     def said(line: Line) -> str:
-        change = "" if line.change is None else f", {_signed(line.change)} {board.period}"
-        games = f"{line.games} game{'' if line.games == 1 else 's'}"
-        wins = f"{line.wins} win{'' if line.wins == 1 else 's'}"
-        return f"{line.rank}. {line.name}: rating {line.rating}{change}, {games}, {wins}."
+        fields = {
+            "rank": line.rank,
+            "name": line.name,
+            "rating": line.rating,
+            "games": lang.n("{count} game", "{count} games", line.games),
+            "wins": lang.n("{count} win", "{count} wins", line.wins),
+        }
+        if line.change is None:
+            return lang.t("{rank}. {name}: rating {rating}, {games}, {wins}.", **fields)
+        return lang.t(
+            "{rank}. {name}: rating {rating}, {change} {period}, {games}, {wins}.",
+            change=_signed(line.change),
+            period=board.period,
+            **fields,
+        )
 
-    sentences = [f"{board.title} leaderboard, {board.period}" + (f", {board.note}." if board.note else ".")]
+    if board.note:
+        head = lang.t(
+            "{title} leaderboard, {period}, {note}.", title=board.title, period=board.period, note=board.note
+        )
+    else:
+        head = lang.t("{title} leaderboard, {period}.", title=board.title, period=board.period)
+    sentences = [head]
     if not board.lines:
-        sentences.append("No finished game yet.")
+        sentences.append(lang.t("No finished game yet."))
     sentences += [said(line) for line in board.lines]
     if board.own is not None:
-        sentences.append("You: " + said(board.own))
+        sentences.append(lang.t("You: {line}", line=said(board.own)))
     return fit_alt(sentences)

@@ -7,17 +7,22 @@ the game is over) the last finished round, so the round-end post shows D.
 
 Speed: each number's cell (decimal over binary, plain or highlighted) is drawn once into a cached
 palette sprite and pasted.
+
+Words are drawn in the language given (``lang``, English by default); each label is fitted to its
+room (`bot.render.fit`), as translations are often longer than the English.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from bot.games.numbers import RoundRecord, View, binary, largest
+from bot.i18n import ENGLISH, Lang
 from bot.render.colours import BACKGROUND, GOOD, GRID, HIGHLIGHT, INK, MUTED, PANEL
-from bot.render.common import Canvas, seat_name, text_width
+from bot.render.common import Canvas, seat_name
+from bot.render.fit import draw_fitted, fitted, width_of
 
 PAD = 16
 CELL_W = 74  # fits eight binary digits
@@ -55,23 +60,28 @@ def _symbol(symbol: str) -> Canvas:
     return c
 
 
-def _describe_d(record: RoundRecord, m: int) -> list[str]:
+def _describe_d(record: RoundRecord, m: int, lang: Lang) -> list[str]:
     """D as one or two lines of text."""
     if len(record.d) <= D_LIST_MAX:
+        shown = ", ".join(binary(v, m) for v in record.d[:8]) + (" …" if len(record.d) > 8 else "")
         return [
             "D = {" + ", ".join(map(str, record.d)) + "}",
-            "in binary: "
-            + ", ".join(binary(v, m) for v in record.d[:8])
-            + (" …" if len(record.d) > 8 else ""),
+            lang.t("in binary: {numbers}", numbers=shown),
         ]
     free = record.symbols.count("_")
     return [
-        f"D = all {len(record.d)} numbers matching {record.symbols} (2^{free}: each _ is 0 or 1)",
-        f"from {record.d[0]} to {record.d[-1]}",
+        lang.n(
+            "D = all {count} number matching {symbols} (2^{free}: each _ is 0 or 1)",
+            "D = all {count} numbers matching {symbols} (2^{free}: each _ is 0 or 1)",
+            len(record.d),
+            symbols=record.symbols,
+            free=free,
+        ),
+        lang.t("from {low} to {high}", low=record.d[0], high=record.d[-1]),
     ]
 
 
-def render_board(view: View, names: Sequence[str] = ()) -> bytes:
+def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH) -> bytes:
     m = view.m
     finished_round = not view.moves and view.last_round is not None
     record = view.last_round if finished_round else None
@@ -87,15 +97,27 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
     height = foot_y + 3 * 22 + PAD
     c = Canvas(width, height)
 
+    fit = partial(draw_fitted, c)  # text fitted to its room (smaller, or cut)
+
     # Title and status.
     c.text((PAD, PAD), "Numbers To Number", 18, INK, "bold")
-    status = f"Round {min(round_no, view.n_rounds - 1) + 1} of {view.n_rounds}"
+    fields = {
+        "round": min(round_no, view.n_rounds - 1) + 1,
+        "rounds": view.n_rounds,
+        "m": m,
+        "top": largest(m),
+    }
     if record is not None:
-        status += " · finished"
+        status = lang.t("Round {round} of {rounds} · finished  ·  m = {m}: numbers 1-{top}", **fields)
     elif view.outcome is None:
-        status += f" · move {len(moves) + 1} of {m}"
-    status += f"  ·  m = {m}: numbers 1-{largest(m)}"
-    c.text((PAD, PAD + 28), status, TEXT, MUTED)
+        status = lang.t(
+            "Round {round} of {rounds} · move {move} of {m}  ·  m = {m}: numbers 1-{top}",
+            move=len(moves) + 1,
+            **fields,
+        )
+    else:
+        status = lang.t("Round {round} of {rounds}  ·  m = {m}: numbers 1-{top}", **fields)
+    fit((PAD, PAD + 28), status, TEXT, width - 2 * PAD, MUTED)
 
     # The list, with the move numbers above it.
     x0 = PAD + LABEL_W
@@ -103,22 +125,31 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
         x = x0 + i * CELL_W
         c.text((x + CELL_W // 2, grid_y), str(i + 1), SMALL, MUTED, anchor="c")
         c.paste(_symbol(symbols[i] if i < len(symbols) else ""), (x + 3, grid_y + 18))
-    c.text((PAD, grid_y + 28), "List", TEXT, MUTED, "bold")
+    fit((PAD, grid_y + 28), lang.pt("numbers board", "List"), TEXT, LABEL_W - 8, MUTED, "bold")
 
     # Each player's numbers under their moves, and the points.
     pending_cell = len(moves) if record is None and view.outcome is None else None
+    marks = {
+        True: (lang.pt("numbers board", "picked ✓"), GOOD),
+        False: (lang.pt("numbers board", "picking…"), MUTED),
+    }
+    long_marks = any(width_of(mark, SMALL) > CELL_W - 4 for mark, _ in marks.values())
     for seat in (0, 1):
         y = rows_y + seat * NUMBER_H
         c.badge((PAD, y + 3), seat, BADGE)
-        c.text((PAD + 26, y + 3), seat_name(names, seat, NAME_MAX - 3), TEXT, INK, "bold")
+        c.text((PAD + 26, y + 3), seat_name(names, seat, NAME_MAX - 3, lang), TEXT, INK, "bold")
         if seat in view.forfeited:
-            c.text((PAD + 26, y + 23), "left the game", SMALL, MUTED)
+            fit((PAD + 26, y + 23), lang.pt("numbers board", "left the game"), SMALL, LABEL_W - 30, MUTED)
         for i, move in enumerate(moves):
             value = move[seat]
             c.paste(_number(value, m, value in d), (x0 + i * CELL_W + 3, y + 2))
         if pending_cell is not None and pending_cell < m:
-            mark, ink = ("picked ✓", GOOD) if view.picked[seat] else ("picking…", MUTED)
-            c.text((x0 + pending_cell * CELL_W + CELL_W // 2, y + 10), mark, SMALL, ink, anchor="c")
+            mark, ink = marks[view.picked[seat]]
+            x = x0 + pending_cell * CELL_W
+            if not long_marks or pending_cell == m - 1:
+                fit((x + CELL_W // 2, y + 10), mark, SMALL, CELL_W - 4, ink, anchor="c")
+            else:  # a longer word runs on into the empty cells after it
+                fit((x + 4, y + 10), mark, SMALL, (m - pending_cell) * CELL_W - 8, ink)
         right = x0 + m * CELL_W + RIGHT_W
         if record is not None:
             c.text(
@@ -129,36 +160,40 @@ def render_board(view: View, names: Sequence[str] = ()) -> bytes:
                 "bold",
                 "r",
             )
-        c.text((right, y + 23), f"total {view.totals[seat]}", SMALL, INK, anchor="r")
+        total = lang.t("total {total}", total=view.totals[seat])
+        fit((right, y + 23), total, SMALL, RIGHT_W - 8, INK, anchor="r")
     c.line([(PAD, foot_y - 6), (width - PAD, foot_y - 6)], GRID)
 
     # The footer: D after a round, the result after the game.
     y = foot_y
+    room = width - 2 * PAD
     if record is not None:
-        for line in _describe_d(record, m):
-            c.text(
-                (PAD, y),
-                line,
-                TEXT if line.startswith("D") else SMALL,
-                INK if line.startswith("D") else MUTED,
-            )
+        for i, line in enumerate(_describe_d(record, m, lang)):
+            fit((PAD, y), line, TEXT if i == 0 else SMALL, room, INK if i == 0 else MUTED)
             y += 22
     outcome = view.outcome
     if outcome is not None:
         if outcome.draw:
-            text = f"Draw: {view.totals[0]} each"
+            text = lang.t("Draw: {total} each", total=view.totals[0])
         else:
             (winner,) = outcome.winners
-            who = seat_name(names, winner, NAME_MAX)
-            text = f"{who} wins, {view.totals[winner]} to {view.totals[1 - winner]}"
+            who = seat_name(names, winner, NAME_MAX, lang)
             if view.forfeited:
-                text = f"{who} wins: the other player left"
-        w = text_width(text, TEXT, "bold") + 16
+                text = lang.t("{player} wins: the other player left", player=who)
+            else:
+                text = lang.t(
+                    "{player} wins, {high} to {low}",
+                    player=who,
+                    high=view.totals[winner],
+                    low=view.totals[1 - winner],
+                )
+        shown, size = fitted(text, TEXT, room - 16, "bold")
+        w = width_of(shown, size, "bold") + 16
         c.rect((PAD - 4, y - 2, PAD + w - 4, y + 20), fill=HIGHLIGHT, radius=4)
-        c.text((PAD + 4, y), text, TEXT, INK, "bold", background=HIGHLIGHT)
+        c.text((PAD + 4, y + (TEXT - size) // 2), shown, size, INK, "bold", background=HIGHLIGHT)
     return c.png()
 
 
-def render(view: Any, names: tuple[str, ...]) -> bytes:
+def render(view: Any, names: tuple[str, ...], *, lang: Lang = ENGLISH) -> bytes:
     """The public board (the cog's entry point)."""
-    return render_board(view, names)
+    return render_board(view, names, lang=lang)

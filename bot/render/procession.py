@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.games.procession import View, format_multiset
+from bot.i18n import ENGLISH, Lang
 from bot.render.colours import (
     BACKGROUND,
     BAD,
@@ -31,6 +32,7 @@ TEXT = 14
 TITLE = 20
 BADGE = 18
 HEAD_H = 88  # the title, the players line and the status line
+PLAYERS_LINE = 24  # each further line of players
 NAME_MAX = 16
 
 
@@ -82,16 +84,25 @@ def _flipped(prev: str, row: str) -> int | None:
     return None
 
 
-def _status(view: View, names: tuple[str, ...] | list[str]) -> tuple[str, RGB]:
+def _status(view: View, names: tuple[str, ...] | list[str], lang: Lang) -> tuple[str, RGB]:
     if view.outcome is not None:
-        won = " and ".join(seat_name(names, w, NAME_MAX) for w in view.outcome.winners)
-        return (f"{won} wins: " if won else "Game over: ") + view.outcome.reason, BAD
+        reason = lang.say(view.outcome.reason)
+        won = [seat_name(names, w, NAME_MAX) for w in view.outcome.winners]
+        if not won:
+            return lang.t("Game over: {reason}", reason=reason), BAD
+        if len(won) == 1:
+            return lang.t("{player} wins: {reason}", player=won[0], reason=reason), BAD
+        return lang.t("{players} share the win: {reason}", players=lang.words(won), reason=reason), BAD
     if view.turn is not None:
-        return f"Move {len(view.rows)}: {seat_name(names, view.turn, NAME_MAX)} to flip a digit", INK
+        return lang.t(
+            "Move {number}: {player} to flip a digit",
+            number=len(view.rows),
+            player=seat_name(names, view.turn, NAME_MAX),
+        ), INK
     return "", MUTED
 
 
-def render_board(view: View, names: tuple[str, ...] | list[str] = ()) -> bytes:
+def render_board(view: View, names: tuple[str, ...] | list[str] = (), *, lang: Lang = ENGLISH) -> bytes:
     rows = len(view.rows)
     columns = -(-rows // MAX_ROWS_PER_COLUMN)
     per_col = -(-rows // columns)
@@ -99,22 +110,34 @@ def render_board(view: View, names: tuple[str, ...] | list[str] = ()) -> bytes:
     digits_w = view.n * CELL
     ms_w = max(text_width(format_multiset(ms), TEXT) for ms in view.multisets)
     col_w = num_w + digits_w + 8 + BADGE + 8 + ms_w + PAD + 8
-    players = [seat_name(names, s, NAME_MAX) for s in range(2)]
-    head_w = PAD + sum(BADGE + 6 + text_width(p, TEXT, "bold") + 18 for p in players) + PAD
-    status, ink = _status(view, names)
-    width = max(PAD + columns * col_w, MIN_WIDTH, head_w, PAD + text_width(status, TEXT) + PAD)
-    top = PAD + HEAD_H
+    status, ink = _status(view, names, lang)
+    width = max(PAD + columns * col_w, MIN_WIDTH, PAD + text_width(status, TEXT) + PAD)
+    # The players, each a badge and a name, in as many lines as the board's width needs.
+    lines: list[list[tuple[int, str]]] = [[]]
+    used = 0
+    for seat in range(view.n_players):
+        name = seat_name(names, seat, NAME_MAX)
+        w = BADGE + 6 + text_width(name, TEXT, "bold") + 18
+        if lines[-1] and PAD + used + w > width - PAD:
+            lines.append([])
+            used = 0
+        lines[-1].append((seat, name))
+        used += w
+        width = max(width, PAD + used - 18 + PAD)
+    extra = (len(lines) - 1) * PLAYERS_LINE
+    top = PAD + HEAD_H + extra
     height = top + ROW_H + per_col * ROW_H + PAD
     c = Canvas(width, height)
 
     # Title, the players and whose move it is.
     c.text((PAD, PAD - 2), f"Procession · n = {view.n}", TITLE, INK, "bold")
-    x = PAD
-    for seat, name in enumerate(players):
-        c.badge((x, PAD + 32), seat, BADGE)
-        x += BADGE + 6
-        x += c.text((x, PAD + 32), name, TEXT, INK, "bold") + 18
-    c.text((PAD, PAD + 58), status, TEXT, ink)
+    for i, line in enumerate(lines):
+        x, y = PAD, PAD + 32 + i * PLAYERS_LINE
+        for seat, name in line:
+            c.badge((x, y), seat, BADGE)
+            x += BADGE + 6
+            x += c.text((x, y), name, TEXT, INK, "bold") + 18
+    c.text((PAD, PAD + 58 + extra), status, TEXT, ink)
 
     for col in range(columns):
         x0 = PAD + col * col_w
@@ -137,5 +160,5 @@ def render_board(view: View, names: tuple[str, ...] | list[str] = ()) -> bytes:
     return c.png()
 
 
-def render(view: Any, names: tuple[str, ...]) -> bytes:
-    return render_board(view, names)
+def render(view: Any, names: tuple[str, ...], *, lang: Lang = ENGLISH) -> bytes:
+    return render_board(view, names, lang=lang)

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from bot.games.updown import DealRecord, View, card_suit
+from bot.games.updown import DealPlayer, DealRecord, View, card_suit
+from bot.i18n import ENGLISH, Lang
 from bot.render.colours import (
     BACKGROUND,
     BAD,
@@ -27,6 +28,7 @@ from bot.render.colours import (
     INK,
     MUTED,
     PLAYER_COLOURS,
+    RGB,
     WHITE,
     player_colour,
     seat_letter,
@@ -161,72 +163,118 @@ def _draw_window(c: Canvas, geo: _Row, lane: int, start: int, last: int, seat: i
         c.text((x0 + 4, y - 1), seat_letter(seat), SMALL, ink, "bold", background=fill)
 
 
-def _title(view: View) -> str:
-    return "Up-Down-Stay" if view.deal == 0 else f"Up-Down-Stay · playoff {view.deal}"
+def _title(deal: int, lang: Lang) -> str:
+    return "Up-Down-Stay" if deal == 0 else lang.t("Up-Down-Stay · playoff {deal}", deal=deal)
 
 
-def render_row(view: View, names: Sequence[str] = ()) -> bytes:
+def render_row(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH) -> bytes:
     """What the channel sees now: the latest reveal (with windows, predictions and scores) when the
     current deal has no card down yet and a deal has been revealed, or when the game is over after
     a reveal; otherwise the current deal's row so far."""
     record = view.last_deal
     if record is not None and (not view.row or (view.phase == "over" and view.row == record.row)):
-        return render_deal(record, names, view.outcome is not None)
-    return _render_current(view, names)
+        return render_deal(record, names, view.outcome is not None, lang=lang)
+    return _render_current(view, names, lang)
 
 
-def _render_current(view: View, names: Sequence[str]) -> bytes:
+def _progress(view: View, lang: Lang) -> str:
+    """The line under the title: how far the deal is."""
+    if view.phase == "predict":
+        still_in = [s for s in view.players if s not in view.forfeited]
+        parts = [
+            lang.n(
+                "Predictions: {done} of {count} in",
+                "Predictions: {done} of {count} in",
+                len(still_in),
+                done=len(view.predicted),
+            ),
+            lang.n("{count} card in the row", "{count} cards in the row", view.row_size),
+            lang.n("predict 1-{count} letter", "predict 1-{count} letters", view.max_letters),
+        ]
+        return "  ·  ".join(parts)
+    if view.phase == "place":
+        return lang.n(
+            "{done} of {count} card placed",
+            "{done} of {count} cards placed",
+            view.row_size,
+            done=len(view.row),
+        )
+    return lang.t("The game is over")
+
+
+def _render_current(view: View, names: Sequence[str], lang: Lang) -> bytes:
     slots = max(view.row_size, len(view.row))
     geo = _Row(PAD + 56, slots, 0)
     status_y = geo.top + geo.height
     height = status_y + 20 + LEGEND_ROW * len(view.players) + PAD
-    c = Canvas(WIDTH, height)
-    c.text((PAD, PAD), _title(view), TITLE, INK, "bold")
-    if view.phase == "predict":
-        still_in = [s for s in view.players if s not in view.forfeited]
-        line = f"Predictions: {len(view.predicted)} of {len(still_in)} in"
-    elif view.phase == "place":
-        line = f"{len(view.row)} of {view.row_size} cards placed"
-    else:
-        line = "The game is over"
-    if view.phase == "predict":
-        line += f"  ·  the row will have {view.row_size} cards: predict 1-{view.max_letters} letters"
+    notes = [_note(view, seat, lang) for seat in view.players]
+    line = _progress(view, lang)
+    width = max(
+        WIDTH,
+        PAD + text_width(line, TEXT) + PAD,
+        PAD + NOTE_X + max((text_width(note, TEXT) for note, _ in notes), default=0) + PAD,
+    )
+    c = Canvas(width, height)
+    c.text((PAD, PAD), _title(view.deal, lang), TITLE, INK, "bold")
     c.text((PAD, PAD + 28), line, TEXT, MUTED)
     _draw_row(c, geo, view.row, view.changes, slots, view.phase != "place")
     y = status_y
-    c.line([(PAD, y), (WIDTH - PAD, y)], GRID)
+    c.line([(PAD, y), (width - PAD, y)], GRID)
     y += 10
-    for seat in view.players:
+    for seat, (note, ink) in zip(view.players, notes, strict=True):
         c.badge((PAD, y), seat, BADGE)
         c.text((PAD + 26, y), seat_name(names, seat), TEXT, INK, "bold")
-        if seat in view.forfeited:
-            note, ink = "left the game", MUTED
-        elif view.phase == "predict":
-            done = seat in view.predicted
-            note, ink = ("predicted ✓", GOOD) if done else ("predicting…", MUTED)
-        else:
-            note, ink = f"{view.hand_sizes[seat]} cards in hand", MUTED
-        if view.turn == seat:
-            note, ink = f"to place · {view.hand_sizes[seat]} cards in hand", INK
-        c.text((PAD + 220, y), note, TEXT, ink)
+        c.text((PAD + NOTE_X, y), note, TEXT, ink)
         y += LEGEND_ROW
     return c.png()
 
 
-def _join(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+NOTE_X = 220  # where a player's note starts in the legend under the row
 
 
-def _result_line(record: DealRecord, names: Sequence[str], over: bool) -> str:
-    who = _join([seat_name(names, s) for s in record.top])
+def _note(view: View, seat: int, lang: Lang) -> tuple[str, RGB]:
+    """A player's line in the legend: left, predicting, to place, their hand's size."""
+    cards = view.hand_sizes[seat]
+    if view.turn == seat:
+        return lang.n("to place · {count} card in hand", "to place · {count} cards in hand", cards), INK
+    if seat in view.forfeited:
+        return lang.t("left the game"), MUTED
+    if view.phase == "predict":
+        if seat in view.predicted:
+            return lang.t("predicted ✓"), GOOD
+        return lang.t("predicting…"), MUTED
+    return lang.n("{count} card in hand", "{count} cards in hand", cards), MUTED
+
+
+def _result_line(record: DealRecord, names: Sequence[str], over: bool, lang: Lang) -> str:
+    who = lang.words([seat_name(names, s) for s in record.top])
+    if record.result == "winner" and over:
+        return lang.t("{player} wins with {score}", player=who, score=record.best)
     if record.result == "winner":
-        return f"{who} wins with {record.best}" if over else f"{who} wins the deal with {record.best}"
+        return lang.t("{player} wins the deal with {score}", player=who, score=record.best)
     if record.result == "playoff":
-        return f"Tied at {record.best}: {who} play again"
-    return f"Still tied at {record.best}: {who} share the win"
+        return lang.t("Tied at {score}: {players} play again", players=who, score=record.best)
+    return lang.t("Still tied at {score}: {players} share the win", players=who, score=record.best)
 
 
-def render_deal(record: DealRecord, names: Sequence[str] = (), over: bool = True) -> bytes:
+def _legend_note(p: DealPlayer, lang: Lang) -> tuple[str, str, RGB]:
+    """A player's result at a reveal: in words, and as short as it gets (when a long prediction
+    leaves little room)."""
+    if p.forfeited:
+        return lang.t("left: scores 0"), "0", MUTED
+    if p.window is None:
+        return lang.t("no match: 0"), "0", MUTED
+    last = p.window + len(p.prediction or "")
+    return (
+        lang.t("{score} · cards {first}-{last}", score=p.score, first=p.window + 1, last=last + 1),
+        str(p.score),
+        INK,
+    )
+
+
+def render_deal(
+    record: DealRecord, names: Sequence[str] = (), over: bool = True, *, lang: Lang = ENGLISH
+) -> bytes:
     """A revealed deal: the row, each matched window under it, the predictions and scores, the
     cards that were set aside, and the deal's result."""
     matched = [p for p in record.players if p.window is not None]
@@ -237,10 +285,20 @@ def render_deal(record: DealRecord, names: Sequence[str] = (), over: bool = True
     legend_y = geo.top + geo.height + 8
     leftover_h = CARD_H + 12 if record.leftover else 0
     height = legend_y + LEGEND_ROW * len(record.players) + 10 + leftover_h + PAD
-    c = Canvas(WIDTH, height)
-    title = "Up-Down-Stay" if record.deal == 0 else f"Up-Down-Stay · playoff {record.deal}"
-    c.text((PAD, PAD), title + " · reveal", TITLE, INK, "bold")
-    result = _result_line(record, names, over)
+    result = _result_line(record, names, over, lang)
+    aside = lang.t("Set aside:")
+    aside_w = text_width(aside, TEXT) + 12
+    width = max(
+        WIDTH,
+        PAD + text_width(result, TEXT, "bold") + 16 + PAD,
+        PAD + aside_w + len(record.leftover) * (CARD_W + 6) + PAD,
+    )
+    c = Canvas(width, height)
+    if record.deal == 0:
+        title = lang.t("Up-Down-Stay · reveal")
+    else:
+        title = lang.t("Up-Down-Stay · playoff {deal} · reveal", deal=record.deal)
+    c.text((PAD, PAD), title, TITLE, INK, "bold")
     w = text_width(result, TEXT, "bold") + 16
     c.rect((PAD - 4, PAD + 25, PAD + w - 4, PAD + 47), fill=HIGHLIGHT, radius=4)
     c.text((PAD + 4, PAD + 27), result, TEXT, INK, "bold", background=HIGHLIGHT)
@@ -249,7 +307,7 @@ def render_deal(record: DealRecord, names: Sequence[str] = (), over: bool = True
         _draw_window(c, geo, lane, start, last, p.seat)
 
     y = legend_y
-    c.line([(PAD, y - 4), (WIDTH - PAD, y - 4)], GRID)
+    c.line([(PAD, y - 4), (width - PAD, y - 4)], GRID)
     y += 4
     name_w = max(text_width(seat_name(names, p.seat), TEXT, "bold") for p in record.players)
     pred_x = PAD + 26 + name_w + 16
@@ -257,58 +315,71 @@ def render_deal(record: DealRecord, names: Sequence[str] = (), over: bool = True
         c.badge((PAD, y), p.seat, BADGE)
         c.text((PAD + 26, y), seat_name(names, p.seat), TEXT, INK, "bold")
         prediction = p.prediction or "—"
-        c.text((pred_x, y + 1), prediction, TEXT, INK if p.score else MUTED, "mono")
-        if p.forfeited:
-            note, ink = "left: scores 0", MUTED
-        elif p.window is None:
-            note, ink = "no match: 0", MUTED
-        else:
-            last = p.window + len(p.prediction or "")
-            note, ink = f"{p.score} · cards {p.window + 1}-{last + 1}", INK
+        pred_end = pred_x + c.text((pred_x, y + 1), prediction, TEXT, INK if p.score else MUTED, "mono")
+        note, short, ink = _legend_note(p, lang)
         top = p.seat in record.top and not p.forfeited
-        c.text((WIDTH - PAD, y), ("★ " if top else "") + note, TEXT, ink, "bold" if top else "sans", "r")
+        face = "bold" if top else "sans"
+        star = "★ " if top else ""
+        if width - PAD - text_width(star + note, TEXT, face) < pred_end + 12:
+            note = short  # the words would run into a long prediction: the score alone
+        c.text((width - PAD, y), star + note, TEXT, ink, face, "r")
         y += LEGEND_ROW
     if record.leftover:
         y += 6
-        c.text((PAD, y + 18), "Set aside:", TEXT, MUTED)
-        x = PAD + 90
+        c.text((PAD, y + 18), aside, TEXT, MUTED)
+        x = PAD + aside_w
         for card in record.leftover:
             c.paste(_card(card), (x, y))
             x += CARD_W + 6
     return c.png()
 
 
-def render_hand(view: View, names: Sequence[str] = ()) -> bytes:
+def render_hand(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH) -> bytes:
     """A player's own hand (and, in a two-player deal, the opponent's), with their prediction.
     Only for that player: never post it in the channel."""
     if view.hand is None or view.seat is None:
         raise ValueError("render_hand needs a player's private view")
-    blocks: list[tuple[str, tuple[str, ...]]] = [("Your hand", view.hand)]
+    blocks: list[tuple[str, tuple[str, ...]]] = [(lang.t("Your hand"), view.hand)]
     if view.opponent_hand is not None:
         other = next(s for s in view.players if s != view.seat)
-        blocks.append((f"{seat_name(names, other)}'s hand (the cards you lack)", view.opponent_hand))
+        blocks.append(
+            (
+                lang.t("{player}'s hand (the cards you lack)", player=seat_name(names, other)),
+                view.opponent_hand,
+            )
+        )
+    if view.prediction is None:
+        said = lang.t("Your prediction: not made yet")
+    else:
+        said = lang.t("Your prediction: {prediction}", prediction=view.prediction)
+    if view.can_predict:
+        said += "  ·  " + lang.n("1-{count} letter", "1-{count} letters", view.max_letters)
     step = CARD_W + 4
     hand_w = PAD + PER_LINE * step + PAD
-    width = max(hand_w, 420)
+    width = max(
+        hand_w,
+        420,
+        PAD + text_width(said, TEXT) + PAD,
+        *(PAD + text_width(label, TEXT) + PAD for label, _ in blocks),
+    )
     height = PAD + 52
     for _, cards in blocks:
         height += 24 + _lines(len(cards)) * (CARD_H + 6) + 6
     c = Canvas(width, height + PAD)
-    c.text((PAD, PAD), _title(view), TITLE, INK, "bold")
-    limit = f" (1-{view.max_letters} letters)" if view.can_predict else ""
-    c.text((PAD, PAD + 26), f"Your prediction: {view.prediction or 'not made yet'}{limit}", TEXT, MUTED)
+    c.text((PAD, PAD), _title(view.deal, lang), TITLE, INK, "bold")
+    c.text((PAD, PAD + 26), said, TEXT, MUTED)
     y = PAD + 52
     for label, cards in blocks:
         c.text((PAD, y), label, TEXT, INK)
         y += 24
         if not cards:
-            c.text((PAD, y), "(empty)", TEXT, MUTED)
+            c.text((PAD, y), lang.t("(empty)"), TEXT, MUTED)
         for i, card in enumerate(cards):
             c.paste(_card(card), (PAD + (i % PER_LINE) * step, y + (i // PER_LINE) * (CARD_H + 6)))
         y += _lines(len(cards)) * (CARD_H + 6) + 6
     return c.png()
 
 
-def render(view: Any, names: tuple[str, ...]) -> bytes:
+def render(view: Any, names: tuple[str, ...], *, lang: Lang = ENGLISH) -> bytes:
     """The public board (the cog's entry point)."""
-    return render_row(view, names)
+    return render_row(view, names, lang=lang)

@@ -20,6 +20,7 @@ against the one signature there is:
                  `Repository`, the base of the repositories above
     sqlite.py    the SQLite driver: one connection in one thread, one trip per transaction
     postgres.py  the PostgreSQL driver (asyncpg): a pool, the dialect's placeholders and types
+    transfer.py  ``quetbot migrate``: a SQLite database copied into PostgreSQL, and the copy verified
 
 Nothing here caches: every method reads the database (a cache, where one pays, belongs to the
 service layer, which knows when it may be stale). `Storage.open` picks the driver from the

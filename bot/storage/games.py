@@ -9,10 +9,10 @@ reads the committed row back, so the caller gets it without another trip. A lost
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot import clock
 from bot.errors import NoGameHere
 from bot.storage.driver import Many, Q, Repository, Txn
 from bot.storage.errors import StaleVersion
@@ -89,7 +89,7 @@ def cas(game_id: int, expected_version: int, sets: Mapping[str, Any]) -> Txn[Non
     rows = yield Q(
         f"UPDATE games SET {assignments}, version = version + 1, updated_at = ? "
         "WHERE id = ? AND version = ? RETURNING id",
-        (*sets.values(), time.time(), game_id, expected_version),
+        (*sets.values(), clock.now(), game_id, expected_version),
     )
     if not rows:
         raise StaleVersion()
@@ -185,7 +185,7 @@ class Games(Repository):
         timeout_s: int = 86400,
     ) -> GameRow:
         """A new lobby with its host seated, played in its channel until it moves to a thread."""
-        now = time.time()
+        now = clock.now()
 
         when = (now, now, timeout_s)
 
@@ -221,7 +221,7 @@ class Games(Repository):
         """A lobby for the rematch of ``of_game`` (same kind, channel, options and time per move) with
         ``seats`` (the host first) and its ``effects``; None if a live rematch exists already (then
         join that one: `live_rematch`)."""
-        now = time.time()
+        now = clock.now()
         old = of_game
         args = (old.kind, old.guild_id, old.channel_id, old.channel_id, host_id, dumps(dict(old.options)))
 

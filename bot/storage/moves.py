@@ -4,10 +4,10 @@ its initial state and this log)."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Mapping
 from typing import Any
 
+from bot import clock
 from bot.storage.driver import Q, Repository, Txn
 from bot.storage.rows import MoveRow, dumps
 
@@ -17,7 +17,7 @@ def append(game_id: int, seat: int, action: Mapping[str, Any]) -> Txn[None]:
     yield Q(
         "INSERT INTO moves (game_id, seq, seat, action, created_at) VALUES "
         "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?)",
-        (game_id, game_id, seat, dumps(dict(action)), time.time()),
+        (game_id, game_id, seat, dumps(dict(action)), clock.now()),
     )
 
 

@@ -11,10 +11,10 @@ completes it, and only that one's follow-ups are written.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot import clock
 from bot.storage.driver import Q, Repository, Row, Txn
 from bot.storage.messages import mark_blocked, set_message_ids, set_panel
 from bot.storage.rows import CompleteResult, Effect, OutboxItem, dumps
@@ -39,7 +39,7 @@ def insert_effects(game_id: int, effects: Sequence[Effect]) -> Txn[tuple[OutboxI
     """Append the effects, in order, after every item already in the outbox (ids only grow)."""
     if not effects:
         return ()
-    now = time.time()
+    now = clock.now()
     items = []
     for effect in effects:
         rows = yield Q(
@@ -132,12 +132,77 @@ class Outbox(Repository):
             (not_before, item_id),
         )
 
-    async def pending_effects(self, *, now: float, limit: int = 200) -> list[OutboxItem]:
-        """The items due at ``now``, in their global order."""
-        rows = await self._read(
-            f"SELECT {_COLUMNS} FROM outbox WHERE not_before <= ? ORDER BY id LIMIT ?", (now, limit)
-        )
+    async def pending_effects(
+        self, *, now: float, limit: int = 200, holder: str | None = None, after: int = 0
+    ) -> list[OutboxItem]:
+        """The items due at ``now``, in their global order, at most ``limit`` of them, from the one
+        after item ``after`` (to read the next page). With ``holder`` (processes sharing the
+        database), only those of games nobody else holds a live lease on."""
+        if holder is None:
+            rows = await self._read(
+                f"SELECT {_COLUMNS} FROM outbox WHERE not_before <= ? AND id > ? ORDER BY id LIMIT ?",
+                (now, after, limit),
+            )
+        else:
+            rows = await self._read(
+                f"SELECT {', '.join('o.' + c for c in _COLUMNS.split(', '))} FROM outbox o "
+                "LEFT JOIN outbox_leases l ON l.game_id = o.game_id "
+                "WHERE o.not_before <= ? AND o.id > ? "
+                "AND (l.game_id IS NULL OR l.expires < ? OR l.holder = ?) "
+                "ORDER BY o.id LIMIT ?",
+                (now, after, now, holder, limit),
+            )
         return [_item(r) for r in rows]
+
+    # ---- leases: which process carries out a game's items (processes sharing the database) ----
+
+    async def claim_outbox(
+        self, *, game_id: int, holder: str, now: float, expires: float
+    ) -> list[OutboxItem] | None:
+        """Take the game's outbox lease for ``holder`` until ``expires`` (or renew it): granted when
+        nobody holds it, the holder's lease has expired (that process died or stalled), or it is
+        ``holder``'s already. Then every item of the game still pending, in order (the holder carries
+        out all of them, whoever wrote them, so that a game's news keeps its order); None when
+        another process holds a live lease."""
+
+        def work() -> Txn[list[OutboxItem] | None]:
+            granted = yield Q(
+                "INSERT INTO outbox_leases (game_id, holder, expires) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET holder = excluded.holder, expires = excluded.expires "
+                "WHERE outbox_leases.holder = excluded.holder OR outbox_leases.expires < ? "
+                "RETURNING game_id",
+                (game_id, holder, expires, now),
+            )
+            if not granted:
+                return None
+            rows = yield Q(f"SELECT {_COLUMNS} FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
+            return [_item(r) for r in rows]
+
+        return await self._db.write(work())
+
+    async def release_outbox(
+        self, *, game_id: int, holder: str, completions: Sequence[Completion] = ()
+    ) -> list[CompleteResult]:
+        """One transaction: record ``completions`` (as `complete_effects`) and give the game's lease
+        up (if ``holder`` still holds it). An item written meanwhile by another process is carried
+        out by that process, which waits for the lease (or by anyone's pass over pending items)."""
+
+        def work() -> Txn[list[CompleteResult]]:
+            results = []
+            for completion in completions:
+                results.append((yield from _complete(completion)))
+            yield Q("DELETE FROM outbox_leases WHERE game_id = ? AND holder = ?", (game_id, holder))
+            return results
+
+        return await self._db.write(work())
+
+    async def pending_of(self, *, item_ids: Sequence[int]) -> set[int]:
+        """Which of ``item_ids`` are still in the outbox (not yet completed by anyone)."""
+        if not item_ids:
+            return set()
+        marks = ", ".join("?" * len(item_ids))
+        rows = await self._read(f"SELECT id FROM outbox WHERE id IN ({marks})", tuple(item_ids))
+        return {int(r[0]) for r in rows}
 
     async def effects_of_game(self, *, game_id: int) -> list[OutboxItem]:
         rows = await self._read(f"SELECT {_COLUMNS} FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))

@@ -25,14 +25,19 @@ SQLite driver, a transaction that was handed over runs to its end even when its 
 (only the answer is dropped), so both drivers commit the same things when a caller gives up.
 
 The schema version is the one row of ``schema_version``; migrations run in one transaction under an
-advisory lock, so processes starting together migrate once, one after the other.
+advisory lock, so processes starting together migrate once, one after the other (`migrate`).
+
+`PostgresDriver.bulk` is the one exception to "a transaction is a generator": a transaction held open
+across awaits, for a copy whose rows come from another database (`bot.storage.transfer`), with
+PostgreSQL's ``COPY`` for the rows.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager
 from functools import lru_cache
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -65,15 +70,20 @@ class PostgresDriver(Driver):
 
     @classmethod
     async def open(
-        cls, url: str, *, migrations: Sequence[str] = (), pool_size: int = POOL_SIZE
+        cls, url: str, *, migrations: Sequence[str] | None = (), pool_size: int = POOL_SIZE
     ) -> PostgresDriver:
         """Connect to the database at ``url`` (``postgresql://user:password@host:port/name``) and
-        apply the ``migrations`` it does not have yet."""
+        apply the ``migrations`` it does not have yet (None: leave the schema as it is, not even
+        creating ``schema_version``; for a caller that looks before it migrates)."""
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, init=_setup)
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=pool_size, init=_setup, reset=_keep_session
+            )
         except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StorageError(f"Cannot open the database {redact(url)}: {exc}") from exc
         driver = cls(url, pool)
+        if migrations is None:
+            return driver
         try:
             await driver._migrate(migrations)
         except BaseException:
@@ -148,25 +158,65 @@ class PostgresDriver(Driver):
             txn.close()
 
     async def _migrate(self, migrations: Sequence[str]) -> None:
-        """Numbered migrations, applied in one transaction under an advisory lock (another process
-        starting at the same time waits, then finds them applied); ``schema_version`` counts them. A
-        database newer than this code is left alone."""
+        await self.write(migrate(migrations))
 
-        def apply() -> Txn[None]:
-            yield Q(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
-            yield Q("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-            rows = yield Q("SELECT version FROM schema_version")
-            if not rows:
-                yield Q("INSERT INTO schema_version (version) VALUES (0)")
-            current = int(rows[0][0]) if rows else 0
-            for number in range(current, len(migrations)):
-                for statement in translate_ddl(migrations[number]).split(";"):
-                    if statement.strip():
-                        yield Q(statement)
-            if len(migrations) > current:
-                yield Q("UPDATE schema_version SET version = ?", (len(migrations),))
+    @asynccontextmanager
+    async def bulk(self) -> AsyncIterator[Bulk]:
+        """One write transaction held open across awaits: committed when the block ends, rolled back
+        when it raises. For bulk work whose input arrives asynchronously (a `Txn` cannot await its
+        source); it holds one connection of the pool until it ends."""
+        if self._closed:
+            raise StorageError(f"The database {self.url} is closed.")
+        try:
+            async with self.pool.acquire() as connection, connection.transaction():
+                yield Bulk(connection)
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise Conflict(f"{type(exc).__name__}: {exc}") from exc
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            raise StorageError(f"{type(exc).__name__}: {exc}") from exc
 
-        await self.write(apply())
+
+class Bulk:
+    """The open transaction of `PostgresDriver.bulk`: run transactions' statements in it, and copy
+    rows into it. A failing statement raises out of the block (which rolls everything back)."""
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self._connection = connection
+
+    async def run(self, txn: Txn[T]) -> T:
+        """``txn``'s statements, inside this transaction; its result."""
+        try:
+            return await _drive(self._connection, txn)
+        finally:
+            txn.close()
+
+    async def copy(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        """Append ``rows`` (values in the order of ``columns``) to ``table`` with ``COPY``: each value
+        is encoded as its column's type, many times faster than INSERTs."""
+        if not rows:
+            return
+        try:
+            await self._connection.copy_records_to_table(table, records=rows, columns=list(columns))
+        except (TypeError, ValueError, OverflowError) as exc:  # a value its column's type cannot encode
+            raise StorageError(f"A row of {table} holds a value its column cannot take: {exc}") from exc
+
+
+def migrate(migrations: Sequence[str]) -> Txn[None]:
+    """Numbered migrations, applied in one transaction under an advisory lock (another process
+    starting at the same time waits, then finds them applied); ``schema_version`` counts them. A
+    database newer than this code is left alone."""
+    yield Q(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
+    yield Q("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+    rows = yield Q("SELECT version FROM schema_version")
+    if not rows:
+        yield Q("INSERT INTO schema_version (version) VALUES (0)")
+    current = int(rows[0][0]) if rows else 0
+    for number in range(current, len(migrations)):
+        for statement in translate_ddl(migrations[number]).split(";"):
+            if statement.strip():
+                yield Q(statement)
+    if len(migrations) > current:
+        yield Q("UPDATE schema_version SET version = ?", (len(migrations),))
 
 
 async def _setup(connection: asyncpg.Connection) -> None:
@@ -175,6 +225,14 @@ async def _setup(connection: asyncpg.Connection) -> None:
     await connection.set_type_codec(
         "numeric", schema="pg_catalog", encoder=str, decoder=_number, format="text"
     )
+
+
+async def _keep_session(connection: asyncpg.Connection) -> None:
+    """A connection going back to the pool has nothing to reset. asyncpg has already rolled back a
+    transaction left open (it does that before calling this); its default reset (``SELECT
+    pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL``) would cost a round trip after every
+    transaction, a third of a short read's, to undo what this driver never does: its one advisory
+    lock is a transaction's, and it sets no setting, listens to no channel and opens no cursor."""
 
 
 def _number(text: str) -> int | float:

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot import clock as bot_clock
 from bot.memory.periods import ALL_TIME, TIMED, period_key
 from bot.memory.ratings import Entry, Finished, Rating, identity_name, rate, seat_results
 from bot.storage.driver import Many, Q, Repository, Txn
@@ -44,7 +44,7 @@ def on_move(
     """What a move adds to the memory, in the move's own transaction (before the seats' waits are
     synced: the mover's wait says since when the game waited for them): the mover's time to move
     (a forfeit is no move), and with ``result``, the finished game's results and ratings."""
-    now = time.time()
+    now = bot_clock.now()
     if not _is_forfeit(action):
         yield Q(
             "INSERT INTO move_clock (game_id, seat, moves, seconds) "
@@ -264,7 +264,7 @@ def _period(period: str, now: float | None) -> str | None:
     """The stored key of a timed period now; None for all time."""
     if period == ALL_TIME:
         return None
-    return period_key(period, time.time() if now is None else now)
+    return period_key(period, bot_clock.now() if now is None else now)
 
 
 class Records(Repository):

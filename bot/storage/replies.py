@@ -3,19 +3,21 @@ they meant."""
 
 from __future__ import annotations
 
-import time
-
+from bot import clock
 from bot.storage.driver import Q, Repository, Txn
 
 
 class Replies(Repository):
     async def add_typed_reply(self, *, user_id: int, text: str) -> int:
         def work() -> Txn[int]:
-            # Only the newest unsettled answer per player is kept: an older one was superseded.
-            yield Q("DELETE FROM typed_replies WHERE user_id = ?", (user_id,))
+            # Only the newest unsettled answer per player is kept: an older one was superseded, and
+            # takes a new id so that the buttons asking about the old one find nothing. One statement
+            # (the unique index decides), so two processes storing at once still keep one.
             rows = yield Q(
-                "INSERT INTO typed_replies (user_id, text, created_at) VALUES (?, ?, ?) RETURNING id",
-                (user_id, text, time.time()),
+                "INSERT INTO typed_replies (user_id, text, created_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET id = excluded.id, text = excluded.text, "
+                "created_at = excluded.created_at RETURNING id",
+                (user_id, text, clock.now()),
             )
             return int(rows[0][0])
 

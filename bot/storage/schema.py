@@ -251,4 +251,28 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX games_live_rematch ON games (rematch_of)
         WHERE rematch_of IS NOT NULL AND status IN ('lobby', 'active');
     """,
+    # 10 (several processes over one database): due work is claimed. A game's outbox items are
+    # carried out by the process holding the game's lease (until it expires: a process that dies
+    # hands its games over); a computer's move or a forfeit by the process whose claim on the wait
+    # succeeded. One waiting typed answer per player, now enforced (two processes both deleting the
+    # old one before inserting could keep two).
+    """
+    CREATE TABLE outbox_leases (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        holder TEXT NOT NULL,
+        expires REAL NOT NULL,
+        PRIMARY KEY (game_id)
+    );
+    ALTER TABLE waits ADD COLUMN claimed_until REAL;
+    ALTER TABLE waits ADD COLUMN claimed_by TEXT;
+    DELETE FROM typed_replies WHERE id NOT IN (SELECT MAX(id) FROM typed_replies GROUP BY user_id);
+    DROP INDEX typed_replies_by_user;
+    CREATE UNIQUE INDEX typed_replies_by_user ON typed_replies (user_id);
+    """,
+    # 11 (languages): the server's own Discord locale as last seen on an interaction there
+    # (``guild_locale``), which its public posts speak unless ``language`` (the admins' choice)
+    # says otherwise. A player's last seen locale is ``user_settings.locale`` (6).
+    """
+    ALTER TABLE guild_settings ADD COLUMN guild_locale TEXT;
+    """,
 )

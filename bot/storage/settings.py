@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.storage.driver import Repository
 
-GUILD_SETTINGS = ("threads", "language")
+GUILD_SETTINGS = ("threads", "language", "guild_locale")
 USER_SETTINGS = ("notify", "locale")
 SettingValue = int | str | None
 

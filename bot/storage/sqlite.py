@@ -16,6 +16,7 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.storage.driver import Driver, Many, Q, Rows, Statement, Txn
@@ -39,8 +40,9 @@ class SqliteDriver(Driver):
     that was handed over commits (or rolls back) as a whole; only its answer is dropped.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, readonly: bool = False) -> None:
         self.path = path
+        self.readonly = readonly
         self.trips = 0  # jobs handed to the thread so far (tests count them)
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._connection: sqlite3.Connection | None = None  # touched only by the thread
@@ -50,13 +52,19 @@ class SqliteDriver(Driver):
         self.thread = threading.Thread(target=self._serve, name=f"sqlite {path}", daemon=True)
 
     @classmethod
-    async def open(cls, path: str, *, migrations: Sequence[str] = ()) -> SqliteDriver:
-        """Open (or create) the database and apply the ``migrations`` it does not have yet."""
-        driver = cls(path)
+    async def open(cls, path: str, *, migrations: Sequence[str] = (), readonly: bool = False) -> SqliteDriver:
+        """Open (or create) the database and apply the ``migrations`` it does not have yet.
+
+        ``readonly``: open an existing file without ever writing to it (no migrations, its journal
+        mode kept; a write fails), for a tool that reads a database it must not change."""
+        if readonly and migrations:
+            raise ValueError("A read-only database cannot be migrated.")
+        driver = cls(path, readonly=readonly)
         driver.thread.start()
         try:
             await driver._call(driver._open_connection)
-            await driver._call(lambda: driver._migrate(migrations))
+            if not readonly:
+                await driver._call(lambda: driver._migrate(migrations))
         except BaseException:
             await driver.close()
             raise
@@ -130,12 +138,18 @@ class SqliteDriver(Driver):
     def _open_connection(self) -> None:
         # isolation_level=None: no implicit transactions; each one is opened by `_transaction`.
         try:
-            db = sqlite3.connect(self.path, isolation_level=None)
+            if self.readonly:  # mode=ro: never created, never written
+                db = sqlite3.connect(
+                    f"{Path(self.path).resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
+                )
+            else:
+                db = sqlite3.connect(self.path, isolation_level=None)
         except sqlite3.Error as exc:
             raise StorageError(f"Cannot open the database {self.path}: {exc}") from exc
         try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
+            if not self.readonly:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
             db.execute("PRAGMA busy_timeout=5000")
         except BaseException as exc:

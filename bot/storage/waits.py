@@ -4,9 +4,9 @@ has something to do."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
+from bot import clock
 from bot.storage.driver import Many, Q, Repository, Row, Txn
 from bot.storage.outbox import insert_effects
 from bot.storage.rows import Effect, OutboxItem, Wait
@@ -25,15 +25,20 @@ def _wait(row: Row) -> Wait:
 
 
 def sync(game_id: int, waiting: Sequence[int]) -> Txn[None]:
-    """The game now waits for exactly ``waiting``. A seat already waited for keeps its deadline; a
-    newly awaited seat gets one from now (the game's ``timeout_s``)."""
+    """The game now waits for exactly ``waiting``. A seat already waited for keeps its deadline
+    (unless its wait was claimed); a newly awaited seat gets one from now (the game's ``timeout_s``)."""
     seats = sorted(set(waiting))
     if not seats:  # (an empty ``IN ()`` is SQLite's only)
         yield Q("DELETE FROM waits WHERE game_id = ?", (game_id,))
         return
     marks = ", ".join("?" * len(seats))
-    yield Q(f"DELETE FROM waits WHERE game_id = ? AND seat NOT IN ({marks})", (game_id, *seats))
-    now = time.time()
+    # A claimed wait (a computer that has just moved, a forfeit under way) has served its claim: the
+    # game changed. Still awaited, it starts afresh.
+    yield Q(
+        f"DELETE FROM waits WHERE game_id = ? AND (seat NOT IN ({marks}) OR claimed_until IS NOT NULL)",
+        (game_id, *seats),
+    )
+    now = clock.now()
     yield Many(
         "INSERT INTO waits (game_id, seat, since, deadline) SELECT ?, ?, ?, ? + timeout_s FROM games "
         "WHERE id = ? ON CONFLICT (game_id, seat) DO NOTHING",
@@ -46,21 +51,39 @@ class Waits(Repository):
         rows = await self._read(f"SELECT {_COLUMNS} FROM waits WHERE game_id = ? ORDER BY seat", (game_id,))
         return [_wait(r) for r in rows]
 
-    async def due_waits(self, *, now: float, limit: int = 50) -> list[Wait]:
-        """Waits past their deadline, oldest first."""
+    async def due_waits(self, *, now: float, holder: str = "", limit: int = 50) -> list[Wait]:
+        """Waits past their deadline, oldest first (but for those another process is acting on)."""
         rows = await self._read(
-            f"SELECT {_COLUMNS} FROM waits WHERE deadline <= ? ORDER BY deadline LIMIT ?", (now, limit)
+            f"SELECT {_COLUMNS} FROM waits WHERE deadline <= ? "
+            "AND (claimed_until IS NULL OR claimed_until < ? OR claimed_by = ?) ORDER BY deadline LIMIT ?",
+            (now, now, holder, limit),
         )
         return [_wait(r) for r in rows]
 
-    async def due_computers(self, *, since_before: float, limit: int = 50) -> list[Wait]:
+    async def claim_wait(self, *, game_id: int, seat: int, holder: str, now: float, until: float) -> bool:
+        """Claim the due wait (a computer's move, a forfeit) for ``holder`` until ``until``: True for
+        the one process whose claim found it unclaimed, claimed by itself (restarted), or its claim
+        expired (that process died). The change it then makes is still checked against the game's
+        version, so it happens once in any case; the claim spares the others the work (a search)."""
+        rows = await self._write(
+            "UPDATE waits SET claimed_until = ?, claimed_by = ? WHERE game_id = ? AND seat = ? "
+            "AND (claimed_until IS NULL OR claimed_until < ? OR claimed_by = ?) RETURNING seat",
+            (until, holder, game_id, seat, now, holder),
+        )
+        return bool(rows)
+
+    async def due_computers(
+        self, *, since_before: float, now: float | None = None, holder: str = "", limit: int = 50
+    ) -> list[Wait]:
         """Waits of computer seats (a negative user id) that began before ``since_before``: their
         move is due (a computer moves a short pause after the rules start waiting for it)."""
         rows = await self._read(
             f"SELECT {', '.join('w.' + c for c in _COLUMNS.split(', '))} FROM seats s "
             "JOIN waits w ON w.game_id = s.game_id AND w.seat = s.position "
-            "WHERE s.user_id < 0 AND w.since <= ? ORDER BY w.since LIMIT ?",
-            (since_before, limit),
+            "WHERE s.user_id < 0 AND w.since <= ? "
+            "AND (w.claimed_until IS NULL OR w.claimed_until < ? OR w.claimed_by = ?) "
+            "ORDER BY w.since LIMIT ?",
+            (since_before, now if now is not None else since_before, holder, limit),
         )
         return [_wait(r) for r in rows]
 
@@ -78,19 +101,24 @@ class Waits(Repository):
         return [_wait(r) for r in rows]
 
     async def mark_reminded(
-        self, *, game_id: int, seat: int, effects: Sequence[Effect] = ()
+        self, *, game_id: int, seat: int, effects: Sequence[Effect] = (), deadline: float | None = None
     ) -> list[OutboxItem]:
         """The reminder is due no more; ``effects`` (the reminder itself) are queued with the mark.
 
         A claim: only the process whose update finds the wait not yet reminded queues the reminder
         (another process, or a second pass, gets nothing), so a reminder is sent once however many
-        processes look at the due waits."""
+        processes look at the due waits. With ``deadline`` (that of the wait read as due), only that
+        wait is marked: a wait read a moment ago may have been replaced since (the seat moved, and
+        is awaited again with a new deadline, not yet due), and another process may have reminded it
+        already; marking the new one instead would remind twice of the old deadline, and never of
+        the new one."""
 
         def work() -> Txn[tuple[OutboxItem, ...]]:
+            same = "" if deadline is None else " AND deadline = ?"
             claimed = yield Q(
-                "UPDATE waits SET reminded = 1 WHERE game_id = ? AND seat = ? AND reminded = 0 "
+                f"UPDATE waits SET reminded = 1 WHERE game_id = ? AND seat = ? AND reminded = 0{same} "
                 "RETURNING seat",
-                (game_id, seat),
+                (game_id, seat) if deadline is None else (game_id, seat, deadline),
             )
             if not claimed:
                 return ()
@@ -105,10 +133,12 @@ class Waits(Repository):
         """When the scheduler next has something to do (a reminder, a deadline, a lobby expiry, a
         computer's move)."""
         rows = await self._read(
-            "SELECT (SELECT MIN(deadline) FROM waits), "
+            "SELECT (SELECT MIN(CASE WHEN claimed_until > deadline THEN claimed_until ELSE deadline END) "
+            "FROM waits), "
             "(SELECT MIN((since + deadline) / 2) FROM waits WHERE reminded = 0), "
             "(SELECT MIN(created_at) FROM games WHERE status = 'lobby'), "
-            "(SELECT MIN(w.since) FROM seats s JOIN waits w ON w.game_id = s.game_id AND w.seat = s.position "
+            "(SELECT MIN(CASE WHEN w.claimed_until > w.since THEN w.claimed_until ELSE w.since END) "
+            "FROM seats s JOIN waits w ON w.game_id = s.game_id AND w.seat = s.position "
             "WHERE s.user_id < 0)"
         )
         if not rows:

@@ -20,6 +20,8 @@ import discord
 from discord.http import Route, handle_message_parameters
 from discord.utils import MISSING
 
+from bot.i18n import N_, Lang
+from bot.i18n.audience import reader
 from bot.service import Loaded
 from bot.storage import OutboxItem
 from bot.table.catalog import GameKind
@@ -33,7 +35,7 @@ from bot.table.threads import IN_PLACE_NOTES, Places
 log = logging.getLogger(__name__)
 
 TOKEN_LIFETIME = 14 * 60  # an interaction token works for 15 minutes
-LATE_NOTE = "✅ Your move is saved. Its board is in the channel."
+LATE_NOTE = N_("✅ Your move is saved. Its board is in the channel.")
 
 
 @dataclass(frozen=True)
@@ -79,21 +81,22 @@ class Boards:
             payload["file"] = await self.image(kind, view, table)
         else:
             payload["allowed_mentions"] = NO_PINGS
+        lang = table.lang
         items = list(kind.present.board_items(view, table)) if table.current and table.live else []
         if kind.private is not None and table.current and table.live:
-            items.append(mine_button(kind.present.mine_label, table.game_id))
+            items.append(mine_button(lang.t(kind.present.mine_label), table.game_id))
         if first and table.current and table.live:
-            items.append(rules_button(table.game_id, below=items))
+            items.append(rules_button(table.game_id, below=items, lang=lang))
         if table.current and table.status == "finished":
-            items.append(rematch_button(table.game_id))
+            items.append(rematch_button(table.game_id, lang))
         if items:
             payload["view"] = self.deps.router.view(items)
         return payload
 
-    async def status_payload(self, game: Loaded) -> dict[str, Any]:
-        """The latest board, for /game status (no controls, no pings)."""
+    async def status_payload(self, game: Loaded, lang: Lang) -> dict[str, Any]:
+        """The latest board, for /game status (no controls, no pings), for a reader of ``lang``."""
         kind = self.deps.catalog.get(game.row.kind)
-        payload = await self.payload(kind, game.view(None), kind.table(game), "")
+        payload = await self.payload(kind, game.view(None), kind.table(game).speaking(lang), "")
         payload.pop("view", None)
         payload["allowed_mentions"] = NO_PINGS
         return payload
@@ -134,6 +137,7 @@ class Boards:
             before, after, seat, forfeit = await self.deps.service.move_at(game.id, version)
             table = kind.table(game, after, version=version)
             news = News(seat, kind.rules.view_for(before, None), kind.rules.view_for(after, None), forfeit)
+        table = table.speaking(await self.deps.audiences.server(game.row.guild_id))
         headline = kind.present.headline(news, table)
         place = game.row.place_id
         channel = self.deps.client.get_partial_messageable(place, guild_id=game.row.guild_id)
@@ -167,7 +171,15 @@ class Boards:
         status = kind.present.status(news.after, table)
         if board is None:
             channel = self.deps.client.get_partial_messageable(place, guild_id=game.row.guild_id)
-            text = fit(f"**{kind.title}** · game #{game.id}: {headline}\n{status}")
+            text = fit(
+                table.lang.t(
+                    "**{title}** · game #{game_id}: {headline}",
+                    title=kind.title,
+                    game_id=game.id,
+                    headline=headline,
+                )
+                + f"\n{status}"
+            )
             await self._send(item, context, channel, {"content": text, "allowed_mentions": NO_PINGS})
             return
         above = self.deps.shown.text_of(board) or table.heading
@@ -188,19 +200,20 @@ class Boards:
             if game.row.version != int(item.args["version"])
             else game.state
         )
-        table = kind.table(game, state, version=int(item.args["version"]))
+        lang = await self.deps.audiences.server(game.row.guild_id)
+        table = kind.table(game, state, version=int(item.args["version"])).speaking(lang)
         view = kind.rules.view_for(state, None)
         players = ", ".join(table.who(i) for i in range(len(table.seats)))
-        lines = [f"The game begins. Turn order: {players}."]
+        lines = [lang.t("The game begins. Turn order: {players}.", players=players)]
         note = kind.present.start_note(view, table)
         if note:
             lines.append(note)
         # Played in place although a thread was wanted, or opened in a thread: said once, here.
         place = str(item.args.get("place", ""))
         if place == "thread" and game.row.thread_id is None:  # refused when it was started
-            lines.append(IN_PLACE_NOTES["no-permission"])
-        elif place in IN_PLACE_NOTES:
-            lines.append(IN_PLACE_NOTES[place])
+            place = "no-permission"
+        if place in IN_PLACE_NOTES:
+            lines.append(lang.t(IN_PLACE_NOTES[place]))
         headline = "\n".join(lines)
         channel = self.deps.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
         payload = await self.payload(kind, view, table, headline, first=True)
@@ -223,7 +236,7 @@ class Boards:
                         # takes its place in the channel, after that news.
                         posted = await self.post(channel, item, payload)
                         with contextlib.suppress(discord.HTTPException):
-                            await interaction.edit_original_response(content=LATE_NOTE)
+                            await interaction.edit_original_response(content=reader(interaction).t(LATE_NOTE))
                         return posted
                     response = await interaction.response.send_message(**payload)
                     if response.message_id is not None:

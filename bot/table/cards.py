@@ -22,6 +22,7 @@ from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
 from bot.games import rules_for
+from bot.i18n import Lang
 from bot.players.seats import is_computer
 from bot.service import Loaded
 from bot.storage import OutboxItem
@@ -31,7 +32,7 @@ from bot.table.deps import Deps
 from bot.table.ids import custom_id
 from bot.table.outbox import Carrier, Context, Done
 from bot.table.present import whose_move
-from bot.table.replies import NO_PINGS, fit, join_words, mention
+from bot.table.replies import NO_PINGS, fit, mention
 from bot.table.threads import Places
 
 log = logging.getLogger(__name__)
@@ -49,69 +50,104 @@ class Cards:
 
     # ---- building -------------------------------------------------------------------------------
 
-    def payload(self, game: Loaded) -> dict[str, Any]:
-        """The card's text and controls: the lobby's buttons while people can join, and Rules."""
+    def payload(self, game: Loaded, lang: Lang) -> dict[str, Any]:
+        """The card's text and controls: the lobby's buttons while people can join, and Rules. In
+        ``lang``: the server's (the card is public), or the reader's (/game status)."""
         kind = self.deps.catalog.get(game.row.kind)
         row = game.row
-        table = kind.table(game)
+        table = kind.table(game).speaking(lang)
         title = table.heading
-        players = join_words([mention(u) for u in row.seats])
+        players = lang.words([mention(u) for u in row.seats])
         if row.status == "lobby":
-            return self._lobby(game, title)
+            return self._lobby(game, title, lang)
         if row.status == "cancelled":
-            closed = "This lobby was closed." if game.state is None else "This game was cancelled."
+            closed = (
+                lang.t("This lobby was closed.") if game.state is None else lang.t("This game was cancelled.")
+            )
             return {"content": f"{title}\n{closed}", "view": None, "allowed_mentions": NO_PINGS}
-        where = f"in <#{row.place_id}>" if row.thread_id is not None else "here"
         if row.status == "active":
-            lines = [title, f"The game has started, played {where} by {players}.", whose_move(table)]
+            if row.thread_id is not None:
+                started = lang.t(
+                    "The game has started, played in {thread} by {players}.",
+                    thread=f"<#{row.place_id}>",
+                    players=players,
+                )
+            else:
+                started = lang.t("The game has started, played here by {players}.", players=players)
+            lines = [title, started, whose_move(table)]
         else:
-            lines = [title, f"Played {where} by {players}.", kind.present.status(game.view(None), table)]
+            if row.thread_id is not None:
+                played = lang.t(
+                    "Played in {thread} by {players}.", thread=f"<#{row.place_id}>", players=players
+                )
+            else:
+                played = lang.t("Played here by {players}.", players=players)
+            lines = [title, played, kind.present.status(game.view(None), table)]
         # The rules stay one button away for whoever reads the card; a finished game offers a rematch.
-        items = [rules_button(row.id)] + ([rematch_button(row.id)] if row.status == "finished" else [])
+        items = [rules_button(row.id, lang=lang)] + (
+            [rematch_button(row.id, lang)] if row.status == "finished" else []
+        )
         view = self.deps.router.view(items)
         return {"content": fit("\n".join(lines)), "view": view, "allowed_mentions": NO_PINGS}
 
-    def _lobby(self, game: Loaded, title: str) -> dict[str, Any]:
+    def _lobby(self, game: Loaded, title: str, lang: Lang) -> dict[str, Any]:
         row = game.row
         rules = self.deps.catalog.get(row.kind).rules
         players = "\n".join(
-            f"{i + 1}. {mention(u)}{' (host)' if u == row.host_id else ''}" for i, u in enumerate(row.seats)
+            f"{i + 1}. " + (lang.t("{player} (host)", player=mention(u)) if u == row.host_id else mention(u))
+            for i, u in enumerate(row.seats)
         )
-        need = (
-            f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}"
-            if rules.MAX_PLAYERS > rules.MIN_PLAYERS
-            else rules.MIN_PLAYERS
+        if rules.MAX_PLAYERS > rules.MIN_PLAYERS:
+            can = lang.t("{low}-{high} can play", low=rules.MIN_PLAYERS, high=rules.MAX_PLAYERS)
+        else:
+            can = lang.n("{count} can play", "{count} can play", rules.MIN_PLAYERS)
+        seated = lang.n(
+            "Lobby: {joined} of at most {count} player ({can}).",
+            "Lobby: {joined} of at most {count} players ({can}).",
+            rules.MAX_PLAYERS,
+            joined=len(row.seats),
+            can=can,
         )
-        content = (
-            f"{title}\nLobby: {len(row.seats)} of at most {rules.MAX_PLAYERS} players ({need} can play).\n"
-            f"{players}\nPress **Join** to play. The host presses **Start** when everyone is in."
+        content = "\n".join(
+            (
+                title,
+                seated,
+                players,
+                lang.t("Press **Join** to play. The host presses **Start** when everyone is in."),
+            )
         )
         view = self.deps.router.view(
             [
-                button("Join", custom_id(row.id, "join"), style=discord.ButtonStyle.success),
-                button("Leave", custom_id(row.id, "leave")),
                 button(
-                    "Start",
+                    lang.pt("label", "Join"), custom_id(row.id, "join"), style=discord.ButtonStyle.success
+                ),
+                button(lang.pt("label", "Leave"), custom_id(row.id, "leave")),
+                button(
+                    lang.pt("label", "Start"),
                     custom_id(row.id, "start"),
                     style=discord.ButtonStyle.primary,
                     disabled=len(row.seats) < rules.MIN_PLAYERS,
                 ),
-                button("Cancel", custom_id(row.id, "cancel"), style=discord.ButtonStyle.danger),
-                rules_button(row.id),
-                *self._computer_buttons(game),
+                button(
+                    lang.pt("label", "Cancel"), custom_id(row.id, "cancel"), style=discord.ButtonStyle.danger
+                ),
+                rules_button(row.id, lang=lang),
+                *self._computer_buttons(game, lang),
             ]
         )
         return {"content": content, "view": view, "allowed_mentions": NO_PINGS}
 
     @staticmethod
-    def _computer_buttons(game: Loaded) -> list[discord.ui.Item[Any]]:
+    def _computer_buttons(game: Loaded, lang: Lang) -> list[discord.ui.Item[Any]]:
         """The host's controls for computer players, in the row under the lobby's own."""
         row = game.row
         items: list[discord.ui.Item[Any]] = []
         if len(row.seats) < rules_for(row.kind).MAX_PLAYERS:
-            items.append(button("Add computer", custom_id(row.id, "addbot"), emoji="🤖", row=1))
+            items.append(
+                button(lang.pt("label", "Add computer"), custom_id(row.id, "addbot"), emoji="🤖", row=1)
+            )
         if any(is_computer(u) for u in row.seats):
-            items.append(button("Remove computer", custom_id(row.id, "dropbot"), row=1))
+            items.append(button(lang.pt("label", "Remove computer"), custom_id(row.id, "dropbot"), row=1))
         return items
 
     # ---- editing --------------------------------------------------------------------------------
@@ -122,10 +158,12 @@ class Cards:
         if row.lobby_message_id is None:
             return
         self._edited[game.id] = time.monotonic()
-        payload = self.payload(game)
+        lang = await self.deps.audiences.server(row.guild_id)
+        payload = self.payload(game, lang)
         if final_board and game.state is not None:
             kind = self.deps.catalog.get(row.kind)
-            payload["attachments"] = [await self.boards.image(kind, game.view(None), kind.table(game))]
+            table = kind.table(game).speaking(lang)
+            payload["attachments"] = [await self.boards.image(kind, game.view(None), table)]
         client, card = self.deps.client, row.lobby_message_id
 
         async def send() -> None:
@@ -154,7 +192,8 @@ class Cards:
             return Done()
         row = game.row
         channel = self.deps.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-        posted = await self.boards.post(channel, item, self.payload(game))
+        lang = await self.deps.audiences.server(row.guild_id)
+        posted = await self.boards.post(channel, item, self.payload(game, lang))
         return Done(lobby_message_id=posted)
 
     async def carry_card(self, item: OutboxItem, context: Context) -> Done:

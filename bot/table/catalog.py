@@ -80,7 +80,7 @@ class Catalog:
     def get(self, name: str) -> GameKind:
         kind = self._kinds.get(name)
         if kind is None:
-            raise NoGameHere(f"This bot does not host {name!r} games.")
+            raise NoGameHere("This bot does not host {name} games.", name=repr(name))
         return kind
 
     def __iter__(self) -> Iterator[GameKind]:

@@ -6,6 +6,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import ENGLISH, Lang
 from bot.table.ids import custom_id
 
 
@@ -34,21 +35,28 @@ def mine_button(label: str, game_id: int) -> discord.ui.Button[Any]:
     return button(label, custom_id(game_id, "mine"), style=discord.ButtonStyle.primary)
 
 
-def rules_button(game_id: int, *, below: list[discord.ui.Item[Any]] | None = None) -> discord.ui.Button[Any]:
+def rules_button(
+    game_id: int, *, below: list[discord.ui.Item[Any]] | None = None, lang: Lang = ENGLISH
+) -> discord.ui.Button[Any]:
     """The button that shows a game's rules privately (on the first board). With ``below``, it takes
     the row under the last row those items name, so it never reads as one of them (a position)."""
     rows = [item.row for item in below or [] if item.row is not None]
     row = max(rows) + 1 if rows and max(rows) < 4 else None
-    return button("Rules", custom_id(game_id, "rules"), emoji="📖", row=row)
+    return button(lang.pt("label", "Rules"), custom_id(game_id, "rules"), emoji="📖", row=row)
 
 
-def rematch_button(game_id: int) -> discord.ui.Button[Any]:
+def rematch_button(game_id: int, lang: Lang = ENGLISH) -> discord.ui.Button[Any]:
     """On a finished game's final board and card: a new lobby of the same game, or joining it."""
-    return button("Rematch", custom_id(game_id, "rematch"), emoji="🔁", style=discord.ButtonStyle.primary)
+    return button(
+        lang.pt("label", "Rematch"),
+        custom_id(game_id, "rematch"),
+        emoji="🔁",
+        style=discord.ButtonStyle.primary,
+    )
 
 
-def mute_button(game_id: int) -> discord.ui.Button[Any]:
-    return button("Mute reminders", custom_id(game_id, "mute"))
+def mute_button(game_id: int, lang: Lang = ENGLISH) -> discord.ui.Button[Any]:
+    return button(lang.pt("label", "Mute reminders"), custom_id(game_id, "mute"))
 
 
 async def send_modal(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.errors import GameError
@@ -31,13 +32,14 @@ PAUSE = 2.0  # seconds between the rules waiting for a computer and its move
 RETRY_AFTER = 60.0  # seconds before a computer's failed move is tried again
 
 
-@dataclass(frozen=True)
+@dataclass
 class Computers:
     deps: Deps
     plays: Plays
     pause: float = PAUSE
     minds: Minds = field(default_factory=Minds)
     _running: dict[tuple[int, int], asyncio.Task[None]] = field(default_factory=dict)
+    on_finished: Callable[[], None] | None = None
 
     @staticmethod
     def awaited(game: Loaded) -> bool:
@@ -46,6 +48,10 @@ class Computers:
             return False
         seats = game.row.seats
         return any(is_computer(seats[s]) for s in game.rules.to_act(game.state) if s < len(seats))
+
+    def busy(self, game_id: int, seat: int) -> bool:
+        """Whether this process is making that computer's move already."""
+        return (game_id, seat) in self._running
 
     def due(self, game_id: int, seat: int, *, now: float) -> None:
         """A computer's move is due: make it in a task of its own (unless one is under way)."""
@@ -56,7 +62,15 @@ class Computers:
             self._move(game_id, seat, now), name=f"quetbot-computer-{game_id}-{seat}"
         )
         self._running[key] = task
-        task.add_done_callback(lambda _: self._running.pop(key, None))
+
+        def finished(_: object) -> None:
+            self._running.pop(key, None)
+            # Look at what is due again: the wait may still be there (the move lost a race with
+            # another computer's, or failed), and the pass that claimed it may have slept past it.
+            if self.on_finished is not None:
+                self.on_finished()
+
+        task.add_done_callback(finished)
 
     async def _move(self, game_id: int, seat: int, now: float) -> None:
         try:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.i18n.audience import Audiences
 from bot.service import GameService
 from bot.storage import Storage
 from bot.table.catalog import Catalog
@@ -25,3 +26,4 @@ class Deps:
     outbox: Outbox
     shown: Shown
     notify: Notify  # how each person is told it is their move
+    audiences: Audiences  # who reads which language (DMs: the person's; public posts: the server's)

@@ -16,6 +16,8 @@ import discord
 
 from bot.deadlines import parse_timeout
 from bot.errors import BadInput, GameError, LobbyError, NotAllowed
+from bot.i18n import N_, Lang
+from bot.i18n.audience import reader
 from bot.players import LEVELS
 from bot.players.seats import is_computer
 from bot.service import Changed, Loaded
@@ -27,17 +29,18 @@ from bot.table.components import select
 from bot.table.deps import Deps
 from bot.table.ids import ComponentId, custom_id
 from bot.table.outbox import Context, Done, nonce_of
-from bot.table.replies import NO_PINGS, join_words, mention, reply_private
+from bot.table.replies import NO_PINGS, mention, reply_private
 from bot.table.routing import ANY_GAME
 from bot.table.threads import Places
 
 log = logging.getLogger(__name__)
 
 VERBS = ("join", "leave", "start", "cancel", "addbot", "dropbot", "rematch")
+LEVEL_NAMES = {"easy": N_("Easy"), "normal": N_("Normal"), "hard": N_("Hard")}
 LEVEL_HELP = {
-    "easy": "Easy: plays legal moves, without much of a plan",
-    "normal": "Normal: plays soundly",
-    "hard": "Hard: the strongest it can",
+    "easy": N_("Easy: plays legal moves, without much of a plan"),
+    "normal": N_("Normal: plays soundly"),
+    "hard": N_("Hard: the strongest it can"),
 }
 
 
@@ -59,10 +62,14 @@ class Lobbies:
         for verb in VERBS:
             self.deps.router.on_click(ANY_GAME, verb, self.on_click, in_dms=False)
 
-    def message(self, game: Loaded) -> tuple[str, discord.ui.View | None]:
-        """The card's text and controls (see `Cards.payload`)."""
-        payload = self.cards.payload(game)
+    def message(self, game: Loaded, lang: Lang) -> tuple[str, discord.ui.View | None]:
+        """The card's text and controls (see `Cards.payload`), in ``lang``."""
+        payload = self.cards.payload(game, lang)
         return payload["content"], payload["view"]
+
+    async def public(self, game: Loaded) -> Lang:
+        """The language of the game's public posts (its server's)."""
+        return await self.deps.audiences.server(game.row.guild_id)
 
     # ---- opening ------------------------------------------------------------------------------------
 
@@ -84,7 +91,7 @@ class Lobbies:
             host_name=interaction.user.display_name,
             options=options,
         )
-        content, view = self.message(game)
+        content, view = self.message(game, await self.public(game))
         assert view is not None
         response = await interaction.response.send_message(content, view=view, allowed_mentions=NO_PINGS)
         if response.message_id is not None:
@@ -118,17 +125,29 @@ class Lobbies:
         )
         new = changed.game.row
         where = f"<#{new.channel_id}>"
+        lang = reader(interaction)
         if opened:
             others = [u for u in game.row.seats if u != user.id and not is_computer(u)]
-            invite = (
-                f" {join_words([mention(u) for u in others])} can join with the same button."
-                if others
-                else ""
+            note = lang.t(
+                "You opened game #{game_id}, a rematch of game #{old_id}, in {channel}.",
+                game_id=new.id,
+                old_id=game.id,
+                channel=where,
             )
-            note = f"You opened game #{new.id}, a rematch of game #{game.id}, in {where}.{invite}"
+            if others:
+                note += " " + lang.n(
+                    "{players} can join with the same button.",
+                    "{players} can join with the same button.",
+                    len(others),
+                    players=lang.words([mention(u) for u in others]),
+                )
         else:
-            note = (
-                f"You joined game #{new.id}, the rematch of game #{game.id}: {len(new.seats)} players are in."
+            note = lang.n(
+                "You joined game #{game_id}, the rematch of game #{old_id}: {count} player is in.",
+                "You joined game #{game_id}, the rematch of game #{old_id}: {count} players are in.",
+                len(new.seats),
+                game_id=new.id,
+                old_id=game.id,
             )
         try:
             await reply_private(interaction, note)
@@ -139,28 +158,42 @@ class Lobbies:
 
     async def offer_levels(self, interaction: discord.Interaction, game: Loaded) -> None:
         if interaction.user.id != game.row.host_id:
-            raise NotAllowed(f"Only the host, {mention(game.row.host_id)}, can add computer players.")
+            raise NotAllowed(
+                "Only the host, {host}, can add computer players.", host=mention(game.row.host_id)
+            )
+        lang = reader(interaction)
         menu = select(
             custom_id(game.id, "addbot"),
             [
-                discord.SelectOption(label=level.capitalize(), value=level, description=LEVEL_HELP[level])
+                discord.SelectOption(
+                    label=lang.t(LEVEL_NAMES[level]), value=level, description=lang.t(LEVEL_HELP[level])
+                )
                 for level in LEVELS
             ],
-            placeholder="How strong a computer player?",
+            placeholder=lang.pt("placeholder", "How strong a computer player?"),
         )
         await reply_private(
-            interaction, f"Add a computer player to game #{game.id}:", view=self.deps.router.view([menu])
+            interaction,
+            lang.t("Add a computer player to game #{game_id}:", game_id=game.id),
+            view=self.deps.router.view([menu]),
         )
 
     async def add_computer(self, interaction: discord.Interaction, game: Loaded, level: str) -> None:
         """The host seats a computer at ``level``; the card follows."""
         if level not in LEVELS:
-            raise BadInput(f"There is no level {level[:20]!r}: choose easy, normal or hard.")
+            raise BadInput("There is no level {level}: choose easy, normal or hard.", level=repr(level[:20]))
         changed = await self.deps.service.add_computer(
             game.id, interaction.user.id, level, effects=[Effect("lobby")]
         )
         added = mention(changed.game.row.seats[-1])
-        note = f"{added} joined game #{game.id}: {len(changed.game.row.seats)} players are in."
+        lang = reader(interaction)
+        note = lang.n(
+            "{player} joined game #{game_id}: {count} player is in.",
+            "{player} joined game #{game_id}: {count} players are in.",
+            len(changed.game.row.seats),
+            player=added,
+            game_id=game.id,
+        )
         try:
             message = interaction.message
             if (
@@ -181,15 +214,21 @@ class Lobbies:
         message = interaction.message if interaction.type == discord.InteractionType.component else None
         on_lobby = message is not None and game.row.lobby_message_id in (None, message.id)
         edit = [] if on_lobby else [Effect("lobby")]
+        lang = reader(interaction)
         if verb == "join":
             changed = await self.deps.service.join(game.id, user.id, user.display_name, effects=edit)
-            note = f"You joined game #{game.id}: {len(changed.game.row.seats)} players are in."
+            note = lang.n(
+                "You joined game #{game_id}: {count} player is in.",
+                "You joined game #{game_id}: {count} players are in.",
+                len(changed.game.row.seats),
+                game_id=game.id,
+            )
         elif verb == "leave":
             changed = await self.deps.service.leave_lobby(game.id, user.id, effects=edit)
-            note = f"You left the lobby of game #{game.id}."
+            note = lang.t("You left the lobby of game #{game_id}.", game_id=game.id)
         elif verb == "dropbot":
             changed = await self.deps.service.remove_computer(game.id, user.id, effects=edit)
-            note = f"A computer player left the lobby of game #{game.id}."
+            note = lang.t("A computer player left the lobby of game #{game_id}.", game_id=game.id)
         elif verb == "start":
             await self._start(interaction, game, on_lobby)
             return
@@ -205,7 +244,7 @@ class Lobbies:
     ) -> None:
         try:
             if on_lobby:
-                content, view = self.message(changed.game)
+                content, view = self.message(changed.game, await self.public(changed.game))
                 await interaction.response.edit_message(content=content, view=view, allowed_mentions=NO_PINGS)
             else:
                 await reply_private(interaction, note)
@@ -231,7 +270,8 @@ class Lobbies:
             return out
 
         changed = await self.deps.service.start(game.id, interaction.user.id, effects=effects)
-        await self._answer(interaction, changed, on_lobby, f"Game #{game.id} has started.")
+        note = reader(interaction).t("Game #{game_id} has started.", game_id=game.id)
+        await self._answer(interaction, changed, on_lobby, note)
 
     async def _cancel(self, interaction: discord.Interaction, game: Loaded, on_lobby: bool) -> None:
         can_manage = interaction.permissions.manage_messages
@@ -241,11 +281,18 @@ class Lobbies:
         )
         game = changed.game
         kind = self.deps.catalog.get(game.row.kind)
-        text = f"Game #{game.id} ({kind.title}) was cancelled by {mention(interaction.user.id)}."
+        lang = await self.public(game)  # both answers are public
+        who = mention(interaction.user.id)
         if on_lobby:  # the card itself says so
-            content = f"{self.message(game)[0]} (Closed by {mention(interaction.user.id)}.)"
+            content = self.message(game, lang)[0] + " " + lang.t("(Closed by {player}.)", player=who)
             await interaction.response.edit_message(content=content, view=None, allowed_mentions=NO_PINGS)
         else:
+            text = lang.t(
+                "Game #{game_id} ({title}) was cancelled by {player}.",
+                game_id=game.id,
+                title=kind.title,
+                player=who,
+            )
             await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
         self.deps.outbox.kick(changed.effects)
 
@@ -266,9 +313,15 @@ class Lobbies:
         await self.cards.edit(game)
         kind = self.deps.catalog.get(game.row.kind)
         channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        lang = await self.public(game)
         await channel.send(
-            f"The {kind.title} lobby #{game.id} closed: it did not start within a day. "
-            f"Open a new one with /{kind.name} new.",
+            lang.t(
+                "The {title} lobby #{game_id} closed: it did not start within a day. "
+                "Open a new one with /{command} new.",
+                title=kind.title,
+                game_id=game.id,
+                command=kind.name,
+            ),
             allowed_mentions=NO_PINGS,
             nonce=nonce_of(item),
         )

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.i18n.audience import reader
 from bot.service import Loaded
 from bot.storage import Effect, OutboxItem
 from bot.table.components import mute_button
@@ -54,12 +55,17 @@ class Reminders:
                 return Done()
         kind = self.deps.catalog.get(game.row.kind)
         due = f"<t:{int(item.args['deadline'])}:R>"
-        text = (
-            f"⏰ {mention(game.row.seats[seat])}, {kind.title} game #{game.id} is waiting for your move. "
-            f"If you have not moved {due}, you forfeit."
+        lang = await self.deps.audiences.server(game.row.guild_id)
+        text = lang.t(
+            "⏰ {player}, {title} game #{game_id} is waiting for your move. "
+            "If you have not moved {due}, you forfeit.",
+            player=mention(game.row.seats[seat]),
+            title=kind.title,
+            game_id=game.id,
+            due=due,
         )
         channel = self.deps.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
-        view = self.deps.router.view([mute_button(game.id)])
+        view = self.deps.router.view([mute_button(game.id, lang)])
         await channel.send(text, view=view, allowed_mentions=PING_USERS, nonce=nonce_of(item))
         return Done()
 
@@ -77,12 +83,16 @@ class Reminders:
             return Done()
         kind = self.deps.catalog.get(game.row.kind)
         due = f"<t:{int(item.args['deadline'])}:R>"
+        lang = await self.deps.audiences.user(user_id)
         try:
             dm = await self.deps.client.create_dm(discord.Object(user_id))
             await dm.send(
-                f"⏰ {self.panels.header(kind, game)} is waiting for your move. If you have not moved {due}, "
-                "you forfeit.",
-                view=self.deps.router.view([mute_button(game.id)]),
+                lang.t(
+                    "⏰ {game} is waiting for your move. If you have not moved {due}, you forfeit.",
+                    game=await self.panels.header(kind, game, lang),
+                    due=due,
+                ),
+                view=self.deps.router.view([mute_button(game.id, lang)]),
                 allowed_mentions=NO_PINGS,
                 nonce=nonce_of(item),
             )
@@ -107,9 +117,12 @@ class Reminders:
             return Done()
         board = game.row.board_message_id
         to = None if board is None else jump_link(game.row.guild_id, game.row.place_id, board)
+        lang = await self.deps.audiences.user(user_id)
         try:
             dm = await self.deps.client.create_dm(discord.Object(user_id))
-            await dm.send(your_move(kind.title, game.id, to), allowed_mentions=NO_PINGS, nonce=nonce_of(item))
+            await dm.send(
+                your_move(kind.title, game.id, to, lang), allowed_mentions=NO_PINGS, nonce=nonce_of(item)
+            )
         except discord.Forbidden as exc:
             if exc.code != CANNOT_DM:
                 raise
@@ -125,6 +138,9 @@ class Reminders:
         await self.deps.storage.mute_reminders(game_id=game.id, user_id=interaction.user.id)
         await reply_private(
             interaction,
-            f"Reminders for game #{game.id} are off for you. "
-            "The deadline still holds: /game status shows it.",
+            reader(interaction).t(
+                "Reminders for game #{game_id} are off for you. "
+                "The deadline still holds: /game status shows it.",
+                game_id=game.id,
+            ),
         )

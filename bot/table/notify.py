@@ -20,6 +20,7 @@ from collections.abc import Iterable
 import discord
 
 from bot.errors import BadInput
+from bot.i18n import ENGLISH, N_, Lang
 from bot.players.seats import is_computer
 from bot.storage import Effect, Storage
 
@@ -28,10 +29,10 @@ MODES = (MENTION, DM, BOTH, OFF)
 DEFAULT = MENTION
 
 DESCRIPTIONS = {
-    MENTION: "a mention on the board pings you",
-    DM: "a short DM tells you (no ping on the board)",
-    BOTH: "a mention on the board pings you, and a short DM tells you",
-    OFF: "nothing tells you (no ping, no DM, no reminders)",
+    MENTION: N_("When it is your move in a game, a mention on the board pings you."),
+    DM: N_("When it is your move in a game, a short DM tells you (no ping on the board)."),
+    BOTH: N_("When it is your move in a game, a mention on the board pings you, and a short DM tells you."),
+    OFF: N_("When it is your move in a game, nothing tells you (no ping, no DM, no reminders)."),
 }
 
 
@@ -62,7 +63,9 @@ class Notify:
 
     async def choose(self, user_id: int, mode: str) -> None:
         if mode not in MODES:
-            raise BadInput(f"There is no notification mode {mode[:20]!r}: choose mention, dm, both or off.")
+            raise BadInput(
+                "There is no notification mode {mode}: choose mention, dm, both or off.", mode=repr(mode[:20])
+            )
         # The default is stored as no value: a later change of the default reaches everyone who
         # never chose otherwise.
         await self.storage.set_user_setting(
@@ -98,12 +101,17 @@ class Notify:
         return [Effect("nudge", {"seat": s}) for s in seats if 0 <= s < len(users) and self.dms(users[s])]
 
 
-def describe(mode: str) -> str:
+def describe(mode: str, lang: Lang = ENGLISH) -> str:
     """The private answer to `/game notify`: what is now set."""
-    return (
-        f"Notifications: **{mode}**. When it is your move in a game, {DESCRIPTIONS[mode]}. "
-        "Reminders before a deadline follow the same choice. "
-        "Your DM panels of games with secrets come all the same. Change it any time with /game notify."
+    return " ".join(
+        (
+            lang.t("Notifications: **{mode}**.", mode=mode),
+            lang.t(DESCRIPTIONS[mode]),
+            lang.t(
+                "Reminders before a deadline follow the same choice. Your DM panels of games with secrets "
+                "come all the same. Change it any time with /game notify."
+            ),
+        )
     )
 
 
@@ -111,6 +119,8 @@ def jump_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
-def your_move(title: str, game_id: int, link: str | None) -> str:
+def your_move(title: str, game_id: int, link: str | None, lang: Lang = ENGLISH) -> str:
     """The short "your move" DM."""
-    return f"🔔 Your move in {title} #{game_id}" + (f": {link}" if link else ".")
+    if link:
+        return lang.t("🔔 Your move in {title} #{game_id}: {link}", title=title, game_id=game_id, link=link)
+    return lang.t("🔔 Your move in {title} #{game_id}.", title=title, game_id=game_id)

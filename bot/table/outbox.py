@@ -29,6 +29,7 @@ from typing import Any
 import discord
 
 from bot.errors import MoveSaved
+from bot.i18n.audience import reader
 from bot.storage import Completion, Effect, OutboxItem, Storage
 
 log = logging.getLogger(__name__)
@@ -36,8 +37,10 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 8  # then the effect is dropped (logged): a lost post must not block a game forever
 BACKOFF_MAX = 60.0
 POLL = 30.0  # how often the worker looks for due effects nobody kicked (retries, restarts)
+PAGE = 200  # items read at a time by that look
 DONE_KEPT = 10_000
 RECORD_EVERY = 0.05  # seconds: carried-out effects are recorded together at most this late
+LEASE = 60.0  # seconds a process's hold on a game's outbox lasts unless renewed (see `_hold`)
 
 
 @dataclass
@@ -71,7 +74,8 @@ class Mover:
             return
         self.told = True
         try:
-            await self.interaction.followup.send(str(MoveSaved(game_id)), ephemeral=True)
+            text = reader(self.interaction).say(MoveSaved(game_id).msg)
+            await self.interaction.followup.send(text, ephemeral=True)
         except discord.HTTPException:
             log.info("Could not tell the mover of game %s that their move is saved", game_id)
 
@@ -94,9 +98,15 @@ Carrier = Callable[[OutboxItem, Context], Awaitable[Done | None]]
 
 
 class Outbox:
-    def __init__(self, storage: Storage, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, storage: Storage, clock: Callable[[], float] = time.time, *, holder: str | None = None
+    ) -> None:
         self.storage = storage
         self.clock = clock
+        # Processes sharing the database: this one's name in the games' outbox leases (see
+        # `_hold`); None when it is alone (then nothing is leased).
+        self.holder = holder
+        self._leases: dict[int, float] = {}  # game id -> when this process's lease on it expires
         self._carriers: dict[str, Carrier] = {}
         self._queues: dict[int, dict[int, OutboxItem]] = {}  # game id -> its known items by id
         self._contexts: dict[int, Context] = {}  # item id -> context
@@ -105,6 +115,9 @@ class Outbox:
         # Items this process finished lately: a pass over the database that read one just before it
         # was completed must not carry it out again. Bounded; ids only grow.
         self._done: OrderedDict[int, None] = OrderedDict()
+        # Games whose pending items this process has read from the database since it started (see
+        # `_run_game`). Bounded; a game forgotten is read again.
+        self._loaded: OrderedDict[int, None] = OrderedDict()
         self._task: asyncio.Task[None] | None = None
         self._unrecorded: list[Completion] = []  # see `_flush_soon`
         self._flusher: asyncio.Task[None] | None = None
@@ -165,12 +178,26 @@ class Outbox:
         while True:
             self._wake.clear()
             try:
-                due = await self.storage.pending_effects(now=self.clock())
-                self.kick([i for i in due if i.game_id not in self._busy_games()])
+                refresh = getattr(self.clock, "refresh", None)
+                if refresh is not None:
+                    refresh()
+                await self._pass()
             except Exception:
                 log.exception("The outbox pass failed; trying again shortly")
+            poll = 1.0 if getattr(self.clock, "movable", False) else POLL
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=POLL)
+                await asyncio.wait_for(self._wake.wait(), timeout=poll)
+
+    async def _pass(self) -> None:
+        """Kick every item due now (of games not being carried out already), page by page: after a
+        restart with a long backlog, all of it (read once), not only the first page."""
+        now, after, busy = self.clock(), 0, self._busy_games()
+        while True:
+            due = await self.storage.pending_effects(now=now, holder=self.holder, after=after, limit=PAGE)
+            self.kick([i for i in due if i.game_id not in busy])
+            if len(due) < PAGE:
+                return
+            after = due[-1].id
 
     def _busy_games(self) -> set[int]:
         return {g for g, t in self._drains.items() if not t.done()}
@@ -182,12 +209,116 @@ class Outbox:
     # ---- carrying out one game's effects ------------------------------------------------------------
 
     async def _run_game(self, game_id: int) -> None:
+        if self.holder is None:
+            if game_id not in self._loaded:
+                # The first time this process carries out the game's items: those an earlier life
+                # left behind come first (a new move's items must not overtake them; the pass over
+                # the database reads only so many items, and only every `POLL` seconds).
+                await self._load(game_id)
+            await self._carry_queue(game_id, None)
+            self._queues.pop(game_id, None)
+            return
+        # Sharing the database: carry the game's items only while holding its lease, all of them in
+        # order (another process's too), and record what was done as the lease is given up (and, a
+        # game busy for long, each time the lease is renewed).
+        completions: list[Completion] = []
+        try:
+            while await self._hold(game_id):
+                await self._carry_queue(game_id, completions)
+                if self._queues.get(game_id):
+                    continue  # (lost the lease meanwhile: wait for it, or for the items to go)
+                results = await self.storage.release_outbox(
+                    game_id=game_id, holder=self.holder, completions=completions
+                )
+                completions.clear()
+                self._leases.pop(game_id, None)
+                follow = [item for result in results for item in result.effects]
+                if follow:
+                    self.kick(follow)
+                if not self._queues.get(game_id):
+                    break  # (nothing kicked meanwhile)
+        finally:
+            if completions:  # stopped half-way: record what was done (else it is done again)
+                with contextlib.suppress(Exception):
+                    await self.storage.release_outbox(
+                        game_id=game_id, holder=self.holder, completions=completions
+                    )
+                self._leases.pop(game_id, None)
+        if not self._queues.get(game_id):
+            self._queues.pop(game_id, None)
+
+    async def _load(self, game_id: int) -> None:
+        """Add the game's items pending in the database to its queue (but those done here)."""
+        pending = await self.storage.effects_of_game(game_id=game_id)
+        queue = self._queues.setdefault(game_id, {})
+        for item in pending:
+            if item.id not in self._done:
+                queue.setdefault(item.id, item)
+                self._finished.setdefault(item.id, asyncio.Event())
+        self._loaded[game_id] = None
+        if len(self._loaded) > DONE_KEPT:
+            self._loaded.popitem(last=False)
+
+    async def _hold(self, game_id: int) -> bool:
+        """Take the game's lease (or renew it), adding the game's pending items to its queue: True.
+        While another process holds it, wait; False once none of this process's items of the game
+        are pending any more (the holder carried them out: handed over, nothing is held)."""
+        assert self.holder is not None
+        delay = 0.02
+        while True:
+            now = self.clock()
+            pending = await self.storage.claim_outbox(
+                game_id=game_id, holder=self.holder, now=now, expires=now + LEASE
+            )
+            queue = self._queues.setdefault(game_id, {})
+            if pending is not None:
+                self._leases[game_id] = now + LEASE
+                still = {item.id for item in pending}
+                self._hand_over(game_id, [i for i in queue if i not in still])
+                for item in pending:
+                    if item.id not in self._done:
+                        queue.setdefault(item.id, item)
+                        self._finished.setdefault(item.id, asyncio.Event())
+                return True
+            self._leases.pop(game_id, None)
+            still = await self.storage.pending_of(item_ids=list(queue))
+            self._hand_over(game_id, [i for i in queue if i not in still])
+            if not queue:
+                return False
+            await asyncio.sleep(delay)
+            delay = min(2 * delay, 1.0)
+
+    def _hand_over(self, game_id: int, item_ids: Sequence[int]) -> None:
+        """These items were carried out by another process: whoever waits for them goes on."""
+        queue = self._queues.get(game_id, {})
+        for item_id in item_ids:
+            context = self._contexts.get(item_id)
+            if context is not None:
+                context.extra["handed_over"] = True
+            item = queue.get(item_id)
+            if item is not None:
+                self._finish(item)
+
+    async def _carry_queue(self, game_id: int, completions: list[Completion] | None) -> None:
+        """Carry out the game's queued items in order. ``completions``: where to keep what they
+        produced until the lease is given up (None: not leased; recorded together soon)."""
         queue = self._queues.get(game_id, {})
         while queue:
             item = queue[min(queue)]
             wait = item.not_before - self.clock()
             if wait > 0:
                 await asyncio.sleep(wait)
+            if completions is not None and self._leases.get(game_id, 0.0) - self.clock() < LEASE / 2:
+                if not await self._renew(game_id):
+                    # Another process took the game over (this one was too slow): what was done is
+                    # recorded at once; the rest is that process's, or comes back with the lease.
+                    await self.storage.complete_effects(completions=list(completions))
+                    completions.clear()
+                    return
+                if completions:
+                    # A game busy for long keeps its lease: what was done is recorded now too, so
+                    # a crash redoes at most half a lease of it (a post's nonce holds for minutes).
+                    await self._record(completions)
             item = queue.get(item.id, item)
             done = await self._carry_one(item)
             if done is None:
@@ -206,13 +337,26 @@ class Outbox:
             # thread) is stored before anyone may look for the game there.
             if completion.then or completion.place_id is not None:
                 await self._record([completion])
+            elif completions is not None:
+                completions.append(completion)
             else:
                 self._unrecorded.append(completion)
                 self._flush_soon()
             if self.on_completed is not None:
                 self.on_completed(item, done)
             self._finish(item)
-        self._queues.pop(game_id, None)
+
+    async def _renew(self, game_id: int) -> bool:
+        assert self.holder is not None
+        now = self.clock()
+        pending = await self.storage.claim_outbox(
+            game_id=game_id, holder=self.holder, now=now, expires=now + LEASE
+        )
+        if pending is None:
+            self._leases.pop(game_id, None)
+            return False
+        self._leases[game_id] = now + LEASE
+        return True
 
     # ---- recording what was carried out -------------------------------------------------------------
 

@@ -21,6 +21,8 @@ import discord
 from discord.http import Route
 
 from bot.errors import GameError, NotAPlayer
+from bot.i18n import ENGLISH, Lang
+from bot.i18n.audience import reader
 from bot.players.seats import is_computer
 from bot.service import Loaded
 from bot.storage import Effect, OutboxItem
@@ -75,20 +77,49 @@ class Panels:
     deps: Deps
     boards: Boards
     traffic: DmTraffic = field(default_factory=DmTraffic)
+    server_names: dict[int, str] = field(default_factory=dict)  # of servers on other shards
 
     # ---- building -------------------------------------------------------------------------------
 
-    def header(self, kind: GameKind, game: Loaded) -> str:
-        guild = self.deps.client.get_guild(game.row.guild_id) if game.row.guild_id else None
-        where = f"<#{game.row.place_id}>" + (f" on {guild.name}" if guild is not None else "")
-        return f"**{kind.title}** · game #{game.id} in {where}"
+    async def header(self, kind: GameKind, game: Loaded, lang: Lang) -> str:
+        channel = f"<#{game.row.place_id}>"
+        name = await self.server_name(game.row.guild_id) if game.row.guild_id else None
+        if name:
+            return lang.t(
+                "**{title}** · game #{game_id} in {channel} on {server}",
+                title=kind.title,
+                game_id=game.id,
+                channel=channel,
+                server=name,
+            )
+        return lang.t(
+            "**{title}** · game #{game_id} in {channel}", title=kind.title, game_id=game.id, channel=channel
+        )
 
-    def payload(self, game: Loaded, seat: int, note: str = "") -> dict[str, Any]:
+    async def server_name(self, guild_id: int) -> str | None:
+        """The server's name: from the gateway's cache when this process runs the server's shard,
+        else asked of Discord once (a DM about a game on another shard's server arrives at the
+        process running shard 0) and remembered; None if Discord will not say."""
+        guild = self.deps.client.get_guild(guild_id)
+        if guild is not None:
+            return guild.name
+        if guild_id not in self.server_names:
+            try:
+                data = await self.deps.client.http.get_guild(guild_id)
+            except discord.HTTPException:
+                return None  # (asked again next time)
+            self.server_names[guild_id] = str(data.get("name") or "")
+        return self.server_names[guild_id] or None
+
+    async def payload(
+        self, game: Loaded, seat: int, note: str = "", *, lang: Lang = ENGLISH
+    ) -> dict[str, Any]:
+        """The player's panel, in ``lang`` (theirs: by DM their last seen one, else the reader's)."""
         kind = self.deps.catalog.get(game.row.kind)
         assert kind.private is not None
-        table = kind.table(game)
+        table = kind.table(game).speaking(lang)
         panel = kind.private.panel(game.view(seat), seat, table)
-        lines = [self.header(kind, game)]
+        lines = [await self.header(kind, game, lang)]
         if note:
             lines.append(note)
         lines.append(panel.content)
@@ -101,8 +132,9 @@ class Panels:
         seat = game.row.seat_of(user_id)
         if seat is None:
             raise NotAPlayer(
-                f"You are not playing in game #{game.id}, so there is nothing of yours to show. "
-                "Wait for the next game, or start your own in a thread."
+                "You are not playing in game #{game_id}, so there is nothing of yours to show. "
+                "Wait for the next game, or start your own in a thread.",
+                game_id=game.id,
             )
         return seat
 
@@ -110,11 +142,15 @@ class Panels:
         """The player's panel, privately (the My hand / My move button, the games' own commands)."""
         kind = self.deps.catalog.get(game.row.kind)
         if kind.private is None:
-            raise GameError(f"{kind.title} hides nothing: everything is on the board (/game status).")
+            raise GameError(
+                "{title} hides nothing: everything is on the board (/game status).", title=kind.title
+            )
         seat = self.seat_of(game, interaction.user.id)
         if game.state is None:
-            raise GameError(f"Game #{game.id} has not started yet: the host starts it from the lobby.")
-        payload = self.payload(game, seat, note)
+            raise GameError(
+                "Game #{game_id} has not started yet: the host starts it from the lobby.", game_id=game.id
+            )
+        payload = await self.payload(game, seat, note, lang=reader(interaction))
         if payload.get("view") is None:
             payload.pop("view")
         await reply_private(interaction, payload.pop("content"), **payload)
@@ -149,7 +185,8 @@ class Panels:
         channel_id, panel_id = link.dm_channel_id, link.panel_message_id
         if link.blocked or game.state is None or (refresh and panel_id is None):
             return Done()
-        payload = self.payload(game, seat, str(item.args.get("note", "")))
+        lang = await self.deps.audiences.user(user_id)
+        payload = await self.payload(game, seat, str(item.args.get("note", "")), lang=lang)
         if channel_id is not None and panel_id is not None:
             if refresh or not self.traffic.buried(channel_id, panel_id):
                 try:
@@ -159,7 +196,7 @@ class Panels:
                 if edited:
                     if item.args.get("nudge") and self.deps.notify.dms(user_id):
                         kind = self.deps.catalog.get(game.row.kind)
-                        text = your_move(kind.title, game.id, jump_link(None, channel_id, panel_id))
+                        text = your_move(kind.title, game.id, jump_link(None, channel_id, panel_id), lang)
                         channel = self.deps.client.get_partial_messageable(channel_id)
                         # A nonce of its own: the same DM channel as the panel's.
                         await channel.send(text, allowed_mentions=NO_PINGS, nonce=nonce_of(item) + "n")
@@ -221,16 +258,23 @@ class Panels:
         game = await self.deps.service.get(item.game_id)
         kind = self.deps.catalog.get(game.row.kind)
         user_id = int(item.args["user_id"])
+        lang = await self.deps.audiences.server(game.row.guild_id)
         if kind.private is None:  # a "your move" DM was refused
-            text = (
-                f"{mention(user_id)}, I cannot send you direct messages (your DMs are closed), so in "
-                f"game #{game.id} the board mentions you when it is your move instead."
+            text = lang.t(
+                "{player}, I cannot send you direct messages (your DMs are closed), so in "
+                "game #{game_id} the board mentions you when it is your move instead.",
+                player=mention(user_id),
+                game_id=game.id,
             )
         else:
-            text = (
-                f"{mention(user_id)}, I cannot send you direct messages (your DMs are closed), so for "
-                f"game #{game.id} use the **{kind.present.mine_label}** button under the board, or the "
-                f"/{kind.name} commands: I answer them privately."
+            text = lang.t(
+                "{player}, I cannot send you direct messages (your DMs are closed), so for "
+                "game #{game_id} use the **{label}** button under the board, or the "
+                "/{command} commands: I answer them privately.",
+                player=mention(user_id),
+                game_id=game.id,
+                label=lang.t(kind.present.mine_label),
+                command=kind.name,
             )
         channel = self.deps.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
         await channel.send(text, allowed_mentions=PING_USERS, nonce=nonce_of(item))

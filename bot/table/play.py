@@ -25,10 +25,11 @@ import discord
 
 from bot.errors import MoveSaved
 from bot.games.base import Action
+from bot.i18n.audience import reader
 from bot.players.seats import is_computer
 from bot.service import Loaded, MoveResult
 from bot.storage import Effect
-from bot.table.boards import Boards
+from bot.table.boards import LATE_NOTE, Boards
 from bot.table.catalog import GameKind
 from bot.table.deps import Deps
 from bot.table.notify import Notify
@@ -222,8 +223,12 @@ class Plays:
         assert kind.private is not None
         private = kind.private
 
+        lang = await self.deps.audiences.user(message.author.id)  # the note tops their DM panel
+
         def effects(result: MoveResult) -> list[Effect]:
-            note = private.confirm(self._news(kind, result, result.seat), kind.table(result.after))
+            note = private.confirm(
+                self._news(kind, result, result.seat), kind.table(result.after).speaking(lang)
+            )
             return owed(kind, result, Source.TYPED, note=note, notify=self.deps.notify)
 
         result = await self.deps.service.act(game.id, message.author.id, action, effects=effects)
@@ -271,6 +276,16 @@ class Plays:
                     with contextlib.suppress(discord.HTTPException):
                         await interaction.response.defer(ephemeral=True, thinking=True)
             await finished
+        if context.extra.get("handed_over"):
+            # Another process (sharing the database) carried the board out, to the channel: say so.
+            async with context.answering:
+                with contextlib.suppress(discord.HTTPException):
+                    if interaction.response.is_done():
+                        await interaction.edit_original_response(content=reader(interaction).t(LATE_NOTE))
+                    else:
+                        await interaction.response.send_message(
+                            reader(interaction).t(LATE_NOTE), ephemeral=True
+                        )
 
     # ---- helpers ----------------------------------------------------------------------------------
 
@@ -296,8 +311,11 @@ class Plays:
     ) -> None:
         """The mover's own panel with a word on the move: in place when they used a panel."""
         assert kind.private is not None
-        note = kind.private.confirm(self._news(kind, result, result.seat), kind.table(result.after))
-        payload = self.panels.payload(result.after, result.seat, note)
+        lang = reader(interaction)
+        note = kind.private.confirm(
+            self._news(kind, result, result.seat), kind.table(result.after).speaking(lang)
+        )
+        payload = await self.panels.payload(result.after, result.seat, note, lang=lang)
         if source in (Source.DM_PANEL, Source.PRIVATE) and not interaction.response.is_done():
             await interaction.response.edit_message(**payload)
             return

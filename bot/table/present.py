@@ -9,16 +9,17 @@ The table machinery (boards, panels, the outbox) calls presenters; presenters ca
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 import discord
 
-from bot.deadlines import format_duration
+from bot.errors import player_number
 from bot.games.base import Outcome
+from bot.i18n import ENGLISH, Lang
 from bot.players.seats import is_computer
-from bot.table.replies import join_words, mention
+from bot.table.replies import mention
 
 V = TypeVar("V")
 
@@ -39,20 +40,33 @@ class TableInfo:
     timeout_s: int
     waiting: tuple[int, ...]  # the seats that must act now
     outcome: Outcome | None
+    # The language of whoever reads what is built from this table: the server's for a public post
+    # (a board, its image and alt text), the player's own for a panel or a private answer.
+    lang: Lang = ENGLISH
 
     @property
     def live(self) -> bool:
         return self.status in ("lobby", "active")
 
+    def speaking(self, lang: Lang) -> TableInfo:
+        """The same table, for readers of ``lang``."""
+        return self if lang is self.lang else replace(self, lang=lang)
+
     def who(self, seat: int) -> str:
         """How a text names the player in ``seat``: a mention."""
-        return mention(self.seats[seat]) if 0 <= seat < len(self.seats) else f"player {seat + 1}"
+        return mention(self.seats[seat]) if 0 <= seat < len(self.seats) else player_number(seat, self.lang)
 
     @property
     def heading(self) -> str:
+        lang = self.lang
         parts = [f"{k} = {v}" for k, v in self.options.items()]
-        parts.append(f"{format_duration(self.timeout_s)} per move")
-        return f"**{self.title}** · game #{self.game_id} · " + ", ".join(parts)
+        parts.append(lang.t("{duration} per move", duration=lang.duration(self.timeout_s)))
+        return lang.t(
+            "**{title}** · game #{game_id} · {options}",
+            title=self.title,
+            game_id=self.game_id,
+            options=", ".join(parts),
+        )
 
 
 @dataclass(frozen=True)
@@ -101,19 +115,22 @@ def _usual_status(view: Any, table: TableInfo) -> str:
 def _plain_alt(view: Any, table: TableInfo) -> str:
     """The board's alt text when a game offers no better: the game and whose move, in plain names."""
 
-    def name(seat: int) -> str:
-        return (
-            table.names[seat] if 0 <= seat < len(table.names) and table.names[seat] else f"player {seat + 1}"
-        )
+    lang = table.lang
 
-    text = f"{table.title} board, game #{table.game_id}."
+    def name(seat: int) -> str:
+        if 0 <= seat < len(table.names) and table.names[seat]:
+            return table.names[seat]
+        return player_number(seat, lang)
+
+    text = lang.t("{title} board, game #{game_id}.", title=table.title, game_id=table.game_id)
     if table.outcome is not None:
+        text += " " + lang.t("Game over: {reason}.", reason=table.outcome.reason_in(lang))
         winners = [name(s) for s in table.outcome.winners]
-        return f"{text} Game over: {table.outcome.reason}." + (
-            f" Won by {join_words(winners)}." if winners else ""
-        )
+        if winners:
+            text += " " + lang.t("Won by {players}.", players=lang.words(winners))
+        return text
     if table.waiting:
-        text += f" Waiting for {join_words([name(s) for s in table.waiting])}."
+        text += " " + lang.t("Waiting for {players}.", players=lang.words([name(s) for s in table.waiting]))
     return text
 
 
@@ -196,35 +213,39 @@ def quiet_when(*kinds: str) -> Callable[[News[Any]], bool]:
 
 
 def outcome_text(table: TableInfo, outcome: Outcome) -> str:
+    """The result in a sentence, in ``table.lang`` (see `Outcome.reason_in`)."""
+    lang = table.lang
+    reason = outcome.reason_in(lang)
     if not outcome.winners:
-        return f"The game is over: {outcome.reason}. Nobody wins."
-    winners = join_words([table.who(s) for s in outcome.winners])
+        return lang.t("The game is over: {reason}. Nobody wins.", reason=reason)
+    winners = lang.words([table.who(s) for s in outcome.winners])
     if outcome.draw:
-        return f"The game is a draw between {winners}: {outcome.reason}."
+        return lang.t("The game is a draw between {players}: {reason}.", players=winners, reason=reason)
     if len(outcome.winners) > 1:
-        return f"🏆 {winners} share the win: {outcome.reason}."
-    return f"🏆 {winners} wins: {outcome.reason}."
+        return lang.t("🏆 {players} share the win: {reason}.", players=winners, reason=reason)
+    return lang.t("🏆 {player} wins: {reason}.", player=winners, reason=reason)
 
 
 def whose_move(table: TableInfo) -> str:
     """Whose move it is (with a mention), or the result."""
+    lang = table.lang
     if table.status == "cancelled":
-        return "This game was cancelled."
+        return lang.t("This game was cancelled.")
     if table.outcome is not None:
         return outcome_text(table, table.outcome)
     users = [table.who(s) for s in table.waiting]
     if len(users) == 1 and is_computer(table.seats[table.waiting[0]]):
-        return f"{users[0]} is thinking…"
+        return lang.t("{player} is thinking…", player=users[0])
     if len(users) == 1:
-        return f"{users[0]}, your move."
-    return f"Waiting for {join_words(users)}."
+        return lang.t("{player}, your move.", player=users[0])
+    return lang.t("Waiting for {players}.", players=lang.words(users))
 
 
 def forfeit_line(news: News[Any], table: TableInfo) -> str:
     who = table.who(news.seat)
     if news.forfeit == "timeout":
-        return f"{who} ran out of time and forfeits."
-    return f"{who} left the game (forfeit)."
+        return table.lang.t("{player} ran out of time and forfeits.", player=who)
+    return table.lang.t("{player} left the game (forfeit).", player=who)
 
 
 def newly_waiting(
@@ -234,9 +255,11 @@ def newly_waiting(
 
 
 def counted(n: int, word: str) -> str:
-    """``n`` of a thing in words: "1 card", "3 cards" (``word`` takes a plain "s")."""
+    """``n`` of a thing in English words: "1 card", "3 cards" (``word`` takes a plain "s").
+    Deprecated: English only; write ``lang.n("{count} card", "{count} cards", n)`` instead."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def points(n: int) -> str:
-    return counted(n, "point")
+def points(n: int, lang: Lang = ENGLISH) -> str:
+    """ "1 point", "3 points", in ``lang``."""
+    return lang.n("{count} point", "{count} points", n)

@@ -16,6 +16,7 @@ record of finished games anyway.
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import re
 
@@ -23,6 +24,8 @@ import discord
 from discord import app_commands
 
 from bot.errors import GameError, StaleButton
+from bot.i18n import ENGLISH, N_, Lang, Msg
+from bot.i18n.audience import reader
 from bot.memory.periods import ALL_TIME, PERIODS
 from bot.memory.ratings import BASE, SCALE, shown, shown_change
 from bot.render import leaderboard as render
@@ -37,39 +40,55 @@ PER_PAGE = 5
 TOP = 10
 EMBED_COLOUR = discord.Colour.from_rgb(92, 76, 20)
 PERIOD_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in PERIODS.items()]
-RATING_NOTE = (
-    f"Rating: {BASE} + {SCALE} × (μ − 3σ), openskill's Plackett-Luce model; forfeits rate as last place."
+RATING_NOTE = N_(
+    "Rating: {base} + {scale} × (μ − 3σ), openskill's Plackett-Luce model; forfeits rate as last place."
 )
 _PAGE_ARG = re.compile(r"(?P<kind>[a-z]{1,12})\.(?P<page>[0-9]{1,6})\.(?P<anchor>[0-9]{1,18})")
+
+
+def rating_note(lang: Lang) -> str:
+    return lang.t(RATING_NOTE, base=BASE, scale=SCALE)
 
 
 def _guild(interaction: discord.Interaction, command: str) -> int:
     if interaction.guild_id is None:
         raise GameError(
-            f"The memory of games belongs to a server: use /game {command} in one of its channels."
+            "The memory of games belongs to a server: use /game {command} in one of its channels.",
+            command=command,
         )
     return interaction.guild_id
 
 
-def duration(seconds: float) -> str:
+def duration(seconds: float, lang: Lang = ENGLISH) -> str:
     """A time to move in words: "under 1 s", "14 s", "2 min 5 s", "3 h 10 min", "2 d 4 h"."""
     s = round(seconds)
     if s < 1:
-        return "under 1 s"
+        return lang.t("under 1 s")
     if s < 60:
-        return f"{s} s"
+        return lang.t("{s} s", s=s)
     if s < 3600:
-        return f"{s // 60} min {s % 60} s" if s % 60 else f"{s // 60} min"
+        if s % 60:
+            return lang.t("{m} min {s} s", m=s // 60, s=s % 60)
+        return lang.t("{m} min", m=s // 60)
     if s < 86400:
-        return f"{s // 3600} h {s % 3600 // 60} min" if s % 3600 >= 60 else f"{s // 3600} h"
-    return f"{s // 86400} d {s % 86400 // 3600} h" if s % 86400 >= 3600 else f"{s // 86400} d"
+        if s % 3600 >= 60:
+            return lang.t("{h} h {m} min", h=s // 3600, m=s % 3600 // 60)
+        return lang.t("{h} h", h=s // 3600)
+    if s % 86400 >= 3600:
+        return lang.t("{d} d {h} h", d=s // 86400, h=s % 86400 // 3600)
+    return lang.t("{d} d", d=s // 86400)
 
 
-def trend_text(record: KindRecord) -> str:
+def trend_text(record: KindRecord, lang: Lang = ENGLISH) -> str:
     change = shown_change(record.trend)
     arrow = "▲" if change > 0 else "▼" if change < 0 else "■"
-    games = "game" if record.trend_games == 1 else f"{record.trend_games} games"
-    return f"{arrow} {abs(change):,} over the last {games}"
+    return lang.n(
+        "{arrow} {change} over the last game",
+        "{arrow} {change} over the last {count} games",
+        record.trend_games,
+        arrow=arrow,
+        change=lang.number(abs(change)),
+    )
 
 
 def jump_url(game: PastGame) -> str:
@@ -82,22 +101,27 @@ def jump_url(game: PastGame) -> str:
     return f"{base}/{game.place_id}"
 
 
-def result_text(seats: tuple[PastSeat, ...]) -> str:
+def result_text(seats: tuple[PastSeat, ...], lang: Lang = ENGLISH) -> str:
     """The players, best place first: "<@1> (9) 🏆 · <@2> (5) · <@3> (left)"; a draw says so."""
     ordered = sorted(seats, key=lambda s: (s.place, s.forfeited))
     parts = []
     for seat in ordered:
         who = mention(seat.user_id)
-        extra = " (left)" if seat.forfeited else f" ({seat.score})" if seat.score is not None else ""
-        parts.append(f"{who}{extra}{' 🏆' if seat.won else ''}")
+        if seat.forfeited:
+            who = lang.t("{player} (left)", player=who)
+        elif seat.score is not None:
+            who = f"{who} ({seat.score})"
+        parts.append(f"{who}{' 🏆' if seat.won else ''}")
     stayed = [s for s in seats if not s.forfeited]
     drawn = len(stayed) > 1 and not any(s.won for s in seats) and all(s.place == 1 for s in stayed)
-    return ("Draw: " if drawn else "") + " · ".join(parts)
+    players = " · ".join(parts)
+    return lang.t("Draw: {players}", players=players) if drawn else players
 
 
 class Memory:
     """The three commands and the history's buttons. Each answer is built by a method of its own
-    (``*_answer``: the reads, the image, the embed) and sent by the command's method."""
+    (``*_answer``: the reads, the image, the embed) and sent by the command's method. Every answer is
+    private, so it speaks the asker's language."""
 
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
@@ -111,14 +135,14 @@ class Memory:
     async def leaderboard(self, interaction: discord.Interaction, kind: str, period: str = ALL_TIME) -> None:
         guild_id = _guild(interaction, "leaderboard")
         embed, file = await self.leaderboard_answer(
-            guild_id=guild_id, user_id=interaction.user.id, kind=kind, period=period
+            guild_id=guild_id, user_id=interaction.user.id, kind=kind, period=period, lang=reader(interaction)
         )
         await interaction.response.send_message(
             embed=embed, file=file, ephemeral=True, allowed_mentions=NO_PINGS
         )
 
     async def leaderboard_answer(
-        self, *, guild_id: int, user_id: int, kind: str, period: str = ALL_TIME
+        self, *, guild_id: int, user_id: int, kind: str, period: str = ALL_TIME, lang: Lang = ENGLISH
     ) -> tuple[discord.Embed, discord.File]:
         """The server's top players of ``kind`` (and the asker's own line): an embed with the image."""
         title = self._title(kind)
@@ -127,31 +151,49 @@ class Memory:
         storage = self.deps.storage
         lines = await storage.leaderboard(guild_id=guild_id, kind=kind, period=period, limit=TOP)
         if not lines:
-            when = "" if period == ALL_TIME else f" {PERIODS[period]}"
-            raise GameError(
-                f"No {title} game has finished in this server{when} yet. Play one with /{kind} new "
-                "(/game addbot adds a computer player)."
-            )
+            if period == ALL_TIME:
+                nothing = Msg(
+                    "No {title} game has finished in this server yet. Play one with /{command} new "
+                    "(/game addbot adds a computer player).",
+                    title=title,
+                    command=kind,
+                )
+            else:
+                nothing = Msg(
+                    "No {title} game has finished in this server {period} yet. Play one with /{command} new "
+                    "(/game addbot adds a computer player).",
+                    title=title,
+                    period=Msg(PERIODS[period]),
+                    command=kind,
+                )
+            raise GameError(nothing)
         own = None
         if all(line.player_id != user_id for line in lines):
             own = await storage.board_line_of(guild_id=guild_id, kind=kind, player_id=user_id, period=period)
         timed = period != ALL_TIME
+        period_name = lang.t(PERIODS[period])
         board = render.Leaderboard(
             title=title,
-            period=PERIODS[period],
+            period=period_name,
             lines=tuple(self._line(line, user_id, timed) for line in lines),
             own=None if own is None else self._line(own, user_id, timed),
-            note="ranked by rating gained" if timed else "ranked by rating",
+            note=lang.t("ranked by rating gained") if timed else lang.t("ranked by rating"),
         )
-        png = await asyncio.to_thread(render.render, board)
+        png = await asyncio.to_thread(functools.partial(render.render, board, lang=lang))
         filename = f"leaderboard-{kind}.png"
-        file = discord.File(io.BytesIO(png), filename=filename, description=render.alt_text(board)[:1024])
-        embed = discord.Embed(
-            title=f"{title}: this server's leaderboard ({PERIODS[period]})", colour=EMBED_COLOUR
+        file = discord.File(
+            io.BytesIO(png), filename=filename, description=render.alt_text(board, lang)[:1024]
         )
-        embed.description = self._you(lines, own, user_id, kind)
+        embed = discord.Embed(
+            title=lang.t("{title}: this server's leaderboard ({period})", title=title, period=period_name),
+            colour=EMBED_COLOUR,
+        )
+        embed.description = self._you(lines, own, user_id, kind, lang)
         embed.set_image(url=f"attachment://{filename}")
-        embed.set_footer(text=RATING_NOTE + (" Periods follow UTC; weeks start on Monday." if timed else ""))
+        footer = rating_note(lang)
+        if timed:
+            footer += " " + lang.t("Periods follow UTC; weeks start on Monday.")
+        embed.set_footer(text=footer)
         return embed, file
 
     @staticmethod
@@ -167,11 +209,15 @@ class Memory:
         )
 
     @staticmethod
-    def _you(lines: list[BoardLine], own: BoardLine | None, me: int, kind: str) -> str:
+    def _you(lines: list[BoardLine], own: BoardLine | None, me: int, kind: str, lang: Lang) -> str:
         mine = next((line for line in lines if line.player_id == me), own)
         if mine is None:
-            return f"You are not on this board yet: finish a game with /{kind} new."
-        return f"You are #{mine.rank}, rating **{shown(mine.ordinal):,}**. /game stats shows more."
+            return lang.t("You are not on this board yet: finish a game with /{command} new.", command=kind)
+        return lang.t(
+            "You are #{rank}, rating **{rating}**. /game stats shows more.",
+            rank=mine.rank,
+            rating=lang.number(shown(mine.ordinal)),
+        )
 
     # ---- /game stats --------------------------------------------------------------------------------
 
@@ -183,23 +229,33 @@ class Memory:
             player_id=target.id,
             name=target.display_name,
             own=target.id == interaction.user.id,
+            lang=reader(interaction),
         )
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
-    async def stats_answer(self, *, guild_id: int, player_id: int, name: str, own: bool) -> discord.Embed:
+    async def stats_answer(
+        self, *, guild_id: int, player_id: int, name: str, own: bool, lang: Lang = ENGLISH
+    ) -> discord.Embed:
         """A player's record per game here (``name``: how to title it; ``own``: they asked)."""
         storage = self.deps.storage
         records = await storage.player_records(guild_id=guild_id, player_id=player_id)
         if not records:
             raise GameError(_nothing(player_id, own))
         rivals = await storage.rivals(guild_id=guild_id, player_id=player_id)
-        embed = discord.Embed(title=f"{name[:80]}'s games in this server", colour=EMBED_COLOUR)
-        embed.description = f"{mention(player_id)}: {sum(r.games for r in records):,} finished games."
+        embed = discord.Embed(
+            title=lang.t("{name}'s games in this server", name=name[:80]), colour=EMBED_COLOUR
+        )
+        embed.description = lang.n(
+            "{player}: {count} finished game.",
+            "{player}: {count} finished games.",
+            sum(r.games for r in records),
+            player=mention(player_id),
+        )
         for record in records:
-            embed.add_field(name=self._title(record.kind), value=record_text(record), inline=False)
+            embed.add_field(name=self._title(record.kind), value=record_text(record, lang), inline=False)
         if rivals:
-            embed.add_field(name="Favourite opponents", value=rivals_text(rivals), inline=False)
-        embed.set_footer(text=RATING_NOTE)
+            embed.add_field(name=lang.t("Favourite opponents"), value=rivals_text(rivals, lang), inline=False)
+        embed.set_footer(text=rating_note(lang))
         return embed
 
     # ---- /game history ------------------------------------------------------------------------------
@@ -210,7 +266,11 @@ class Memory:
         guild_id = _guild(interaction, "history")
         target = player or interaction.user
         embed, view = await self.history_answer(
-            guild_id=guild_id, player_id=target.id, kind=kind, own=target.id == interaction.user.id
+            guild_id=guild_id,
+            player_id=target.id,
+            kind=kind,
+            own=target.id == interaction.user.id,
+            lang=reader(interaction),
         )
         await interaction.response.send_message(
             embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS
@@ -225,7 +285,12 @@ class Memory:
         if m is None or (kind is not None and kind not in self.deps.catalog):
             raise StaleButton("That history button is not one I recognise. Use /game history again.")
         embed, view = await self.history_answer(
-            guild_id=guild_id, player_id=cid.game_id, kind=kind, page=int(m["page"]), anchor=int(m["anchor"])
+            guild_id=guild_id,
+            player_id=cid.game_id,
+            kind=kind,
+            page=int(m["page"]),
+            anchor=int(m["anchor"]),
+            lang=reader(interaction),
         )
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
@@ -238,64 +303,111 @@ class Memory:
         page: int = 0,
         anchor: int | None = None,
         own: bool = False,
+        lang: Lang = ENGLISH,
     ) -> tuple[discord.Embed, discord.ui.View]:
         """One page of a player's finished games here, with its Prev / Next buttons. ``anchor``: the
         newest game the first page counted (None: the first page, now)."""
-        of = "" if kind is None else f" of {self._title(kind)}"
+        title = None if kind is None else self._title(kind)
         found = await self.deps.storage.history(
             guild_id=guild_id, player_id=player_id, kind=kind, page=page, per_page=PER_PAGE, anchor=anchor
         )
         if not found.games:
             if found.total or anchor is not None:
                 raise StaleButton("That page is empty now. Use /game history again.")
-            raise GameError(_nothing(player_id, own, of))
+            raise GameError(_nothing(player_id, own, title))
         pages = max(1, -(-found.total // PER_PAGE))
-        embed = discord.Embed(title=f"Finished games{of}", colour=EMBED_COLOUR)
-        lines = [f"{mention(player_id)}'s games in this server, newest first:"]
+        heading = (
+            lang.t("Finished games") if title is None else lang.t("Finished games of {title}", title=title)
+        )
+        embed = discord.Embed(title=heading, colour=EMBED_COLOUR)
+        lines = [lang.t("{player}'s games in this server, newest first:", player=mention(player_id))]
         for game in found.games:
             lines.append(
-                f"<t:{int(game.finished_at)}:d> **{self._title(game.kind)}** #{game.game_id}: "
-                f"{result_text(game.seats)} · [final board]({jump_url(game)})"
+                lang.t(
+                    "{date} **{title}** #{game_id}: {result} · [final board]({url})",
+                    date=f"<t:{int(game.finished_at)}:d>",
+                    title=self._title(game.kind),
+                    game_id=game.game_id,
+                    result=result_text(game.seats, lang),
+                    url=jump_url(game),
+                )
             )
         embed.description = fit("\n".join(lines), 4096)
-        embed.set_footer(text=f"Page {page + 1} of {pages} · {found.total:,} games")
+        embed.set_footer(
+            text=lang.n(
+                "Page {page} of {pages} · {count} game",
+                "Page {page} of {pages} · {count} games",
+                found.total,
+                page=page + 1,
+                pages=pages,
+            )
+        )
         arg = f"{kind or 'all'}.{{}}.{found.anchor}"
         prev = button(
-            "Prev", custom_id(player_id, HISTORY, arg.format(max(0, page - 1))), emoji="◀", disabled=page == 0
+            lang.pt("label", "Prev"),
+            custom_id(player_id, HISTORY, arg.format(max(0, page - 1))),
+            emoji="◀",
+            disabled=page == 0,
         )
         nxt = button(
-            "Next", custom_id(player_id, HISTORY, arg.format(page + 1)), emoji="▶", disabled=page + 1 >= pages
+            lang.pt("label", "Next"),
+            custom_id(player_id, HISTORY, arg.format(page + 1)),
+            emoji="▶",
+            disabled=page + 1 >= pages,
         )
         return embed, self.deps.router.view([prev, nxt])
 
 
-def _nothing(player_id: int, own: bool, of: str = "") -> str:
+def _nothing(player_id: int, own: bool, title: str | None = None) -> Msg:
     if own:
-        return (
-            f"You have no finished game{of} in this server yet. Start one with /<game> new, "
-            "e.g. /procession new (/game addbot adds a computer player)."
+        if title is None:
+            return Msg(
+                "You have no finished game in this server yet. Start one with /<game> new, "
+                "e.g. /procession new (/game addbot adds a computer player)."
+            )
+        return Msg(
+            "You have no finished game of {title} in this server yet. Start one with /<game> new, "
+            "e.g. /procession new (/game addbot adds a computer player).",
+            title=title,
         )
-    return f"{mention(player_id)} has no finished game{of} in this server yet."
+    if title is None:
+        return Msg("{player} has no finished game in this server yet.", player=mention(player_id))
+    return Msg(
+        "{player} has no finished game of {title} in this server yet.", player=mention(player_id), title=title
+    )
 
 
-def record_text(record: KindRecord) -> str:
+def record_text(record: KindRecord, lang: Lang = ENGLISH) -> str:
     """A player's record in one game, for their stats."""
     share = record.wins / record.games if record.games else 0.0
+    games = lang.n("{count} game", "{count} games", record.games)
+    wins = lang.n("{count} win", "{count} wins", record.wins)
     lines = [
-        f"Rating **{shown(record.ordinal):,}** ({trend_text(record)})",
-        f"{record.games:,} game{'' if record.games == 1 else 's'} · {record.wins:,} "
-        f"win{'' if record.wins == 1 else 's'} ({share:.0%})",
+        lang.t(
+            "Rating **{rating}** ({trend})",
+            rating=lang.number(shown(record.ordinal)),
+            trend=trend_text(record, lang),
+        ),
+        lang.t("{games} · {wins} ({share})", games=games, wins=wins, share=lang.percent(share)),
     ]
     if record.moves:
-        lines.append(f"About {duration(record.move_seconds / record.moves)} per move")
+        lines.append(
+            lang.t("About {duration} per move", duration=duration(record.move_seconds / record.moves, lang))
+        )
     return fit("\n".join(lines), 1024)
 
 
-def rivals_text(rivals: list[Rival]) -> str:
+def rivals_text(rivals: list[Rival], lang: Lang = ENGLISH) -> str:
     return fit(
         "\n".join(
-            f"{mention(r.opponent_id)}: {r.games:,} game{'' if r.games == 1 else 's'} "
-            f"(ahead in {r.wins}, behind in {r.losses})"
+            lang.n(
+                "{player}: {count} game (ahead in {wins}, behind in {losses})",
+                "{player}: {count} games (ahead in {wins}, behind in {losses})",
+                r.games,
+                player=mention(r.opponent_id),
+                wins=r.wins,
+                losses=r.losses,
+            )
             for r in rivals
         ),
         1024,

@@ -27,16 +27,18 @@ from dataclasses import dataclass, fields
 import discord
 
 from bot.errors import GameError, NoGameHere, NotAPlayer
+from bot.i18n import ENGLISH, N_, Lang
+from bot.i18n.audience import reader
 from bot.memory.animation import LIMIT, Animation
 from bot.memory.replay import GameLog, Replay, animate, rebuild, summary, transcript
 from bot.storage import GameRow, MoveRow
 from bot.table.catalog import GameKind
 from bot.table.deps import Deps
-from bot.table.present import TableInfo, counted, outcome_text
-from bot.table.replies import NO_PINGS, fit, join_words, mention
+from bot.table.present import TableInfo, outcome_text
+from bot.table.replies import NO_PINGS, fit, mention
 
 GAME_ID_MAX = 2**63 - 1  # a game id is a SQLite integer
-TRANSCRIPT_DESCRIPTION = "The game in words: every move in order, with who made it, and the result."
+TRANSCRIPT_DESCRIPTION = N_("The game in words: every move in order, with who made it, and the result.")
 
 QUEUE_MAX = 4  # replays drawn or waiting at once; more are refused (a long one takes seconds)
 
@@ -51,20 +53,23 @@ def replayable(row: GameRow | None, game_id: int, *, guild_id: int | None, user_
         )
     if row is None or row.guild_id != guild_id:
         raise NoGameHere(
-            f"There is no game #{game_id} in this server. A game's number is on its card and its "
-            'boards ("game #12").'
+            "There is no game #{game_id} in this server. A game's number is on its card and its "
+            'boards ("game #12").',
+            game_id=game_id,
         )
     if row.status == "lobby":
         raise NoGameHere(
-            f"Game #{game_id} has not started yet, so there is nothing to replay. Its players can "
-            "replay it once it starts, and anyone here once it is over."
+            "Game #{game_id} has not started yet, so there is nothing to replay. Its players can "
+            "replay it once it starts, and anyone here once it is over.",
+            game_id=game_id,
         )
     if row.status == "cancelled":
-        raise NoGameHere(f"Game #{game_id} was cancelled, so it has no replay.")
+        raise NoGameHere("Game #{game_id} was cancelled, so it has no replay.", game_id=game_id)
     if row.status != "finished" and row.seat_of(user_id) is None:
         raise NotAPlayer(
-            f"Game #{game_id} is still being played: until it ends, only its players can replay it. "
-            "Ask again once it is over."
+            "Game #{game_id} is still being played: until it ends, only its players can replay it. "
+            "Ask again once it is over.",
+            game_id=game_id,
         )
     return row
 
@@ -93,29 +98,41 @@ class Rendered:
     summary: str
 
 
-def render(log: GameLog, kind: GameKind) -> Rendered:
-    """Rebuild and draw a game (in a worker thread: it takes seconds for a long game)."""
-    replay = rebuild(log, kind.rules)
+def render(log: GameLog, kind: GameKind, lang: Lang = ENGLISH) -> Rendered:
+    """Rebuild and draw a game in ``lang`` (in a worker thread: it takes seconds for a long game)."""
+    replay = rebuild(log, kind.rules, lang)
     return Rendered(replay, animate(replay, kind.present), transcript(replay, kind.present), summary(replay))
 
 
 def answer_text(rendered: Rendered) -> str:
     """The answer's text: the game, its players (named, never pinged), and the result."""
     replay, table = rendered.replay, rendered.replay.table
-    players = join_words([mention(u) for u in table.seats])
-    moves = counted(replay.moves, "move")
-    lines = [f"🎞️ Replay of **{table.title}** game #{table.game_id}: {players}, {moves}."]
+    lang = table.lang
+    lines = [
+        lang.n(
+            "🎞️ Replay of **{title}** game #{game_id}: {players}, {count} move.",
+            "🎞️ Replay of **{title}** game #{game_id}: {players}, {count} moves.",
+            replay.moves,
+            title=table.title,
+            game_id=table.game_id,
+            players=lang.words([mention(u) for u in table.seats]),
+        )
+    ]
     if table.outcome is None:
-        lines.append("The game is still being played: this is its position now, as its channel sees it.")
+        lines.append(
+            lang.t("The game is still being played: this is its position now, as its channel sees it.")
+        )
     else:
         lines.append(outcome_text(_mentioning(table), table.outcome))
     if rendered.animation.scale != 1:
         lines.append(
-            f"(So many moves are drawn at {rendered.animation.scale} of the boards' size, to fit "
-            "Discord's upload limit.)"
+            lang.t(
+                "(So many moves are drawn at {scale} of the boards' size, to fit Discord's upload limit.)",
+                scale=rendered.animation.scale,
+            )
         )
     if rendered.animation.size > LIMIT:
-        lines.append("This game is too long to send as an animation: here is its transcript.")
+        lines.append(lang.t("This game is too long to send as an animation: here is its transcript."))
     return fit("\n".join(lines))
 
 
@@ -140,7 +157,7 @@ def files(rendered: Rendered) -> list[discord.File]:
         discord.File(
             io.BytesIO(rendered.transcript.encode("utf-8")),
             filename=f"{stem}-transcript.txt",
-            description=TRANSCRIPT_DESCRIPTION,
+            description=table.lang.t(TRANSCRIPT_DESCRIPTION),
         )
     )
     return out
@@ -167,8 +184,8 @@ class Drawing:
         finally:
             self.busy -= 1
 
-    async def draw(self, log: GameLog, kind: GameKind) -> Rendered:
-        return await asyncio.get_running_loop().run_in_executor(self._worker, render, log, kind)
+    async def draw(self, log: GameLog, kind: GameKind, lang: Lang = ENGLISH) -> Rendered:
+        return await asyncio.get_running_loop().run_in_executor(self._worker, render, log, kind, lang)
 
 
 DRAWING = Drawing()
@@ -188,7 +205,7 @@ async def send_replay(interaction: discord.Interaction, deps: Deps, game_id: int
     with DRAWING.slot():
         await interaction.response.defer(ephemeral=private, thinking=True)
         log = game_log(row, await deps.storage.moves(game_id=row.id), kind.title)
-        rendered = await DRAWING.draw(log, kind)
+        rendered = await DRAWING.draw(log, kind, reader(interaction))  # an answer to them: their language
     await interaction.followup.send(
         answer_text(rendered), files=files(rendered), ephemeral=private, allowed_mentions=NO_PINGS
     )

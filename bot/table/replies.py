@@ -15,13 +15,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import GameError, MoveSaved
+from bot.errors import GameError, MoveSaved, player_number
+from bot.i18n import ENGLISH, N_, Lang
+from bot.i18n.audience import reader
 from bot.inputs import excerpt
 from bot.players.seats import computer_name, is_computer
 
 log = logging.getLogger(__name__)
 
-APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+APOLOGY = N_("Sorry, something went wrong on my side. Nothing was changed; please try again.")
 NO_PINGS = discord.AllowedMentions.none()
 PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
 MESSAGE_LIMIT = 2000
@@ -34,10 +36,8 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
-def join_words(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+def join_words(words: list[str], lang: Lang = ENGLISH) -> str:
+    return lang.words(words)
 
 
 def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -45,15 +45,14 @@ def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def error_text(error: GameError) -> str:
-    """The sentence of a refusal, its players named (never "seat 2")."""
+def error_text(error: GameError, lang: Lang = ENGLISH) -> str:
+    """The sentence of a refusal in ``lang``, its players named (never "seat 2")."""
     users = error.seat_users
 
     def name(seat: int) -> str:
-        return mention(users[seat]) if users and 0 <= seat < len(users) else f"player {seat + 1}"
+        return mention(users[seat]) if users and 0 <= seat < len(users) else player_number(seat, lang)
 
-    text = error.text(name)
-    return fit(text)
+    return fit(error.in_language(lang, name))
 
 
 async def reply_private(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
@@ -69,13 +68,14 @@ class Replies:
     """Turns whatever a handler raised into a private answer."""
 
     async def report(self, interaction: discord.Interaction, error: BaseException) -> None:
+        lang = reader(interaction)
         if isinstance(error, GameError):
-            text = error_text(error)
+            text = error_text(error, lang)
         elif isinstance(error, MoveSaved):
             log.error(
                 "Error after a committed move (interaction %s)", interaction.id, exc_info=error.__cause__
             )
-            text = str(error)
+            text = lang.say(error.msg)
         else:
             log.error(
                 "Unhandled error in interaction %s (type %s, user %s)",
@@ -84,7 +84,7 @@ class Replies:
                 interaction.user.id,
                 exc_info=error,
             )
-            text = APOLOGY
+            text = lang.t(APOLOGY)
         try:
             await reply_private(interaction, text)
         except discord.HTTPException:
@@ -108,7 +108,8 @@ class GameTree(app_commands.CommandTree[discord.Client]):
             original = error.original
         elif isinstance(error, app_commands.TransformerError):
             original = GameError(
-                f"I could not read {excerpt(str(error.value))!r} for that option. Pick a value from the list."
+                "I could not read {value} for that option. Pick a value from the list.",
+                value=repr(excerpt(str(error.value))),
             )
         elif isinstance(error, app_commands.CommandSignatureMismatch):
             original = GameError(
@@ -118,5 +119,6 @@ class GameTree(app_commands.CommandTree[discord.Client]):
         elif isinstance(error, app_commands.CommandNotFound):
             original = GameError("That command is out of date. Type / and pick it from the list again.")
         elif isinstance(error, app_commands.CheckFailure):
-            original = GameError(str(error) or "You cannot use that command here.")
+            said = str(error)
+            original = GameError(said) if said else GameError("You cannot use that command here.")
         await self.replies.report(interaction, original)

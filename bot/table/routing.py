@@ -56,13 +56,17 @@ class Router:
 
     # ---- dispatch -------------------------------------------------------------------------------
 
-    async def _game(self, interaction: discord.Interaction, cid: ComponentId, what: str) -> Loaded:
+    async def _game(self, interaction: discord.Interaction, cid: ComponentId, form: bool) -> Loaded:
         game = await self.service.get(cid.game_id)
         if interaction.guild_id is None:
             if cid.verb not in self._dm_ok:
-                raise GameError(f"That {what} is used in the game's channel, not in DMs.")
+                if form:
+                    raise GameError("That form is used in the game's channel, not in DMs.")
+                raise GameError("That control is used in the game's channel, not in DMs.")
         elif interaction.channel_id not in (game.row.channel_id, game.row.place_id):
-            raise GameError(f"That {what} belongs to a game in another channel.")
+            if form:
+                raise GameError("That form belongs to a game in another channel.")
+            raise GameError("That control belongs to a game in another channel.")
         return game
 
     async def click(self, interaction: discord.Interaction, cid: ComponentId, values: list[str]) -> None:
@@ -70,7 +74,7 @@ class Router:
         if page is not None:
             await page(interaction, cid, values)
             return
-        game = await self._game(interaction, cid, "control")
+        game = await self._game(interaction, cid, form=False)
         handler = self._clicks.get((game.row.kind, cid.verb)) or self._clicks.get((ANY_GAME, cid.verb))
         if handler is None:
             raise StaleButton(
@@ -81,7 +85,7 @@ class Router:
     async def form(self, interaction: discord.Interaction) -> None:
         data: Any = interaction.data or {}
         cid = parse_custom_id(str(data.get("custom_id", "")))
-        game = await self._game(interaction, cid, "form")
+        game = await self._game(interaction, cid, form=True)
         handler = self._forms.get((game.row.kind, cid.verb)) or self._forms.get((ANY_GAME, cid.verb))
         if handler is None:
             raise StaleButton("That form does nothing in this game. Use /game status for the current board.")

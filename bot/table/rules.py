@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n.audience import reader
 from bot.rules_text import rules_of
 from bot.service import Loaded
 from bot.table.ids import ComponentId
@@ -14,7 +15,7 @@ from bot.table.routing import ANY_GAME, Router
 async def on_rules(
     interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
 ) -> None:
-    await reply_private(interaction, rules_of(game.row.kind))
+    await reply_private(interaction, rules_of(game.row.kind, reader(interaction)))
 
 
 def route_rules(router: Router) -> None:

@@ -20,6 +20,7 @@ from typing import TypeVar
 import discord
 from discord.http import Route
 
+from bot.i18n import N_
 from bot.players.seats import people
 from bot.service import Loaded
 from bot.storage import OutboxItem
@@ -44,8 +45,8 @@ THREAD_TYPES = (
 
 # Why a game is played in place, said once under its first board (see `Places.intent`).
 IN_PLACE_NOTES = {
-    "no-permission": "I may not start threads in this channel, so this game is played here.",
-    "in-thread": "This game was opened in a thread, so it is played right here.",
+    "no-permission": N_("I may not start threads in this channel, so this game is played here."),
+    "in-thread": N_("This game was opened in a thread, so it is played right here."),
 }
 
 

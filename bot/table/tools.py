@@ -10,6 +10,7 @@ from discord import app_commands
 
 from bot.deadlines import timeout_choices
 from bot.errors import BadInput, GameError, GameOver, NoGameHere
+from bot.i18n.audience import reader
 from bot.service import Loaded
 from bot.storage import GameRow
 from bot.table.boards import Boards
@@ -49,8 +50,10 @@ class Tools:
             last = await self.deps.storage.latest_game_at(place_id=place_id)
             if last is not None and last.kind == kind and last.status == "finished":
                 raise GameOver(
-                    f"Game #{last.id} is over (the result is in the channel). "
-                    f"Start a new one with /{kind} new."
+                    "Game #{game_id} is over (the result is in the channel). "
+                    "Start a new one with /{command} new.",
+                    game_id=last.id,
+                    command=kind,
                 ) from None
             raise
         if game.state is None:
@@ -101,4 +104,5 @@ class Tools:
 async def timeout_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    return [app_commands.Choice(name=label, value=value) for label, value in timeout_choices(current)]
+    choices = timeout_choices(current, reader(interaction))
+    return [app_commands.Choice(name=label, value=value) for label, value in choices]

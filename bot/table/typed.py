@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.errors import GameError, MoveSaved, StaleButton
+from bot.i18n import Lang
 from bot.service import Loaded
 from bot.table.catalog import GameKind
 from bot.table.components import button
@@ -40,16 +41,17 @@ class TypedAnswers:
         """The client's listener for messages: only DMs from people are read."""
         if message.guild is not None or message.author.bot or not message.content.strip():
             return
+        lang = await self.deps.audiences.user(message.author.id)  # a DM: theirs as last seen
         try:
-            await self._answer(message)
+            await self._answer(message, lang)
         except GameError as exc:
-            await self._reply(message, error_text(exc))
+            await self._reply(message, error_text(exc, lang))
         except MoveSaved as exc:
             log.error("Error after a typed move was committed", exc_info=exc.__cause__)
-            await self._reply(message, str(exc))
+            await self._reply(message, lang.say(exc.msg))
         except Exception:
             log.exception("Unhandled error while reading a typed DM answer")
-            await self._reply(message, APOLOGY)
+            await self._reply(message, lang.t(APOLOGY))
 
     async def _reply(self, message: discord.Message, text: str, **kwargs: Any) -> None:
         try:
@@ -61,7 +63,7 @@ class TypedAnswers:
         assert kind.private is not None
         return game.row.live and game.state is not None and kind.private.awaits_typed(game.view(seat), seat)
 
-    async def _answer(self, message: discord.Message) -> None:
+    async def _answer(self, message: discord.Message, lang: Lang) -> None:
         text = message.content.strip()
         user_id = message.author.id
         waiting: list[tuple[GameKind, Loaded, int]] = []
@@ -78,21 +80,31 @@ class TypedAnswers:
                 waiting.append((kind, game, seat))
             else:
                 view = game.view(seat)
-                reason = kind.private.not_waiting_reason(view, seat, kind.table(game))
+                reason = kind.private.not_waiting_reason(view, seat, kind.table(game).speaking(lang))
                 if reason is not None:
-                    reasons.append(f"Game #{game.id} ({kind.title}): {reason}")
+                    reasons.append(
+                        lang.t(
+                            "Game #{game_id} ({title}): {reason}",
+                            game_id=game.id,
+                            title=kind.title,
+                            reason=reason,
+                        )
+                    )
         if not waiting:
             await self._reply(
                 message,
-                "None of your games is waiting for a typed answer from you right now. Use the buttons "
-                "of my latest message for your game, or /game status in its channel."
+                lang.t(
+                    "None of your games is waiting for a typed answer from you right now. Use the buttons "
+                    "of my latest message for your game, or /game status in its channel."
+                )
                 + "".join(f"\n{r}" for r in reasons[:10]),
             )
             return
         if len(text) > TYPED_LIMIT:
             raise GameError(
-                f"That answer is {len(text)} characters long; a move is a few characters. "
-                "Type just your move (a number, a card or your letters)."
+                "That answer is {length} characters long; a move is a few characters. "
+                "Type just your move (a number, a card or your letters).",
+                length=len(text),
             )
         if len(waiting) == 1:
             kind, game, seat = waiting[0]
@@ -111,7 +123,11 @@ class TypedAnswers:
         ]
         await self._reply(
             message,
-            f"{len(waiting)} of your games are waiting for a typed answer. Which game is that answer for?",
+            lang.n(
+                "{count} of your games is waiting for a typed answer. Which game is that answer for?",
+                "{count} of your games are waiting for a typed answer. Which game is that answer for?",
+                len(waiting),
+            ),
             view=self.deps.router.view(buttons),
         )
 
@@ -131,6 +147,8 @@ class TypedAnswers:
         kind = self.deps.catalog.get(game.row.kind)
         seat = self.plays.panels.seat_of(game, user_id)
         if kind.private is None or not self._waiting(game, kind, seat):
-            raise GameError(f"Game #{game.id} is not waiting for a typed answer from you any more.")
+            raise GameError(
+                "Game #{game_id} is not waiting for a typed answer from you any more.", game_id=game.id
+            )
         action = kind.private.typed_action(game.view(seat), seat, text)
         await self.plays.act(interaction, game, action)

@@ -8,6 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import divisors
+from bot.i18n.audience import reader
 from bot.inputs import whole_number
 from bot.service import Loaded
 from bot.table.ids import ComponentId
@@ -61,9 +62,12 @@ class DivisorsCommands(
         if found is None:
             return []
         view, _ = found
+        lang = reader(interaction)
         typed = str(current).strip()[:5]
         return [
-            app_commands.Choice(name=f"{v} (you hold {c})" if c > 1 else str(v), value=v)
+            app_commands.Choice(
+                name=lang.t("{card} (you hold {count})", card=v, count=c) if c > 1 else str(v), value=v
+            )
             for v, c in view.hand
             if str(v).startswith(typed)
         ][:25]

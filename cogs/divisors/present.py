@@ -15,7 +15,8 @@ import discord
 
 from bot.games import divisors
 from bot.games.divisors import Result
-from bot.render.alt import fit_alt, player, words
+from bot.i18n import N_, Lang, Msg, Np_
+from bot.render.alt import fit_alt, player
 from bot.render.divisors import render_board
 from bot.table.components import select
 from bot.table.ids import custom_id
@@ -23,21 +24,16 @@ from bot.table.present import (
     News,
     Panel,
     TableInfo,
-    counted,
     forfeit_line,
-    points,
     quiet_when,
 )
-from bot.table.replies import join_words
 
 View = divisors.View
-END_RULE = {divisors.END_DEAD: "dead", divisors.END_NO_PROGRESS: "no progress"}
-MINE_LABEL = "My move"
-
-
-def leave_play(lost: int) -> str:
-    """What happens to the fresh cards of a player who leaves play."""
-    return "their 1 fresh card leaves play." if lost == 1 else f"their {lost} fresh cards leave play."
+END_RULE = {
+    divisors.END_DEAD: Np_("termination rule", "dead"),
+    divisors.END_NO_PROGRESS: Np_("termination rule", "no progress"),
+}
+MINE_LABEL = N_("My move")
 
 
 def card_label(value: int, count: int) -> str:
@@ -53,101 +49,183 @@ def open_pairing(view: View, seat: int) -> tuple[int, int] | None:
     return None
 
 
-def result_text(result: Result, poss: Callable[[int], str], obj: Callable[[int], str]) -> str:
-    """A settled pairing in words: "@A's **3** against @B's **12**: 3 divides 12, +2 to @A; ..."
+def result_text(result: Result, lang: Lang, name: Callable[[int], str], me: int | None = None) -> str:
+    """A settled pairing in words: "@A's **3** against @B's **12**: 3 divides 12, +2 to @A; ...".
 
-    ``poss(seat)`` names a seat as an owner ("@A's", "your"), ``obj(seat)`` as an object ("@A", "you").
+    ``name(seat)`` names a player; ``me`` is the seat of the reader (a panel), who is "you".
     """
     a, b = result.seats
     if result.cards is None:
-        return f"the pairing of {obj(a)} and {obj(b)} was called off: nothing was revealed"
+        if me in (a, b):
+            other = b if me == a else a
+            return lang.t(
+                "your pairing with {player} was called off: nothing was revealed", player=name(other)
+            )
+        return lang.t(
+            "the pairing of {first} and {second} was called off: nothing was revealed",
+            first=name(a),
+            second=name(b),
+        )
     ca, cb = result.cards
-    head = f"{poss(a)} **{ca}** against {poss(b)} **{cb}**"
-    if result.label == "equal":
-        why = "equal cards, +2 each"
-    elif result.label == "one":
-        why = f"a 1, +2 to {obj(a if ca == 1 else b)}"
-    elif result.label == "divides":
-        small, big = sorted((ca, cb))
-        why = f"{small} divides {big}, +2 to {obj(a if ca == small else b)}"
-    elif result.label == "shared factor":
-        why = f"common factor {gcd(ca, cb)}, +1 each"
+    if me == a:
+        head = lang.t("your **{mine}** against {player}'s **{theirs}**", mine=ca, player=name(b), theirs=cb)
+    elif me == b:
+        head = lang.t("{player}'s **{theirs}** against your **{mine}**", player=name(a), theirs=ca, mine=cb)
     else:
-        why = "coprime, no points"
-    where = (
-        "the cards are exchanged into the fresh piles"
-        if result.kind == divisors.EXCHANGE
-        else "both cards go to the moldy piles"
-    )
-    return f"{head}: {why}; {where}"
+        head = lang.t(
+            "{first}'s **{first_card}** against {second}'s **{second_card}**",
+            first=name(a),
+            first_card=ca,
+            second=name(b),
+            second_card=cb,
+        )
+    if result.label in ("one", "divides"):
+        small, big = sorted((ca, cb))
+        gainer = a if ca == small else b
+        if result.label == "one":
+            why = (
+                lang.t("a 1, +2 to you")
+                if gainer == me
+                else lang.t("a 1, +2 to {player}", player=name(gainer))
+            )
+        elif gainer == me:
+            why = lang.t("{small} divides {big}, +2 to you", small=small, big=big)
+        else:
+            why = lang.t("{small} divides {big}, +2 to {player}", small=small, big=big, player=name(gainer))
+    elif result.label == "equal":
+        why = lang.t("equal cards, +2 each")
+    elif result.label == "shared factor":
+        why = lang.t("common factor {factor}, +1 each", factor=gcd(ca, cb))
+    else:
+        why = lang.t("coprime, no points")
+    if result.kind == divisors.EXCHANGE:
+        where = lang.t("the cards are exchanged into the fresh piles")
+    else:
+        where = lang.t("both cards go to the moldy piles")
+    # i18n: a settled pairing, like "A's 3 against B's 12: 3 divides 12, +2 to A; both cards go to
+    # i18n: the moldy piles"
+    return lang.t("{head}: {why}; {where}", head=head, why=why, where=where)
 
 
 def pairings_text(view: View, event: dict[str, Any], table: TableInfo) -> str:
     """A round's pairings: "@A against @B (@C sits out)"."""
-    pairs = [f"{table.who(a)} against {table.who(b)}" for a, b in event["pairings"]]
+    lang = table.lang
+    pairs = lang.words(
+        [
+            lang.t("{first} against {second}", first=table.who(a), second=table.who(b))
+            for a, b in event["pairings"]
+        ]
+    )
     paired = {s for p in event["pairings"] for s in p}
     idle = [table.who(s) for s in range(view.n_players) if view.status[s] == divisors.IN and s not in paired]
-    tail = f" ({join_words(idle)} {'sits' if len(idle) == 1 else 'sit'} out)" if idle else ""
-    return join_words(pairs) + tail
+    if not idle:
+        return pairs
+    return lang.n(
+        "{pairings} ({players} sits out)",
+        "{pairings} ({players} sit out)",
+        len(idle),
+        pairings=pairs,
+        players=lang.words(idle),
+    )
 
 
 def round_text(view: View, event: dict[str, Any], table: TableInfo) -> str:
-    return f"Cycle {event['cycle']}, round {event['round']}: {pairings_text(view, event, table)}."
+    return table.lang.t(
+        "Cycle {cycle}, round {round}: {pairings}.",
+        cycle=event["cycle"],
+        round=event["round"],
+        pairings=pairings_text(view, event, table),
+    )
 
 
 def render(view: View, table: TableInfo) -> bytes:
-    return render_board(view, table.names)
+    return render_board(view, table.names, lang=table.lang)
 
 
 def start_note(view: View, table: TableInfo) -> str:
+    lang = table.lang
+    label = lang.t(MINE_LABEL)
     rounds = [e for e in view.events if e["type"] == "round"]
-    first = f"{pairings_text(view, rounds[0], table)}. " if rounds else ""
-    return (
-        f"{first}Pick a card in your DMs (or **{MINE_LABEL}**); the two cards of a pairing are shown "
-        "together."
+    if rounds:
+        return lang.t(
+            "{pairings}. Pick a card in your DMs (or **{label}**); the two cards of a pairing are shown "
+            "together.",
+            pairings=pairings_text(view, rounds[0], table),
+            label=label,
+        )
+    return lang.t(
+        "Pick a card in your DMs (or **{label}**); the two cards of a pairing are shown together.",
+        label=label,
     )
 
 
 def headline(news: News[View], table: TableInfo) -> str:
-    view, before, who = news.after, news.before, table.who
+    view, who, lang = news.after, table.who, table.lang
     revealed = {s for e in view.events if e["type"] == "resolved" for s in e["seats"]}
     lines: list[str] = []
     for event in view.events:
         kind = event["type"]
         if kind == "picked" and event["seat"] not in revealed:
-            lines.append(f"{who(event['seat'])} has chosen a card.")
+            lines.append(lang.t("{player} has chosen a card.", player=who(event["seat"])))
         elif kind == "resolved":
             lines.append(
-                "Revealed: " + result_text(Result.from_dict(event), lambda s: f"{who(s)}'s", who) + "."
+                lang.t("Revealed: {result}.", result=result_text(Result.from_dict(event), lang, who))
             )
         elif kind == "void":
             a, b = event["seats"]
             lines.append(
-                f"The pairing of {who(a)} and {who(b)} is called off: nothing is revealed, and a card "
-                "already chosen stays in its owner's fresh pile."
+                lang.t(
+                    "The pairing of {first} and {second} is called off: nothing is revealed, and a card "
+                    "already chosen stays in its owner's fresh pile.",
+                    first=who(a),
+                    second=who(b),
+                )
             )
         elif kind == "out":
-            seat, reason = event["seat"], event["reason"]
-            score = view.scores[seat]
-            lost = before.fresh_counts[seat]
-            if reason == divisors.EMPTY:
-                lines.append(f"{who(seat)}'s fresh pile is empty: out of play, keeping {points(score)}.")
-            elif reason == divisors.DROPPED:
-                lines.append(
-                    f"{who(seat)} dropped out, keeping {points(score)} (and a chance to win); "
-                    f"{leave_play(lost)}"
-                )
-            else:
-                tail = f" {leave_play(lost).capitalize()}" if lost else ""
-                lines.append(
-                    f"{forfeit_line(news, table)}{tail} Their score stays on the board but cannot win."
-                )
+            lines.append(_out_line(news, event, table))
         elif kind == "round":
             lines.append(round_text(view, event, table))
         elif kind == "end" and event["reason"] in END_RULE:
             # The outcome line under it says why the rule fired.
-            lines.append(f"The termination rule **{END_RULE[event['reason']]}** ends the game.")
-    return "\n".join(lines) or f"{who(news.seat)} moved."
+            rule = lang.pt("termination rule", END_RULE[event["reason"]])
+            lines.append(lang.t("The termination rule **{rule}** ends the game.", rule=rule))
+    return "\n".join(lines) or lang.t("{player} moved.", player=who(news.seat))
+
+
+def _out_line(news: News[View], event: dict[str, Any], table: TableInfo) -> str:
+    """A player leaving play: their fresh pile ran out, they dropped out, or they forfeited."""
+    lang = table.lang
+    seat, reason = event["seat"], event["reason"]
+    player, score = table.who(seat), news.after.scores[seat]
+    lost = news.before.fresh_counts[seat]
+    if reason == divisors.EMPTY:
+        return lang.n(
+            "{player}'s fresh pile is empty: out of play, keeping {count} point.",
+            "{player}'s fresh pile is empty: out of play, keeping {count} points.",
+            score,
+            player=player,
+        )
+    if reason == divisors.DROPPED:
+        return lang.n(
+            "{player} dropped out, keeping {count} point (and a chance to win); {cards}",
+            "{player} dropped out, keeping {count} points (and a chance to win); {cards}",
+            score,
+            player=player,
+            cards=Msg.n(
+                "their {count} fresh card leaves play.", "their {count} fresh cards leave play.", lost
+            ),
+        )
+    if lost:
+        return lang.t(
+            "{forfeit} {cards} Their score stays on the board but cannot win.",
+            forfeit=forfeit_line(news, table),
+            cards=Msg.n(
+                "Their {count} fresh card leaves play.", "Their {count} fresh cards leave play.", lost
+            ),
+        )
+    return lang.t(
+        "{forfeit} Their score stays on the board but cannot win.", forfeit=forfeit_line(news, table)
+    )
 
 
 # ---- what one player sees ------------------------------------------------------------------------
@@ -156,77 +234,112 @@ def headline(news: News[View], table: TableInfo) -> str:
 def panel(view: View, seat: int, table: TableInfo) -> Panel:
     """The player's fresh pile, score and pairing, with the card menu when they are to pick. Nothing
     that changes when other pairings move (the board shows those)."""
-
-    def poss(s: int) -> str:
-        return "your" if s == seat else f"{table.who(s)}'s"
-
-    def obj(s: int) -> str:
-        return "you" if s == seat else table.who(s)
-
+    lang = table.lang
     status = view.status[seat]
-    score = points(view.scores[seat])
+    score = view.scores[seat]
     last = [r for r in (*reversed(view.results), *reversed(view.last_results)) if seat in r.seats]
-    last_line = f"Your last pairing: {result_text(last[0], poss, obj)}." if last else ""
+    last_line = (
+        lang.t("Your last pairing: {result}.", result=result_text(last[0], lang, table.who, seat))
+        if last
+        else ""
+    )
     if view.outcome is not None:
+        over = lang.t("The game is over. Your final score: {score}.", score=score)
+        return Panel("\n".join(line for line in (over, last_line) if line))
+    if status == divisors.DROPPED:
         return Panel(
-            "\n".join(
-                line
-                for line in (f"The game is over. Your final score: {view.scores[seat]}.", last_line)
-                if line
+            lang.n(
+                "You dropped out of this game; your score ({count} point) counts.",
+                "You dropped out of this game; your score ({count} points) counts.",
+                score,
             )
         )
-    if status == divisors.DROPPED:
-        return Panel(f"You dropped out of this game; your score ({score}) counts.")
     if status == divisors.FORFEITED:
-        return Panel("You left this game.")
+        return Panel(lang.t("You left this game."))
     if status == divisors.EMPTY:
-        return Panel(f"Your fresh pile is empty, so you are out of play; your score ({score}) counts.")
+        return Panel(
+            lang.n(
+                "Your fresh pile is empty, so you are out of play; your score ({count} point) counts.",
+                "Your fresh pile is empty, so you are out of play; your score ({count} points) counts.",
+                score,
+            )
+        )
     pile = " · ".join(card_label(v, c) for v, c in view.hand)
     lines = [
-        f"Your fresh pile ({counted(view.fresh_counts[seat], 'card')}): {pile}",
-        f"You have {score} · moldy pile: {counted(view.moldy_counts[seat], 'card')}",
+        lang.n(
+            "Your fresh pile ({count} card): {pile}",
+            "Your fresh pile ({count} cards): {pile}",
+            view.fresh_counts[seat],
+            pile=pile,
+        ),
+        lang.n(
+            "You have {count} point · moldy pile: {cards}",
+            "You have {count} points · moldy pile: {cards}",
+            score,
+            cards=Msg.n("{count} card", "{count} cards", view.moldy_counts[seat]),
+        ),
     ]
     if last_line:
         lines.append(last_line)
     items: list[discord.ui.Item[Any]] = []
     pairing = open_pairing(view, seat)
     if pairing is None:
-        lines.append("You sit out the rest of this round.")
+        lines.append(lang.t("You sit out the rest of this round."))
     else:
         other = pairing[1] if pairing[0] == seat else pairing[0]
         if view.pending is None:
             lines.append(
-                f"**You against {table.who(other)}:** choose your card below or reply with its value."
+                lang.t(
+                    "**You against {player}:** choose your card below or reply with its value.",
+                    player=table.who(other),
+                )
             )
             options = [
                 discord.SelectOption(
                     label=card_label(v, c),
                     value=str(v),
-                    description=f"{c} cards of {v} in your pile" if c > 1 else None,
+                    description=lang.n(
+                        "{count} card of {value} in your pile",
+                        "{count} cards of {value} in your pile",
+                        c,
+                        value=v,
+                    )
+                    if c > 1
+                    else None,
                 )
                 for v, c in view.hand
             ]
-            items.append(select(custom_id(table.game_id, "pick"), options, placeholder="Your card"))
+            placeholder = lang.pt("placeholder", "Your card")
+            items.append(select(custom_id(table.game_id, "pick"), options, placeholder=placeholder))
         else:
-            lines.append(f"You picked **{view.pending}** against {table.who(other)}; waiting for their card.")
+            lines.append(
+                lang.t(
+                    "You picked **{card}** against {player}; waiting for their card.",
+                    card=view.pending,
+                    player=table.who(other),
+                )
+            )
     return Panel("\n".join(lines), items)
 
 
 def confirm(news: News[View], table: TableInfo) -> str:
+    lang = table.lang
     if news.forfeit is not None:
-        return f"You left game #{table.game_id}."
+        return lang.t("You left game #{game_id}.", game_id=table.game_id)
     view, seat = news.after, news.seat
     events = view.events
     if any(e["type"] == "out" and e["seat"] == seat and e["reason"] == divisors.DROPPED for e in events):
-        return (
-            f"You dropped out of game #{table.game_id}. Your score, {view.scores[seat]}, still "
-            "counts (and can win); your fresh cards leave play."
+        return lang.t(
+            "You dropped out of game #{game_id}. Your score, {score}, still counts (and can win); your fresh "
+            "cards leave play.",
+            game_id=table.game_id,
+            score=view.scores[seat],
         )
     if any(e["type"] == "resolved" and seat in e["seats"] for e in events):
-        return "✅ Both cards are in."
+        return lang.t("✅ Both cards are in.")
     if view.pending is not None:
-        return f"✅ Your card **{view.pending}** is in (only you know it)."
-    return "Done."
+        return lang.t("✅ Your card **{card}** is in (only you know it).", card=view.pending)
+    return lang.t("Done.")
 
 
 def awaits_typed(view: View, seat: int) -> bool:
@@ -238,18 +351,21 @@ def typed_action(view: View, seat: int, text: str) -> Any:
 
 
 def not_waiting_reason(view: View, seat: int, table: TableInfo) -> str | None:
+    lang = table.lang
     if view.outcome is not None:
-        return "the game is over."
+        return lang.t("the game is over.")
     status = view.status[seat]
     if status != divisors.IN:
-        return f"you are out of play ({STATUS_WORDS[status]})."
+        return lang.t("you are out of play ({status}).", status=lang.t(STATUS_WORDS[status]))
     pairing = open_pairing(view, seat)
     if pairing is None:
-        return "you sit out the rest of this round; your next pairing comes with the next round."
+        return lang.t("you sit out the rest of this round; your next pairing comes with the next round.")
     if view.pending is not None:
         other = table.who(pairing[0] if pairing[1] == seat else pairing[1])
-        return (
-            f"you already chose your card ({view.pending}), and a pick is final. Waiting for {other}'s card."
+        return lang.t(
+            "you already chose your card ({card}), and a pick is final. Waiting for {player}'s card.",
+            card=view.pending,
+            player=other,
         )
     return None
 
@@ -276,57 +392,99 @@ quiet = quiet_when("picked")
 
 
 STATUS_WORDS = {
-    divisors.EMPTY: "out of fresh cards",
-    divisors.DROPPED: "dropped out",
-    divisors.FORFEITED: "left the game",
+    divisors.EMPTY: N_("out of fresh cards"),
+    divisors.DROPPED: N_("dropped out"),
+    divisors.FORFEITED: N_("left the game"),
 }
 
 
 def alt_text(view: View, table: TableInfo) -> str:
     """The board in words, from the public view only (never a hand or a pending pick): the scores,
     this round's pairings with who has picked, and the last round's results."""
-    names = table.names
+    lang, names = table.lang, table.names
 
     def who(seat: int) -> str:
-        return player(names, seat)
+        return player(names, seat, lang)
 
-    parts = [f"The Numerical Card Game board, cards 1 to {view.m}, {view.n_players} players."]
+    parts = [
+        lang.n(
+            "The Numerical Card Game board, cards 1 to {m}, {count} player.",
+            "The Numerical Card Game board, cards 1 to {m}, {count} players.",
+            view.n_players,
+            m=view.m,
+        )
+    ]
     if view.outcome is not None:
-        won = words([who(s) for s in view.outcome.winners])
-        parts.append("Game over: " + (f"{won} wins, " if won else "") + f"{view.outcome.reason}.")
+        reason = view.outcome.reason_in(lang)
+        winners = [who(s) for s in view.outcome.winners]
+        if winners:
+            parts.append(
+                lang.n(
+                    "Game over: {players} wins, {reason}.",
+                    "Game over: {players} win, {reason}.",
+                    len(winners),
+                    players=lang.words(winners),
+                    reason=reason,
+                )
+            )
+        else:
+            parts.append(lang.t("Game over: {reason}.", reason=reason))
     else:
         parts.append(
-            f"Cycle {view.cycle}, round {view.round} of {view.rounds_per_cycle}; cycles without a moldy "
-            f"card: {view.quiet_cycles} of {view.m}."
+            lang.t(
+                "Cycle {cycle}, round {round} of {rounds}; cycles without a moldy card: {quiet} of {m}.",
+                cycle=view.cycle,
+                round=view.round,
+                rounds=view.rounds_per_cycle,
+                quiet=view.quiet_cycles,
+                m=view.m,
+            )
         )
     rows = []
     for seat in range(view.n_players):
         status = view.status[seat]
-        notes = [f"{view.fresh_counts[seat]} fresh, {view.moldy_counts[seat]} moldy"]
+        notes = [
+            lang.t(
+                "{fresh} fresh, {moldy} moldy", fresh=view.fresh_counts[seat], moldy=view.moldy_counts[seat]
+            )
+        ]
         if status != divisors.IN:
-            notes.append(STATUS_WORDS[status])
+            notes.append(lang.t(STATUS_WORDS[status]))
         elif seat in view.to_act:
-            notes.append("to pick a card")
+            notes.append(lang.t("to pick a card"))
         elif seat in view.picked:
-            notes.append("picked")
-        rows.append(f"{who(seat)} {points(view.scores[seat])} ({', '.join(notes)})")
-    parts.append("Scores: " + "; ".join(rows) + ".")
+            notes.append(lang.t("picked"))
+        rows.append(
+            lang.n(
+                "{player} {count} point ({notes})",
+                "{player} {count} points ({notes})",
+                view.scores[seat],
+                player=who(seat),
+                notes=", ".join(notes),
+            )
+        )
+    parts.append(lang.t("Scores: {rows}.", rows="; ".join(rows)))
     settled = {r.seats: r for r in view.results}
-
-    def poss(seat: int) -> str:
-        return f"{who(seat)}'s"
 
     if view.pairings:
         pairs = []
         for a, b in view.pairings:
             result = settled.get((a, b))
             if result is not None:
-                pairs.append(result_text(result, poss, who).replace("**", ""))
+                pairs.append(result_text(result, lang, who).replace("**", ""))
             else:
-                picks = [f"{who(s)} {'has picked' if s in view.picked else 'is choosing'}" for s in (a, b)]
-                pairs.append(" and ".join(picks))
-        parts.append("This round: " + "; ".join(pairs) + ".")
+                picks = [
+                    lang.t("{player} has picked", player=who(s))
+                    if s in view.picked
+                    else lang.t("{player} is choosing", player=who(s))
+                    for s in (a, b)
+                ]
+                pairs.append(lang.words(picks))
+        parts.append(lang.t("This round: {pairings}.", pairings="; ".join(pairs)))
     if view.last_results:
-        last = [result_text(r, poss, who).replace("**", "") for r in view.last_results]
-        parts.append(("Last round: " if view.outcome is None else "Final round: ") + "; ".join(last) + ".")
+        last = "; ".join(result_text(r, lang, who).replace("**", "") for r in view.last_results)
+        if view.outcome is None:
+            parts.append(lang.t("Last round: {results}.", results=last))
+        else:
+            parts.append(lang.t("Final round: {results}.", results=last))
     return fit_alt(parts)

@@ -13,6 +13,9 @@ from discord.ext import commands
 
 from bot.errors import BadInput, IllegalMove, NotYourTurn
 from bot.games import dots
+from bot.games.dots import directed
+from bot.i18n import N_
+from bot.i18n.audience import reader
 from bot.service import Loaded
 from bot.table.ids import ComponentId
 from bot.table.replies import reply_private
@@ -57,7 +60,8 @@ class DotsCommands(
         end = dots.parse_dot(action.to, view.size)
         if view.turn == seat and end in view.ends.get(start, ()):
             line = f"{dots.dot_name(start)}→{dots.dot_name(end)}"
-            await interaction.response.edit_message(content=f"Your line {line}: drawn.", view=None)
+            text = reader(interaction).t("Your line {line}: drawn.", line=line)
+            await interaction.response.edit_message(content=text, view=None)
 
     async def on_from(
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
@@ -75,13 +79,21 @@ class DotsCommands(
             )
         start = dots.parse_dot(values[0], view.size)
         if start not in view.starts:
-            raise IllegalMove(f"Your line cannot start at {dots.dot_name(start)}. Pick a dot from the menu.")
-        table = self.tools.deps.catalog.get(dots.NAME).table(game)
+            raise IllegalMove(
+                "Your line cannot start at {dot}. Pick a dot from the menu.", dot=dots.dot_name(start)
+            )
+        lang = reader(interaction)
+        table = self.tools.deps.catalog.get(dots.NAME).table(game).speaking(lang)
         menu = ends_menu(view, table, start, arg=dots.dot_name(start))
         assert view.owed is not None
+        question = directed(
+            view.owed.direction,
+            N_("Your vertical line starts at {dot}. Where does it end?"),
+            N_("Your horizontal line starts at {dot}. Where does it end?"),
+        )
         await reply_private(
             interaction,
-            f"Your {view.owed.direction} line starts at {dots.dot_name(start)}. Where does it end?",
+            lang.t(question, dot=dots.dot_name(start)),
             view=self.tools.deps.router.view([menu]),
         )
 
@@ -127,6 +139,12 @@ class DotsCommands(
             for end in view.ends[start]:
                 ends.setdefault(end, []).append(start)
         prefix = current.strip().upper()[:DOT_TEXT_MAX]
+        lang = reader(interaction)
+        which = directed(
+            view.owed.direction,
+            N_("{dot} (vertical line from {start})"),
+            N_("{dot} (horizontal line from {start})"),
+        )
         choices = []
         for end in sorted(ends):
             name = dots.dot_name(end)
@@ -135,7 +153,7 @@ class DotsCommands(
             froms = ends[end]
             label = name
             if len(froms) == 1:
-                label += f" ({view.owed.direction} line from {dots.dot_name(froms[0])})"
+                label = lang.t(which, dot=name, start=dots.dot_name(froms[0]))
             choices.append(app_commands.Choice(name=label, value=name))
         return choices[:SELECT_MAX]
 
@@ -147,10 +165,12 @@ class DotsCommands(
         if view is None or view.owed is None or not view.owed.needs_from:
             return []  # the line starts where the last one ended: no from
         prefix = current.strip().upper()[:DOT_TEXT_MAX]
+        lang = reader(interaction)
         choices = []
         for start in view.starts:
             name = dots.dot_name(start)
             if name.startswith(prefix):
                 ends = ", ".join(dots.dot_name(d) for d in view.ends[start])
-                choices.append(app_commands.Choice(name=f"{name} (to {ends})"[:100], value=name))
+                label = lang.t("{dot} (to {ends})", dot=name, ends=ends)[:100]
+                choices.append(app_commands.Choice(name=label, value=name))
         return choices[:SELECT_MAX]

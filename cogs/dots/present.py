@@ -11,17 +11,19 @@ H6-J10).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import discord
 
 from bot.games import dots
-from bot.render.alt import fit_alt, player, words
+from bot.games.dots import directed
+from bot.i18n import N_, Lang, Msg
+from bot.render.alt import fit_alt, player
 from bot.render.colours import seat_letter
 from bot.render.dots import render_board
 from bot.table.components import select
 from bot.table.ids import custom_id
-from bot.table.present import News, TableInfo, counted, points, whose_move
+from bot.table.present import News, TableInfo, forfeit_line, points, whose_move
 
 View = dots.View
 SELECT_MAX = 25  # Discord's limit on the options of one select menu
@@ -32,7 +34,16 @@ def arrow(a: str, b: str) -> str:
     return f"{a}→{b}"
 
 
-def start_groups(starts: tuple[dots.Dot, ...]) -> list[tuple[str, list[dots.Dot]]]:
+class StartGroup(NamedTuple):
+    """One menu of start dots: its key (in its custom_id: "A", "A-B", "A1-C5"), what it holds in
+    words, and its dots."""
+
+    key: str
+    label: Msg | str
+    dots: list[dots.Dot]
+
+
+def start_groups(starts: tuple[dots.Dot, ...]) -> list[StartGroup]:
     """Starts (sorted by column) packed into at most four menus of at most 25 options each (the
     board keeps a row for its buttons, like the first board's Rules), each with what it holds.
 
@@ -49,13 +60,17 @@ def start_groups(starts: tuple[dots.Dot, ...]) -> list[tuple[str, list[dots.Dot]
         else:
             groups.append(list(column))
     if len(groups) <= MENUS_MAX:
-        spans = [(dots.COLUMNS[g[0][0]], dots.COLUMNS[g[-1][0]]) for g in groups]
-        return [
-            (f"column {a}" if a == b else f"columns {a}-{b}", g)
-            for (a, b), g in zip(spans, groups, strict=True)
-        ]
+        out = []
+        for g in groups:
+            a, b = dots.COLUMNS[g[0][0]], dots.COLUMNS[g[-1][0]]
+            if a == b:
+                out.append(StartGroup(a, Msg("column {column}", column=a), g))
+            else:
+                out.append(StartGroup(f"{a}-{b}", Msg("columns {first}-{last}", first=a, last=b), g))
+        return out
     runs = [list(starts[i : i + SELECT_MAX]) for i in range(0, len(starts), SELECT_MAX)]
-    return [(f"{dots.dot_name(r[0])}-{dots.dot_name(r[-1])}", r) for r in runs]
+    spans = [f"{dots.dot_name(r[0])}-{dots.dot_name(r[-1])}" for r in runs]
+    return [StartGroup(span, span, r) for span, r in zip(spans, runs, strict=True)]
 
 
 def mid_turn(view: View) -> bool:
@@ -71,40 +86,67 @@ def mid_turn(view: View) -> bool:
     )
 
 
-def owed_text(view: View) -> str:
+def owed_text(view: View, lang: Lang) -> str:
+    """The line owed, as the status under the board says it after "your move:"."""
     o = view.owed
     assert o is not None
+    d = o.direction
     if o.first:
-        return f"a {o.direction} line from any dot (the first line)"
+        return lang.t(
+            directed(
+                d,
+                N_("a vertical line from any dot (the first line)"),
+                N_("a horizontal line from any dot (the first line)"),
+            )
+        )
     assert view.current is not None
     here = dots.dot_name(view.current)
     if o.fallback:
-        return (
-            f"no {o.direction} line can start at {here}, so draw one from a non-virgin dot you choose "
-            "(fallback)"
+        return lang.t(
+            directed(
+                d,
+                N_(
+                    "no vertical line can start at {dot}, so draw one from a non-virgin dot you choose "
+                    "(fallback)"
+                ),
+                N_(
+                    "no horizontal line can start at {dot}, so draw one from a non-virgin dot you choose "
+                    "(fallback)"
+                ),
+            ),
+            dot=here,
         )
-    return f"a {o.direction} line from {here}"
+    return lang.t(directed(d, N_("a vertical line from {dot}"), N_("a horizontal line from {dot}")), dot=here)
 
 
 def ends_menu(view: View, table: TableInfo, start: dots.Dot, *, arg: str) -> discord.ui.Select[Any]:
     assert view.owed is not None
+    lang = table.lang
     options = [
         discord.SelectOption(label=dots.dot_name(end), value=dots.dot_name(end)) for end in view.ends[start]
     ]
+    placeholder = directed(
+        view.owed.direction,
+        N_("Draw the vertical line from {dot} to… ({points})"),
+        N_("Draw the horizontal line from {dot} to… ({points})"),
+    )
     return select(
         custom_id(table.game_id, "to", arg, version=table.version),
         options,
-        placeholder=f"Draw the {view.owed.direction} line from {dots.dot_name(start)} to… "
-        f"({points(view.line_scores[start])})",
+        placeholder=lang.t(
+            placeholder, dot=dots.dot_name(start), points=points(view.line_scores[start], lang)
+        ),
     )
 
 
 def start_note(view: View, table: TableInfo) -> str:
-    return "A turn is a vertical line, then a horizontal one, each from where the last one ended."
+    return table.lang.t(
+        "A turn is a vertical line, then a horizontal one, each from where the last one ended."
+    )
 
 
 def render(view: View, table: TableInfo) -> bytes:
-    return render_board(view, table.names)
+    return render_board(view, table.names, lang=table.lang)
 
 
 def board_image(view: View) -> bool:
@@ -114,56 +156,98 @@ def board_image(view: View) -> bool:
 
 
 def headline(news: News[View], table: TableInfo) -> str:
+    lang = table.lang
     out: list[str] = []
     for event in news.after.events:
-        who = table.who(event["seat"]) if "seat" in event else ""
         if event["type"] == "out":
             if event["seat"] == news.seat:
-                out.append(
-                    f"{who} ran out of time and forfeits."
-                    if news.forfeit == "timeout"
-                    else f"{who} left the game (forfeit)."
-                )
+                out.append(forfeit_line(news, table))
             else:
-                out.append(f"{who} left the game.")
+                out.append(lang.t("{player} left the game.", player=table.who(event["seat"])))
         elif event["type"] == "line":
-            out.append(_line_text(news.before, event, who))
+            out.append(_line_text(news.before, event, table.who(event["seat"]), lang))
     # Skipped lines are told with the change that caused them (a line, a forfeit).
     for event in news.after.events:
         if event["type"] == "skip":
-            axis = "column" if event["direction"] == dots.VERTICAL else "row"
-            out.append(
-                f"{table.who(event['seat'])}'s {event['direction']} line is skipped: no {axis} holds "
-                f"both a virgin and a non-virgin dot; play goes on from {event['at']}."
+            skipped = directed(
+                event["direction"],
+                N_(
+                    "{player}'s vertical line is skipped: no column holds both a virgin and a non-virgin "
+                    "dot; play goes on from {dot}."
+                ),
+                N_(
+                    "{player}'s horizontal line is skipped: no row holds both a virgin and a non-virgin "
+                    "dot; play goes on from {dot}."
+                ),
             )
+            out.append(lang.t(skipped, player=table.who(event["seat"]), dot=event["at"]))
     return " ".join(out)
 
 
-def _line_text(before: View, event: dict[str, Any], who: str) -> str:
+def _line_text(before: View, event: dict[str, Any], who: str, lang: Lang) -> str:
     d, score = event["direction"], event["score"]
-    text = f"{who} drew the {d} line {arrow(event['from'], event['to'])}"
+    line = arrow(event["from"], event["to"])
     if not before.lines:
-        return f"{text}: 0 points (the first line of the game)."
+        first = directed(
+            d,
+            N_("{player} drew the vertical line {line}: 0 points (the first line of the game)."),
+            N_("{player} drew the horizontal line {line}: 0 points (the first line of the game)."),
+        )
+        return lang.t(first, player=who, line=line)
     col, row = dots.parse_dot(event["from"], before.size)
-    axis = f"column {dots.COLUMNS[col]}" if d == dots.VERTICAL else f"row {row + 1}"
-    dot_word = "dot" if score == 1 else "dots"
-    text += f": {points(score)} ({score} non-virgin {dot_word} in {axis})"
+    said = {"player": who, "line": line, "points": points(score, lang)}
     if event["fallback"] and before.current is not None:
-        text += f", a fallback line as none could start at {dots.dot_name(before.current)}"
-    return text + "."
+        said["dot"] = dots.dot_name(before.current)
+        if d == dots.VERTICAL:
+            return lang.n(
+                "{player} drew the vertical line {line}: {points} ({count} non-virgin dot in column "
+                "{column}), a fallback line as none could start at {dot}.",
+                "{player} drew the vertical line {line}: {points} ({count} non-virgin dots in column "
+                "{column}), a fallback line as none could start at {dot}.",
+                score,
+                column=dots.COLUMNS[col],
+                **said,
+            )
+        return lang.n(
+            "{player} drew the horizontal line {line}: {points} ({count} non-virgin dot in row {row}), a "
+            "fallback line as none could start at {dot}.",
+            "{player} drew the horizontal line {line}: {points} ({count} non-virgin dots in row {row}), a "
+            "fallback line as none could start at {dot}.",
+            score,
+            row=row + 1,
+            **said,
+        )
+    if d == dots.VERTICAL:
+        return lang.n(
+            "{player} drew the vertical line {line}: {points} ({count} non-virgin dot in column {column}).",
+            "{player} drew the vertical line {line}: {points} ({count} non-virgin dots in column {column}).",
+            score,
+            column=dots.COLUMNS[col],
+            **said,
+        )
+    return lang.n(
+        "{player} drew the horizontal line {line}: {points} ({count} non-virgin dot in row {row}).",
+        "{player} drew the horizontal line {line}: {points} ({count} non-virgin dots in row {row}).",
+        score,
+        row=row + 1,
+        **said,
+    )
 
 
 def status(view: View, table: TableInfo) -> str:
+    lang = table.lang
     text = whose_move(table)
     if table.status == "cancelled":
         return text
     if view.outcome is not None or view.turn is None:
         scores = " · ".join(
-            f"{table.who(s)} {view.scores[s]}{' (left)' if s in view.forfeited else ''}"
+            lang.t("{player} {score} (left)", player=table.who(s), score=view.scores[s])
+            if s in view.forfeited
+            else f"{table.who(s)} {view.scores[s]}"
             for s in range(len(table.seats))
         )
-        return f"{text}\nFinal scores: {scores}."
-    return f"{table.who(view.turn)}, your move: {owed_text(view)}."
+        return text + "\n" + lang.t("Final scores: {scores}.", scores=scores)
+    return lang.t("{player}, your move: {owed}.", player=table.who(view.turn), owed=owed_text(view, lang))
 
 
 def board_items(view: View, table: TableInfo) -> list[Any]:
@@ -173,63 +257,124 @@ def board_items(view: View, table: TableInfo) -> list[Any]:
     if not o.needs_from:
         assert view.current is not None
         return [ends_menu(view, table, view.current, arg="")]
+    lang = table.lang
     groups = start_groups(view.starts)
     items: list[Any] = []
-    for span, group in groups:
-        where = "" if len(groups) == 1 else f" ({span})"
-        options = [_start_option(view, start) for start in group]
+    for group in groups:
+        if len(groups) == 1:
+            placeholder = lang.t(
+                directed(
+                    o.direction,
+                    N_("Where does your vertical line start?"),
+                    N_("Where does your horizontal line start?"),
+                )
+            )
+        else:
+            placeholder = lang.t(
+                directed(
+                    o.direction,
+                    N_("Where does your vertical line start? ({span})"),
+                    N_("Where does your horizontal line start? ({span})"),
+                ),
+                span=lang.say(group.label),
+            )
+        options = [_start_option(view, start, lang) for start in group.dots]
         items.append(
             select(
-                custom_id(table.game_id, "from", span.split()[-1], version=table.version),
+                custom_id(table.game_id, "from", group.key, version=table.version),
                 options,
-                placeholder=f"Where does your {o.direction} line start?{where}",
+                placeholder=placeholder,
             )
         )
     return items
 
 
-def _start_option(view: View, start: dots.Dot) -> discord.SelectOption:
+def _start_option(view: View, start: dots.Dot, lang: Lang) -> discord.SelectOption:
     ends = ", ".join(dots.dot_name(d) for d in view.ends[start])
     return discord.SelectOption(
         label=dots.dot_name(start),
         value=dots.dot_name(start),
-        description=f"to {ends} · {points(view.line_scores[start])}"[:100],
+        description=lang.t("to {ends} · {points}", ends=ends, points=points(view.line_scores[start], lang))[
+            :100
+        ],
     )
 
 
 def alt_text(view: View, table: TableInfo) -> str:
     """The board in words: the scores, the line owed, the current dot and every line by player."""
-    names = table.names
-    size = f"{view.size} by {view.size}"
+    lang, names = table.lang, table.names
     parts = [
-        f"Lines By The Dots board, {size} dots "
-        f"(columns A to {dots.COLUMNS[view.size - 1]}, rows 1 to {view.size})."
+        lang.t(
+            "Lines By The Dots board, {size} by {size} dots (columns A to {last}, rows 1 to {size}).",
+            size=view.size,
+            last=dots.COLUMNS[view.size - 1],
+        )
     ]
     scores = []
     for seat in range(view.n_players):
-        note = " (left)" if seat in view.forfeited else (" (to move)" if seat == view.turn else "")
-        scores.append(f"{player(names, seat)} {view.scores[seat]}{note}")
-    parts.append("Scores: " + ", ".join(scores) + ".")
-    if view.outcome is not None:
-        won = words([player(names, s) for s in view.outcome.winners])
-        parts.append("Game over: " + (f"{won} wins, " if won else "") + f"{view.outcome.reason}.")
-    elif view.owed is not None and view.turn is not None:
-        o = view.owed
-        if o.first:
-            owed = f"the first line, a {o.direction} line from any dot"
-        elif o.fallback and view.current is not None:
-            owed = (
-                f"a {o.direction} line from a non-virgin dot of their choice (fallback: none can start at "
-                f"{dots.dot_name(view.current)})"
-            )
+        who, score = player(names, seat), view.scores[seat]
+        if seat in view.forfeited:
+            scores.append(lang.t("{player} {score} (left)", player=who, score=score))
+        elif seat == view.turn:
+            scores.append(lang.t("{player} {score} (to move)", player=who, score=score))
         else:
-            owed = owed_text(view)
-        parts.append(f"{player(names, view.turn)} owes {owed}.")
+            scores.append(f"{who} {score}")
+    parts.append(lang.t("Scores: {scores}.", scores=", ".join(scores)))
+    if view.outcome is not None:
+        reason = lang.say(view.outcome.reason)
+        won = [player(names, s) for s in view.outcome.winners]
+        if not won:
+            parts.append(lang.t("Game over: {reason}.", reason=reason))
+        elif len(won) == 1:
+            parts.append(lang.t("Game over: {player} wins, {reason}.", player=won[0], reason=reason))
+        else:
+            parts.append(
+                lang.t(
+                    "Game over: {players} share the win, {reason}.", players=lang.words(won), reason=reason
+                )
+            )
+    elif view.owed is not None and view.turn is not None:
+        parts.append(_owes_alt(view, player(names, view.turn), lang))
         if view.current is not None:
-            parts.append(f"The current dot is {dots.dot_name(view.current)}.")
-    parts.append(f"{counted(len(view.lines), 'line')}, {counted(len(view.marked), 'dot')} used.")
+            parts.append(lang.t("The current dot is {dot}.", dot=dots.dot_name(view.current)))
+    parts.append(lang.n("{count} line drawn.", "{count} lines drawn.", len(view.lines)))
+    parts.append(lang.n("{count} dot used.", "{count} dots used.", len(view.marked)))
     for seat in range(view.n_players):
         mine = [f"{dots.dot_name(ln.start)}-{dots.dot_name(ln.end)}" for ln in view.lines if ln.seat == seat]
         if mine:
-            parts.append(f"{seat_letter(seat)}'s lines: " + ", ".join(mine) + ".")
+            parts.append(
+                lang.t("{letter}'s lines: {lines}.", letter=seat_letter(seat), lines=", ".join(mine))
+            )
     return fit_alt(parts)
+
+
+def _owes_alt(view: View, who: str, lang: Lang) -> str:
+    o = view.owed
+    assert o is not None
+    d = o.direction
+    if o.first:
+        text = directed(
+            d,
+            N_("{player} owes the first line, a vertical line from any dot."),
+            N_("{player} owes the first line, a horizontal line from any dot."),
+        )
+        return lang.t(text, player=who)
+    assert view.current is not None
+    here = dots.dot_name(view.current)
+    if o.fallback:
+        text = directed(
+            d,
+            N_(
+                "{player} owes a vertical line from a non-virgin dot of their choice (fallback: none can "
+                "start at {dot})."
+            ),
+            N_(
+                "{player} owes a horizontal line from a non-virgin dot of their choice (fallback: none can "
+                "start at {dot})."
+            ),
+        )
+        return lang.t(text, player=who, dot=here)
+    text = directed(
+        d, N_("{player} owes a vertical line from {dot}."), N_("{player} owes a horizontal line from {dot}.")
+    )
+    return lang.t(text, player=who, dot=here)

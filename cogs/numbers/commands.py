@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games import numbers
+from bot.i18n.audience import reader
 from bot.service import Loaded
 from bot.table.components import send_modal
 from bot.table.ids import ComponentId, custom_id
@@ -44,15 +45,22 @@ class NumbersCommands(
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
     ) -> None:
         self._check(interaction, game)
+        lang = reader(interaction)
         m = game.state.m
         top, example = numbers.largest(m), numbers.largest(m) // 2 + 1
         field: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label=f"A number from 1 to {top} you have not played",
+            label=lang.pt("form field", "A number from 1 to {top} you have not played", top=top),
             custom_id="number",
-            placeholder=f"for example {example} (or in binary: 0b{numbers.binary(example, m)})",
+            placeholder=lang.pt(
+                "placeholder",
+                "for example {example} (or in binary: 0b{binary})",
+                example=example,
+                binary=numbers.binary(example, m),
+            ),
             max_length=20,
         )
-        await send_modal(interaction, f"Your number · game #{game.id}", custom_id(game.id, "pick"), field)
+        title = lang.pt("form title", "Your number · game #{game_id}", game_id=game.id)
+        await send_modal(interaction, title, custom_id(game.id, "pick"), field)
 
     async def on_pick_form(
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, fields: dict[str, str]

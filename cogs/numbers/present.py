@@ -14,7 +14,9 @@ import discord
 
 from bot.errors import GameError, GameOver, IllegalMove
 from bot.games import numbers
-from bot.render.alt import fit_alt, player, words
+from bot.games.numbers import ALREADY_PICKED
+from bot.i18n import N_, Lang, Msg, Np_
+from bot.render.alt import fit_alt, player
 from bot.render.numbers import render_board
 from bot.table.components import button
 from bot.table.ids import custom_id
@@ -23,13 +25,13 @@ from bot.table.present import (
     Panel,
     TableInfo,
     forfeit_line,
-    points,
     quiet_when,
 )
 
 View = numbers.View
 D_BINARY_MAX = 16  # list D's members in binary too when it has at most this many
-MINE_LABEL = "My move"
+MINE_LABEL = N_("My move")
+PICK_LABEL = Np_("label", "Pick")  # the panel's button
 
 
 def ranges_text(values: tuple[int, ...] | list[int]) -> str:
@@ -52,44 +54,59 @@ def number_text(value: int, m: int) -> str:
     return f"**{value}** (`{numbers.binary(value, m)}`)"
 
 
-def d_text(symbols: str, d: tuple[int, ...] | list[int], m: int) -> str:
+def d_text(symbols: str, d: tuple[int, ...] | list[int], m: int, lang: Lang) -> str:
     """D in decimal (every member; runs as ranges) and in binary (each member while few, else the
     pattern they all match)."""
     members = "{" + ranges_text(list(d)) + "}"
     if len(d) <= D_BINARY_MAX:
         in_binary = ", ".join(f"`{numbers.binary(v, m)}`" for v in d)
-    else:
-        in_binary = f"every {m}-digit binary number matching `{symbols}`"
-    count = "1 number" if len(d) == 1 else f"{len(d)} numbers"
-    return f"D = {members} ({count}); in binary {in_binary}"
+        return lang.n(
+            "D = {members} ({count} number); in binary {numbers}",
+            "D = {members} ({count} numbers); in binary {numbers}",
+            len(d),
+            members=members,
+            numbers=in_binary,
+        )
+    return lang.n(
+        "D = {members} ({count} number); in binary every {m}-digit binary number matching `{symbols}`",
+        "D = {members} ({count} numbers); in binary every {m}-digit binary number matching `{symbols}`",
+        len(d),
+        members=members,
+        m=m,
+        symbols=symbols,
+    )
 
 
 def refusal(view: View, seat: int, table: TableInfo) -> GameError | None:
     """Why ``seat`` cannot pick now (before a form is opened that could not be used), or None."""
     if view.outcome is not None or not table.live:
-        return GameOver(f"Game #{table.game_id} is over. Start a new one with /numbers new.")
+        return GameOver("Game #{game_id} is over. Start a new one with /numbers new.", game_id=table.game_id)
     if view.my_pick is not None:
-        return IllegalMove(
-            f"You already picked {view.my_pick} for this move, and a pick is final. "
-            f"Waiting for {table.who(1 - seat)} to pick."
-        )
+        return IllegalMove(ALREADY_PICKED, pick=view.my_pick, player=table.who(1 - seat))
     return None
 
 
 def render(view: View, table: TableInfo) -> bytes:
-    return render_board(view, table.names)
+    return render_board(view, table.names, lang=table.lang)
 
 
 def start_note(view: View, table: TableInfo) -> str:
-    return (
-        f"{view.n_rounds} rounds of {view.m} moves. Each move, pick a number from 1 to "
-        f"{numbers.largest(view.m)} you have not played, in your DMs (or **{MINE_LABEL}**); both picks "
-        "are revealed together."
+    lang = table.lang
+    return lang.n(
+        "{count} round {of_moves}. Each move, pick a number from 1 to {top} you have not played, in "
+        "your DMs (or **{label}**); both picks are revealed together.",
+        "{count} rounds {of_moves}. Each move, pick a number from 1 to {top} you have not played, in "
+        "your DMs (or **{label}**); both picks are revealed together.",
+        view.n_rounds,
+        # i18n: completes "{count} rounds ...": how many moves each round has
+        of_moves=Msg.n("of {count} move", "of {count} moves", view.m),
+        top=numbers.largest(view.m),
+        label=lang.t(MINE_LABEL),
     )
 
 
 def headline(news: News[View], table: TableInfo) -> str:
-    view = news.after
+    view, lang = news.after, table.lang
     m = view.m
     lines: list[str] = []
     revealed = any(e["type"] == "reveal" for e in view.events)
@@ -97,37 +114,73 @@ def headline(news: News[View], table: TableInfo) -> str:
         kind = event["type"]
         if kind == "picked" and not revealed:
             # Only who, never what: this line is posted while the pick is still secret.
-            lines.append(f"{table.who(event['seat'])} has picked.")
+            lines.append(lang.t("{player} has picked.", player=table.who(event["seat"])))
         elif kind == "reveal":
             a, b = event["numbers"]
             lines.append(
-                f"Move {event['move'] + 1} of round {event['round'] + 1}: "
-                f"{table.who(0)} {number_text(a, m)} · {table.who(1)} {number_text(b, m)} "
-                f"→ `{event['symbol']}`. The list: `{event['list']}`"
+                lang.t(
+                    "Move {move} of round {round}: {first} {first_number} · {second} {second_number} "
+                    "→ `{symbol}`. The list: `{list}`",
+                    move=event["move"] + 1,
+                    round=event["round"] + 1,
+                    first=table.who(0),
+                    first_number=number_text(a, m),
+                    second=table.who(1),
+                    second_number=number_text(b, m),
+                    symbol=event["symbol"],
+                    list=event["list"],
+                )
             )
         elif kind == "round_end":
             lines.extend(_round_end_lines(event, view, table))
         elif kind == "forfeit":
             lines.append(forfeit_line(news, table))
-    return "\n".join(lines) or f"{table.who(news.seat)} moved."
+    return "\n".join(lines) or lang.t("{player} moved.", player=table.who(news.seat))
 
 
 def _round_end_lines(event: dict[str, Any], view: View, table: TableInfo) -> list[str]:
+    lang = table.lang
     m, number = view.m, event["round"] + 1
-    lines = [f"**Round {number} of {view.n_rounds} is over.** The list `{event['list']}`: "]
-    lines[0] += d_text(event["list"], event["d"], m) + "."
+    lines = [
+        lang.t(
+            "**Round {round} of {rounds} is over.** The list `{list}`: {d}.",
+            round=number,
+            rounds=view.n_rounds,
+            list=event["list"],
+            d=d_text(event["list"], event["d"], m, lang),
+        )
+    ]
     scores = []
     for seat in (0, 1):
         got = event["scoring"][seat]
-        pts = f"{len(got)} point" + ("" if len(got) == 1 else "s")
-        scores.append(f"{table.who(seat)} {pts}" + (f" ({', '.join(map(str, got))})" if got else ""))
+        if got:
+            scores.append(
+                lang.n(
+                    "{player} {count} point ({numbers})",
+                    "{player} {count} points ({numbers})",
+                    len(got),
+                    player=table.who(seat),
+                    numbers=", ".join(map(str, got)),
+                )
+            )
+        else:
+            scores.append(
+                lang.n("{player} {count} point", "{player} {count} points", 0, player=table.who(seat))
+            )
     totals = event["totals"]
     lines.append(
-        f"This round: {scores[0]}; {scores[1]}. "
-        f"Totals: {table.who(0)} {totals[0]}, {table.who(1)} {totals[1]}."
+        lang.t(
+            "This round: {first}; {second}. Totals: {player1} {total1}, {player2} {total2}.",
+            first=scores[0],
+            second=scores[1],
+            player1=table.who(0),
+            total1=totals[0],
+            player2=table.who(1),
+            total2=totals[1],
+        )
     )
     if number < view.n_rounds and view.outcome is None:
-        lines.append(f"Round {number + 1} begins with an empty list.")
+        lines.append(lang.t("Round {round} begins with an empty list.", round=number + 1))
     return lines
 
 
@@ -138,47 +191,83 @@ def panel(view: View, seat: int, table: TableInfo) -> Panel:
     """The player's pick and what they need to make it: the round, the list with the numbers that
     wrote it, the totals, their unused numbers. Nothing that changes on the other player's pick (the
     board shows who has picked)."""
+    lang = table.lang
     other = 1 - seat
     them = table.who(other)
-    totals = f"you {view.totals[seat]}, {them} {view.totals[other]}"
+    totals = {"mine": view.totals[seat], "player": them, "theirs": view.totals[other]}
     if view.outcome is not None:
-        return Panel(f"The game is over. Totals: {totals}.")
+        return Panel(lang.t("The game is over. Totals: you {mine}, {player} {theirs}.", **totals))
     if seat in view.forfeited:
-        return Panel("You left this game.")
+        return Panel(lang.t("You left this game."))
     m, move = view.m, len(view.moves) + 1
-    lines = [f"Round {view.round + 1} of {view.n_rounds} · move {move} of {m} · totals: {totals}"]
+    lines = [
+        lang.t(
+            "Round {round} of {rounds} · move {move} of {m} · totals: you {mine}, {player} {theirs}",
+            round=view.round + 1,
+            rounds=view.n_rounds,
+            move=move,
+            m=m,
+            **totals,
+        )
+    ]
     last = view.last_round
     if not view.moves and last is not None:
-        lines.append(f"Round {view.round} gave you {points(last.points[seat])}, {them} {last.points[other]}.")
+        lines.append(
+            lang.n(
+                "Round {round} gave you {count} point, {player} {theirs}.",
+                "Round {round} gave you {count} points, {player} {theirs}.",
+                last.points[seat],
+                round=view.round,
+                player=them,
+                theirs=last.points[other],
+            )
+        )
     if view.moves:
-        pairs = ", ".join(f"{mv[seat]} v {mv[other]}" for mv in view.moves)
-        lines.append(f"The list: `{view.symbols}` (yours v theirs: {pairs})")
+        pairs = ", ".join(lang.t("{mine} v {theirs}", mine=mv[seat], theirs=mv[other]) for mv in view.moves)
+        lines.append(lang.t("The list: `{list}` (yours v theirs: {pairs})", list=view.symbols, pairs=pairs))
     items: list[discord.ui.Item[Any]] = []
     if view.my_pick is not None:
-        lines.append(f"Your pick: {number_text(view.my_pick, m)}, final. Waiting for {them}.")
-    else:
         lines.append(
-            f"**Pick a number from 1 to {numbers.largest(m)}** you have not played: press **Pick** or "
-            "reply here."
+            lang.t(
+                "Your pick: {number}, final. Waiting for {player}.",
+                number=number_text(view.my_pick, m),
+                player=them,
+            )
+        )
+    else:
+        label = lang.pt("label", PICK_LABEL)
+        lines.append(
+            lang.t(
+                "**Pick a number from 1 to {top}** you have not played: press **{label}** or reply here.",
+                top=numbers.largest(m),
+                label=label,
+            )
         )
         if view.available is not None:
-            lines.append(f"Still yours: {ranges_text(view.available)}")
-        items.append(button("Pick", custom_id(table.game_id, "pick"), style=discord.ButtonStyle.primary))
+            lines.append(lang.t("Still yours: {numbers}", numbers=ranges_text(view.available)))
+        items.append(button(label, custom_id(table.game_id, "pick"), style=discord.ButtonStyle.primary))
     return Panel("\n".join(lines), items)
 
 
 def confirm(news: News[View], table: TableInfo) -> str:
+    lang = table.lang
     if news.forfeit is not None:
-        return f"You left game #{table.game_id}."
+        return lang.t("You left game #{game_id}.", game_id=table.game_id)
     view, seat = news.after, news.seat
     reveal = next((e for e in view.events if e["type"] == "reveal"), None)
     if reveal is None:
         assert view.my_pick is not None
-        mine = number_text(view.my_pick, view.m)
-        return f"✅ Your pick {mine} is in (final, hidden until both picks are in)."
-    mine = number_text(reveal["numbers"][seat], view.m)
-    theirs = number_text(reveal["numbers"][1 - seat], view.m)
-    return f"✅ You picked {mine}, {table.who(1 - seat)} picked {theirs} → `{reveal['symbol']}`."
+        return lang.t(
+            "✅ Your pick {number} is in (final, hidden until both picks are in).",
+            number=number_text(view.my_pick, view.m),
+        )
+    return lang.t(
+        "✅ You picked {mine}, {player} picked {theirs} → `{symbol}`.",
+        mine=number_text(reveal["numbers"][seat], view.m),
+        player=table.who(1 - seat),
+        theirs=number_text(reveal["numbers"][1 - seat], view.m),
+        symbol=reveal["symbol"],
+    )
 
 
 def awaits_typed(view: View, seat: int) -> bool:
@@ -191,7 +280,7 @@ def typed_action(view: View, seat: int, text: str) -> Any:
 
 def not_waiting_reason(view: View, seat: int, table: TableInfo) -> str | None:
     error = refusal(view, seat, table)
-    return None if error is None else error.message
+    return None if error is None else error.in_language(table.lang)
 
 
 quiet = quiet_when("picked")
@@ -200,32 +289,80 @@ quiet = quiet_when("picked")
 def alt_text(view: View, table: TableInfo) -> str:
     """The board in words, as the image shows it: the round drawn (the finished one with D, or the
     current one), the moves revealed, who has picked, the totals."""
-    names = table.names
+    lang, names = table.lang, table.names
     m = view.m
     record = view.last_round if not view.moves and view.last_round is not None else None
     moves = record.moves if record is not None else view.moves
     symbols = record.symbols if record is not None else view.symbols
     round_no = min(view.round - 1 if record is not None else view.round, view.n_rounds - 1) + 1
-    a, b = player(names, 0), player(names, 1)
-    state = "finished" if record is not None else f"move {len(moves) + 1} of {m}"
+    a, b = player(names, 0, lang), player(names, 1, lang)
+    where = {"first": a, "second": b, "top": numbers.largest(m), "m": m, "round": round_no}
+    if record is not None:
+        head = lang.t(
+            "Numbers To Number board: {first} against {second}, numbers 1 to {top} (m = {m}). "
+            "Round {round} of {rounds}, finished.",
+            rounds=view.n_rounds,
+            **where,
+        )
+    else:
+        head = lang.t(
+            "Numbers To Number board: {first} against {second}, numbers 1 to {top} (m = {m}). "
+            "Round {round} of {rounds}, move {move} of {m}.",
+            rounds=view.n_rounds,
+            move=len(moves) + 1,
+            **where,
+        )
     parts = [
-        f"Numbers To Number board: {a} against {b}, numbers 1 to {numbers.largest(m)} (m = {m}). "
-        f"Round {round_no} of {view.n_rounds}, {state}.",
-        f"Totals: {a} {view.totals[0]}, {b} {view.totals[1]}.",
+        head,
+        lang.t(
+            "Totals: {first} {first_total}, {second} {second_total}.",
+            first=a,
+            first_total=view.totals[0],
+            second=b,
+            second_total=view.totals[1],
+        ),
     ]
     if view.outcome is not None:
-        won = words([player(names, s) for s in view.outcome.winners])
-        parts.append(("Draw" if view.outcome.draw else f"{won} wins") + f": {view.outcome.reason}.")
+        reason = view.outcome.reason_in(lang)
+        if view.outcome.draw:
+            parts.append(lang.t("Draw: {reason}.", reason=reason))
+        else:
+            won = lang.words([player(names, s, lang) for s in view.outcome.winners])
+            parts.append(lang.t("{player} wins: {reason}.", player=won, reason=reason))
     elif record is None:
-        picks = [f"{player(names, s)} {'has picked' if view.picked[s] else 'is picking'}" for s in (0, 1)]
-        parts.append("This move: " + ", ".join(picks) + ".")
+        picks = [
+            lang.t("{player} has picked", player=player(names, s, lang))
+            if view.picked[s]
+            else lang.t("{player} is picking", player=player(names, s, lang))
+            for s in (0, 1)
+        ]
+        parts.append(lang.t("This move: {first}, {second}.", first=picks[0], second=picks[1]))
     if record is not None:
         parts.append(
-            f"Points this round: {a} {record.points[0]}, {b} {record.points[1]}. "
-            f"D = {{{ranges_text(list(record.d))}}}."
+            lang.t(
+                "Points this round: {first} {first_points}, {second} {second_points}. D = {{{d}}}.",
+                first=a,
+                first_points=record.points[0],
+                second=b,
+                second_points=record.points[1],
+                d=ranges_text(list(record.d)),
+            )
         )
-    parts.append(f"The list so far: {' '.join(symbols) or 'empty'}.")
+    if symbols:
+        parts.append(lang.t("The list so far: {list}.", list=" ".join(symbols)))
+    else:
+        parts.append(lang.t("The list so far: empty."))
     if moves:
-        pairs = "; ".join(f"{i + 1}: {x} and {y}, {numbers.symbol(x, y)}" for i, (x, y) in enumerate(moves))
-        parts.append(f"Moves ({names[0] if names else 'A'} first): {pairs}.")
+        pairs = "; ".join(
+            lang.t(
+                "{move}: {first} and {second}, {symbol}",
+                move=i + 1,
+                first=x,
+                second=y,
+                symbol=numbers.symbol(x, y),
+            )
+            for i, (x, y) in enumerate(moves)
+        )
+        first = names[0] if names else "A"
+        parts.append(lang.t("Moves ({player} first): {moves}.", player=first, moves=pairs))
     return fit_alt(parts)

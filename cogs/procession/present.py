@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games import procession
-from bot.render.alt import fit_alt, player, words
+from bot.render.alt import fit_alt, player
 from bot.render.colours import seat_letter
 from bot.render.procession import render_board
 from bot.table.components import button
 from bot.table.ids import custom_id
-from bot.table.present import News, TableInfo, counted, forfeit_line
+from bot.table.present import News, TableInfo, forfeit_line
 
 View = procession.View
 
@@ -23,21 +23,24 @@ def flipped(before: View, after: View) -> int:
 
 
 def render(view: View, table: TableInfo) -> bytes:
-    return render_board(view, table.names)
+    return render_board(view, table.names, lang=table.lang)
 
 
 def start_note(view: View, table: TableInfo) -> str:
-    return "Flip one digit with the buttons; the new row's run lengths must not have occurred before."
+    return table.lang.t(
+        "Flip one digit with the buttons; the new row's run lengths must not have occurred before."
+    )
 
 
 def headline(news: News[View], table: TableInfo) -> str:
     if news.forfeit is not None:
         return forfeit_line(news, table)
-    row = news.after.rows[-1]
-    position = flipped(news.before, news.after)
-    return (
-        f"{table.who(news.seat)} flipped position {position}: `{row}` "
-        f"{procession.format_multiset(news.after.multisets[-1])}"
+    return table.lang.t(
+        "{player} flipped position {position}: `{row}` {runs}",
+        player=table.who(news.seat),
+        position=flipped(news.before, news.after),
+        row=news.after.rows[-1],
+        runs=procession.format_multiset(news.after.multisets[-1]),
     )
 
 
@@ -56,25 +59,77 @@ def board_items(view: View, table: TableInfo) -> list[Any]:
 
 def alt_text(view: View, table: TableInfo) -> str:
     """The board in words: the players, whose move, the current row and the rows before it."""
-    names = table.names
+    lang, names = table.lang, table.names
     rows, n = view.rows, view.n
-    head = [f"Procession board, n = {n}: {player(names, 0)} against {player(names, 1)}."]
+    if view.n_players == 2:
+        head = [
+            lang.t(
+                "Procession board, n = {n}: {first} against {second}.",
+                n=n,
+                first=player(names, 0),
+                second=player(names, 1),
+            )
+        ]
+    else:
+        everyone = lang.words([player(names, s) for s in range(view.n_players)])
+        head = [lang.t("Procession board, n = {n}, players: {players}.", n=n, players=everyone)]
     if view.outcome is not None:
-        won = words([player(names, s) for s in view.outcome.winners])
-        head.append(
-            f"Game over after {counted(len(rows) - 1, 'move')}: "
-            + (f"{won} wins, " if won else "")
-            + f"{view.outcome.reason}."
-        )
+        moves, reason = len(rows) - 1, lang.say(view.outcome.reason)
+        won = [player(names, s) for s in view.outcome.winners]
+        if not won:
+            head.append(
+                lang.n(
+                    "Game over after {count} move: {reason}.",
+                    "Game over after {count} moves: {reason}.",
+                    moves,
+                    reason=reason,
+                )
+            )
+        elif len(won) == 1:
+            head.append(
+                lang.n(
+                    "Game over after {count} move: {player} wins, {reason}.",
+                    "Game over after {count} moves: {player} wins, {reason}.",
+                    moves,
+                    player=won[0],
+                    reason=reason,
+                )
+            )
+        else:
+            head.append(
+                lang.n(
+                    "Game over after {count} move: {players} share the win, {reason}.",
+                    "Game over after {count} moves: {players} share the win, {reason}.",
+                    moves,
+                    players=lang.words(won),
+                    reason=reason,
+                )
+            )
     elif view.turn is not None:
-        legal = ", ".join(map(str, view.legal))
-        head.append(f"Move {len(rows)}: {player(names, view.turn)} to flip one of positions {legal}.")
-    head.append(f"Current row {rows[-1]}, runs {procession.format_multiset(view.multisets[-1])}.")
+        head.append(
+            lang.t(
+                "Move {number}: {player} to flip one of positions {positions}.",
+                number=len(rows),
+                player=player(names, view.turn),
+                positions=", ".join(map(str, view.legal)),
+            )
+        )
+    head.append(
+        lang.t(
+            "Current row {row}, runs {runs}.",
+            row=rows[-1],
+            runs=procession.format_multiset(view.multisets[-1]),
+        )
+    )
     history = []
     for i in range(len(rows) - 1, 0, -1):
         mover = view.movers[i]
-        by = f" by {seat_letter(mover)}" if mover is not None else ""
-        history.append(f"{i}: {rows[i]}{by}")
+        if mover is None:
+            history.append(f"{i}: {rows[i]}")
+        else:
+            history.append(
+                lang.t("{index}: {row} by {letter}", index=i, row=rows[i], letter=seat_letter(mover))
+            )
     history.append(f"0: {rows[0]}")
-    head.append("Rows, latest first: " + "; ".join(history) + ".")
+    head.append(lang.t("Rows, latest first: {rows}.", rows="; ".join(history)))
     return fit_alt(head)

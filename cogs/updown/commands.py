@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.errors import IllegalMove
 from bot.games import updown
+from bot.i18n.audience import reader
 from bot.inputs import whole_number
 from bot.service import Loaded
 from bot.table.components import send_modal
@@ -36,16 +37,19 @@ class UpDownCommands(
         view = game.view(seat) if game.state is not None else None
         if view is None or not game.row.live or not view.can_predict:
             raise IllegalMove("Predictions are closed: the first card has been placed (or the game ended).")
+        lang = reader(interaction)
         field: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label=f"U, D, S letters (1 to {view.max_letters})",
+            # i18n: the label of the form's field: at most 45 characters
+            label=lang.n(
+                "U, D, S letters (1 to {count})", "U, D, S letters (1 to {count})", view.max_letters
+            )[:45],
             custom_id="letters",
-            placeholder="for example UUDSU",
+            placeholder=lang.pt("placeholder", "for example UUDSU"),
             default=view.prediction,
             max_length=100,
         )
-        await send_modal(
-            interaction, f"Your prediction · game #{game.id}", custom_id(game.id, "predict"), field
-        )
+        title = lang.pt("form title", "Your prediction · game #{game_id}", game_id=game.id)
+        await send_modal(interaction, title, custom_id(game.id, "predict"), field)
 
     async def on_play_menu(
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]

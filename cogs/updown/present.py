@@ -12,7 +12,8 @@ import discord
 
 from bot.errors import BadInput
 from bot.games import updown
-from bot.render.alt import fit_alt, player, words
+from bot.i18n import ENGLISH, N_, Lang
+from bot.render.alt import fit_alt, player
 from bot.render.updown import render as render_board
 from bot.table.components import button, select
 from bot.table.ids import custom_id
@@ -20,25 +21,22 @@ from bot.table.present import (
     News,
     Panel,
     TableInfo,
-    counted,
     forfeit_line,
     newly_waiting,
     quiet_when,
 )
-from bot.table.replies import join_words
 
 View = updown.View
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-CHANGE_WORDS = {"U": "up", "D": "down", "S": "same"}
-MINE_LABEL = "My hand"
+MINE_LABEL = N_("My hand")
 
 
 def card_text(card: str) -> str:
     return card[:-1] + SUIT_SYMBOLS[card[-1]]
 
 
-def cards_text(cards: tuple[str, ...]) -> str:
-    return " ".join(card_text(c) for c in cards) if cards else "(none)"
+def cards_text(cards: tuple[str, ...], lang: Lang = ENGLISH) -> str:
+    return " ".join(card_text(c) for c in cards) if cards else lang.t("(none)")
 
 
 def rank_counts(hand: tuple[str, ...]) -> list[tuple[int, list[str]]]:
@@ -50,67 +48,117 @@ def rank_counts(hand: tuple[str, ...]) -> list[tuple[int, list[str]]]:
 
 
 def render(view: View, table: TableInfo) -> bytes:
-    return render_board(view, table.names)
+    return render_board(view, table.names, lang=table.lang)
 
 
 def start_note(view: View, table: TableInfo) -> str:
-    return (
-        f"Your hand is in your DMs (or **{MINE_LABEL}**). Predict there, secretly, 1 to "
-        f"{view.max_letters} letters of U (up), D (down), S (same)."
+    lang = table.lang
+    return lang.n(
+        "Your hand is in your DMs (or **{button}**). Predict there, secretly, 1 to {count} letter of "
+        "U (up), D (down), S (same).",
+        "Your hand is in your DMs (or **{button}**). Predict there, secretly, 1 to {count} letters of "
+        "U (up), D (down), S (same).",
+        view.max_letters,
+        button=lang.t(MINE_LABEL),
     )
 
 
 def headline(news: News[View], table: TableInfo) -> str:
+    lang = table.lang
     lines = []
     for event in news.after.events:
         kind = event["type"]
         if kind == "predicted":
-            verb = "changed their prediction" if event["replaced"] else "has predicted"
-            lines.append(f"{table.who(event['seat'])} {verb}.")
+            who = table.who(event["seat"])
+            if event["replaced"]:
+                lines.append(lang.t("{player} changed their prediction.", player=who))
+            else:
+                lines.append(lang.t("{player} has predicted.", player=who))
         elif kind == "forfeit":
             lost = event.get("cards_removed", 0)
-            tail = f" Their {counted(lost, 'card')} leave{'s' if lost == 1 else ''} play." if lost else ""
-            lines.append(forfeit_line(news, table) + tail)
+            line = forfeit_line(news, table)
+            if lost:
+                line += " " + lang.n(
+                    "Their {count} card leaves play.", "Their {count} cards leave play.", lost
+                )
+            lines.append(line)
         elif kind == "placing_starts":
             lines.append(
-                f"Every prediction is in. The row will have {event['row_size']} cards; "
-                f"{table.who(event['first'])} places first."
+                lang.n(
+                    "Every prediction is in. The row will have {count} card; {player} places first.",
+                    "Every prediction is in. The row will have {count} cards; {player} places first.",
+                    event["row_size"],
+                    player=table.who(event["first"]),
+                )
             )
         elif kind == "placed":
-            change = event.get("change")
-            how = f" ({CHANGE_WORDS[change]}: {change})" if change else ""
-            lines.append(f"{table.who(event['seat'])} placed {card_text(event['card'])}{how}.")
+            lines.append(_placed(event, table))
         elif kind == "reveal":
             lines.extend(_reveal_lines(updown.DealRecord.from_dict(event), table))
         elif kind == "playoff":
-            who = join_words([table.who(s) for s in event["players"]])
             lines.append(
-                f"Tied at {event['tied_score']}: {who} play it off in playoff {event['deal']} "
-                "(a new shuffle, new hands by DM, new predictions)."
+                lang.t(
+                    "Tied at {score}: {players} play it off in playoff {deal} (a new shuffle, new hands "
+                    "by DM, new predictions).",
+                    score=event["tied_score"],
+                    players=lang.words([table.who(s) for s in event["players"]]),
+                    deal=event["deal"],
+                )
             )
-    return "\n".join(lines) or f"{table.who(news.seat)} moved."
+    return "\n".join(lines) or lang.t("{player} moved.", player=table.who(news.seat))
+
+
+def _placed(event: dict[str, Any], table: TableInfo) -> str:
+    lang, who, card = table.lang, table.who(event["seat"]), card_text(event["card"])
+    change = event.get("change")
+    if change == "U":
+        return lang.t("{player} placed {card} (up: U).", player=who, card=card)
+    if change == "D":
+        return lang.t("{player} placed {card} (down: D).", player=who, card=card)
+    if change == "S":
+        return lang.t("{player} placed {card} (same: S).", player=who, card=card)
+    return lang.t("{player} placed {card}.", player=who, card=card)
 
 
 def _reveal_lines(record: updown.DealRecord, table: TableInfo) -> list[str]:
-    what = "The reveal" if record.deal == 0 else f"The reveal of playoff {record.deal}"
-    lines = [f"**{what}.** The changes: `{record.changes}`"]
+    lang = table.lang
+    if record.deal == 0:
+        lines = [lang.t("**The reveal.** The changes: `{changes}`", changes=record.changes)]
+    else:
+        lines = [
+            lang.t(
+                "**The reveal of playoff {deal}.** The changes: `{changes}`",
+                deal=record.deal,
+                changes=record.changes,
+            )
+        ]
     for p in record.players:
         who = table.who(p.seat)
         if p.forfeited:
-            lines.append(f"• {who} left the game: 0")
+            lines.append(lang.t("• {player} left the game: 0", player=who))
         elif p.prediction is None:
-            lines.append(f"• {who} made no prediction: 0")
+            lines.append(lang.t("• {player} made no prediction: 0", player=who))
         elif p.window is None:
-            lines.append(f"• {who} `{p.prediction}` does not occur: 0")
+            lines.append(
+                lang.t("• {player} `{prediction}` does not occur: 0", player=who, prediction=p.prediction)
+            )
         else:
             first, last = p.window, p.window + len(p.prediction)
             lines.append(
-                f"• {who} `{p.prediction}` occurs from card {first + 1} "
-                f"({card_text(record.row[first])}) to card {last + 1} ({card_text(record.row[last])}): "
-                f"{p.score}"
+                lang.t(
+                    "• {player} `{prediction}` occurs from card {first} ({first_card}) to card {last} "
+                    "({last_card}): {score}",
+                    player=who,
+                    prediction=p.prediction,
+                    first=first + 1,
+                    first_card=card_text(record.row[first]),
+                    last=last + 1,
+                    last_card=card_text(record.row[last]),
+                    score=p.score,
+                )
             )
     if record.leftover:
-        lines.append(f"Set aside, unseen: {cards_text(record.leftover)}")
+        lines.append(lang.t("Set aside, unseen: {cards}", cards=cards_text(record.leftover, lang)))
     return lines
 
 
@@ -133,58 +181,100 @@ def asked(news: News[View], table: TableInfo) -> list[int]:
     return newly_waiting(before.to_act, after.to_act, news.seat)
 
 
+def _hand_line(view: View, hand: tuple[str, ...], lang: Lang) -> str:
+    cards = cards_text(hand, lang)
+    if view.deal == 0:
+        return lang.n(
+            "Your hand, {count} card: {cards}", "Your hand, {count} cards: {cards}", len(hand), cards=cards
+        )
+    return lang.n(
+        "Your hand (playoff {deal}), {count} card: {cards}",
+        "Your hand (playoff {deal}), {count} cards: {cards}",
+        len(hand),
+        deal=view.deal,
+        cards=cards,
+    )
+
+
 def panel(view: View, seat: int, table: TableInfo) -> Panel:
     """The player's hand and prediction, and what they may do: the same whoever's turn it is."""
-    stage = "" if view.deal == 0 else f" (playoff {view.deal})"
+    lang = table.lang
     if view.outcome is not None:
-        return Panel(f"The game is over{stage}.")
+        if view.deal == 0:
+            return Panel(lang.t("The game is over."))
+        return Panel(lang.t("The game is over (playoff {deal}).", deal=view.deal))
     if seat in view.forfeited:
-        return Panel("You left this game.")
+        return Panel(lang.t("You left this game."))
     if view.hand is None:
-        return Panel("You are not in the playoff: the tied players play it among themselves.")
-    lines = [f"Your hand{stage}, {counted(len(view.hand), 'card')}: {cards_text(view.hand)}"]
+        return Panel(lang.t("You are not in the playoff: the tied players play it among themselves."))
+    lines = [_hand_line(view, view.hand, lang)]
     if view.opponent_hand is not None:
         other = next(s for s in view.players if s != seat)
-        lines.append(f"{table.who(other)}'s hand (the cards you lack): {cards_text(view.opponent_hand)}")
+        lines.append(
+            lang.t(
+                "{player}'s hand (the cards you lack): {cards}",
+                player=table.who(other),
+                cards=cards_text(view.opponent_hand, lang),
+            )
+        )
     items: list[discord.ui.Item[Any]] = []
     if view.can_predict:
         if view.prediction is None:
+            label = lang.pt("label", "Predict")
             lines.append(
-                f"**Predict 1 to {view.max_letters} letters** of U (up), D (down), S (same): press "
-                "**Predict** or reply here."
+                lang.n(
+                    "**Predict 1 to {count} letter** of U (up), D (down), S (same): press **{button}** or "
+                    "reply here.",
+                    "**Predict 1 to {count} letters** of U (up), D (down), S (same): press **{button}** or "
+                    "reply here.",
+                    view.max_letters,
+                    button=label,
+                )
             )
         else:
-            lines.append(f"Your prediction: `{view.prediction}` (you may change it until the first card).")
-        label = "Predict" if view.prediction is None else "Change prediction"
+            label = lang.pt("label", "Change prediction")
+            lines.append(
+                lang.t(
+                    "Your prediction: `{prediction}` (you may change it until the first card).",
+                    prediction=view.prediction,
+                )
+            )
         items.append(button(label, custom_id(table.game_id, "predict"), style=discord.ButtonStyle.primary))
     elif view.prediction is not None:
-        lines.append(f"Your prediction: `{view.prediction}`.")
+        lines.append(lang.t("Your prediction: `{prediction}`.", prediction=view.prediction))
     if view.phase == "place" and view.hand:
-        lines.append("On your turn, choose a card below or reply with its value.")
+        lines.append(lang.t("On your turn, choose a card below or reply with its value."))
         options = [
             discord.SelectOption(
                 label=f"{updown.rank_label(rank)} ×{len(cards)}",
                 value=str(rank),
-                description=cards_text(tuple(cards)),
+                description=cards_text(tuple(cards), lang),
             )
             for rank, cards in rank_counts(view.hand)
         ]
-        items.append(select(custom_id(table.game_id, "play"), options, placeholder="Card to place"))
+        items.append(
+            select(
+                custom_id(table.game_id, "play"), options, placeholder=lang.pt("placeholder", "Card to place")
+            )
+        )
     return Panel("\n".join(lines), items)
 
 
 def confirm(news: News[View], table: TableInfo) -> str:
+    lang = table.lang
     if news.forfeit is not None:
-        return f"You left game #{table.game_id}."
+        return lang.t("You left game #{game_id}.", game_id=table.game_id)
     events = news.after.events
     if any(e["type"] == "predicted" for e in events) and news.after.prediction is not None:
-        return f"✅ Your prediction `{news.after.prediction}` is in (only you can see it)."
+        return lang.t(
+            "✅ Your prediction `{prediction}` is in (only you can see it).", prediction=news.after.prediction
+        )
     placed = [e for e in events if e["type"] == "placed"]
     if placed:
-        return f"✅ You placed {card_text(placed[0]['card'])}."
+        return lang.t("✅ You placed {card}.", card=card_text(placed[0]["card"]))
     if any(e["type"] == "predicted" for e in events):
-        return "✅ Your prediction is in (only you can see it)."
-    return "Done."
+        return lang.t("✅ Your prediction is in (only you can see it).")
+    return lang.t("Done.")
 
 
 def awaits_typed(view: View, seat: int) -> bool:
@@ -209,61 +299,115 @@ quiet = quiet_when("predicted")
 
 def alt_text(view: View, table: TableInfo) -> str:
     """The board in words, as the image shows it: the latest reveal, or the current deal's row."""
-    names = table.names
-    stage = "" if view.deal == 0 else f", playoff {view.deal}"
+    lang, names = table.lang, table.names
     record = view.last_deal
     if record is not None and (not view.row or (view.phase == "over" and view.row == record.row)):
-        return _reveal_alt(record, names, stage)
-    parts = [f"Up-Down-Stay board{stage}."]
+        return _reveal_alt(record, names, lang)
+    if view.deal == 0:
+        parts = [lang.t("Up-Down-Stay board.")]
+    else:
+        parts = [lang.t("Up-Down-Stay board, playoff {deal}.", deal=view.deal)]
     if view.phase == "predict":
         still_in = [s for s in view.players if s not in view.forfeited]
         parts.append(
-            f"Predicting: {len(view.predicted)} of {len(still_in)} predictions in; the row will have "
-            f"{view.row_size} cards, predictions are 1 to {view.max_letters} letters."
+            lang.n(
+                "Predicting: {done} of {count} prediction in.",
+                "Predicting: {done} of {count} predictions in.",
+                len(still_in),
+                done=len(view.predicted),
+            )
+        )
+        parts.append(
+            lang.n("The row will have {count} card.", "The row will have {count} cards.", view.row_size)
+        )
+        parts.append(
+            lang.n(
+                "A prediction is 1 to {count} letter.",
+                "A prediction is 1 to {count} letters.",
+                view.max_letters,
+            )
         )
     elif view.phase == "place":
-        parts.append(f"{len(view.row)} of {view.row_size} cards placed.")
-    status = []
-    for seat in view.players:
-        if seat in view.forfeited:
-            note = "left the game"
-        elif view.turn == seat:
-            note = f"to place, {counted(view.hand_sizes[seat], 'card')} in hand"
-        elif view.phase == "predict":
-            note = "predicted" if seat in view.predicted else "predicting"
-        else:
-            note = f"{counted(view.hand_sizes[seat], 'card')} in hand"
-        status.append(f"{player(names, seat)} {note}")
+        parts.append(
+            lang.n(
+                "{done} of {count} card placed.",
+                "{done} of {count} cards placed.",
+                view.row_size,
+                done=len(view.row),
+            )
+        )
+    status = [_player_alt(view, seat, player(names, seat), lang) for seat in view.players]
     parts.append("; ".join(status) + ".")
     if view.row:
-        parts.append(f"Changes so far: {view.changes or 'none'}.")
-        parts.append(f"The row: {cards_text(view.row)}.")
+        if view.changes:
+            parts.append(lang.t("Changes so far: {changes}.", changes=view.changes))
+        else:
+            parts.append(lang.t("Changes so far: none."))
+        parts.append(lang.t("The row: {cards}.", cards=cards_text(view.row, lang)))
     return fit_alt(parts)
 
 
-def _reveal_alt(record: updown.DealRecord, names: tuple[str, ...], stage: str) -> str:
-    who = words([player(names, s) for s in record.top])
+def _player_alt(view: View, seat: int, who: str, lang: Lang) -> str:
+    cards = view.hand_sizes[seat]
+    if seat in view.forfeited:
+        return lang.t("{player} left the game", player=who)
+    if view.turn == seat:
+        return lang.n(
+            "{player} to place, {count} card in hand",
+            "{player} to place, {count} cards in hand",
+            cards,
+            player=who,
+        )
+    if view.phase == "predict" and seat in view.predicted:
+        return lang.t("{player} predicted", player=who)
+    if view.phase == "predict":
+        return lang.t("{player} predicting", player=who)
+    return lang.n("{player} {count} card in hand", "{player} {count} cards in hand", cards, player=who)
+
+
+def _reveal_alt(record: updown.DealRecord, names: tuple[str, ...], lang: Lang) -> str:
+    who = lang.words([player(names, s) for s in record.top])
     if record.result == "winner":
-        result = f"{who} wins with {record.best}"
+        result = lang.t("{player} wins with {score}", player=who, score=record.best)
     elif record.result == "playoff":
-        result = f"tied at {record.best}: {who} play again"
+        result = lang.t("tied at {score}: {players} play again", players=who, score=record.best)
     else:
-        result = f"still tied at {record.best}: {who} share the win"
-    parts = [f"Up-Down-Stay reveal{stage}: {result}."]
+        result = lang.t("still tied at {score}: {players} share the win", players=who, score=record.best)
+    if record.deal == 0:
+        parts = [lang.t("Up-Down-Stay reveal: {result}.", result=result)]
+    else:
+        parts = [lang.t("Up-Down-Stay reveal, playoff {deal}: {result}.", deal=record.deal, result=result)]
     for p in record.players:
+        name = player(names, p.seat)
         if p.forfeited:
-            parts.append(f"{player(names, p.seat)} left: 0.")
-        elif p.prediction is None or p.window is None:
-            said = f"predicted {p.prediction}, no match" if p.prediction else "made no prediction"
-            parts.append(f"{player(names, p.seat)} {said}: 0.")
+            parts.append(lang.t("{player} left: 0.", player=name))
+        elif p.prediction is None:
+            parts.append(lang.t("{player} made no prediction: 0.", player=name))
+        elif p.window is None:
+            parts.append(
+                lang.t("{player} predicted {prediction}, no match: 0.", player=name, prediction=p.prediction)
+            )
         else:
             last = p.window + len(p.prediction)
             parts.append(
-                f"{player(names, p.seat)} predicted {p.prediction}: {p.score}, "
-                f"cards {p.window + 1} to {last + 1}."
+                lang.t(
+                    "{player} predicted {prediction}: {score}, cards {first} to {last}.",
+                    player=name,
+                    prediction=p.prediction,
+                    score=p.score,
+                    first=p.window + 1,
+                    last=last + 1,
+                )
             )
-    parts.append(f"Changes: {record.changes}.")
-    parts.append(f"The row of {len(record.row)} cards: {cards_text(record.row)}.")
+    parts.append(lang.t("Changes: {changes}.", changes=record.changes))
+    parts.append(
+        lang.n(
+            "The row of {count} card: {cards}.",
+            "The row of {count} cards: {cards}.",
+            len(record.row),
+            cards=cards_text(record.row, lang),
+        )
+    )
     if record.leftover:
-        parts.append(f"Set aside: {cards_text(record.leftover)}.")
+        parts.append(lang.t("Set aside: {cards}.", cards=cards_text(record.leftover, lang)))
     return fit_alt(parts)

@@ -15,6 +15,7 @@ import re
 import pytest
 
 from bot.games import numbers
+from bot.i18n import ENGLISH
 from bot.service import Loaded
 from tests.e2e.driver import (
     assert_discord_accepted_all,
@@ -131,20 +132,20 @@ def assert_hidden(emu: DiscordEmulator, since: set[tuple[object, ...]], number: 
         assert numbers.binary(number, m) not in blob, f"{number} leaked in binary: {blob}"
 
 
-def assert_panel_blind(harness: BotHarness, game: Loaded, seat: int, shown: str | None = None) -> None:
+async def assert_panel_blind(harness: BotHarness, game: Loaded, seat: int, shown: str | None = None) -> None:
     """``seat``'s panel (as ``shown``, or as it would be drawn now) is the same whatever the other
     seat's pending pick is."""
     panels = harness.bot.tools.panels
     state: numbers.State = game.state
     other = 1 - seat
     assert state.pending[other] is not None and state.pending[seat] is None
-    now = panels.payload(game, seat)["content"]
+    now = (await panels.payload(game, seat, lang=ENGLISH))["content"]
     assert shown is None or shown == now
     for alt in numbers.available(state, other)[:3]:
         pending = list(state.pending)
         pending[other] = alt
         changed = dataclasses.replace(game, state=dataclasses.replace(state, pending=tuple(pending)))
-        assert panels.payload(changed, seat)["content"] == now
+        assert (await panels.payload(changed, seat, lang=ENGLISH))["content"] == now
 
 
 # ---- the tests --------------------------------------------------------------------------------------
@@ -203,10 +204,10 @@ async def test_whole_m3_game_by_every_input_path_with_a_restart(
             shown = await private_reply(await emu.click(alice, board, board.button("My move")["custom_id"]))
             # Her panel does not change with bob's pick (the board says he has picked).
             assert "**Pick a number from 1 to 7**" in shown and "picked" not in shown
-            assert_panel_blind(bot_harness, game, 0, private_panel(emu, alice, game_id).content)
+            await assert_panel_blind(bot_harness, game, 0, private_panel(emu, alice, game_id).content)
             assert_hidden(emu, since, number, 3)
         if i == 4:  # alice's panel, waiting for her pick, is blind to bob's
-            assert_panel_blind(bot_harness, await game_of(bot_harness, game_id), 0)
+            await assert_panel_blind(bot_harness, await game_of(bot_harness, game_id), 0)
         user, how, number, typed = second
         answer, board = await pick(emu, scene, game_id, user, how, number, typed)
         first_number = first[2]
@@ -315,7 +316,7 @@ async def test_closed_dms_bad_inputs_and_autocomplete(
     await private_reply(await emu.click(bob, board, board.button("My move")["custom_id"]))
     shown = private_panel(emu, bob, game_id).content
     assert "**Pick a number from 1 to 7**" in shown and "picked" not in shown
-    assert_panel_blind(bot_harness, await game_of(bot_harness, game_id), 1, shown)
+    await assert_panel_blind(bot_harness, await game_of(bot_harness, game_id), 1, shown)
     assert_hidden(emu, since, 5, 3)
 
     _, board = await pick(emu, scene, game_id, bob, "button", 5)

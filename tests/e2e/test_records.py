@@ -186,7 +186,7 @@ async def test_finished_games_make_a_leaderboard_stats_and_a_paged_history_that_
     only = embed_of(
         await answer(await emu.slash(alice, scene.channel, "game history", player=bob, game="dots"))
     )
-    assert only["footer"]["text"] == "Page 1 of 1 · 1 games" and "(left)" in only["description"]
+    assert only["footer"]["text"] == "Page 1 of 1 · 1 game" and "(left)" in only["description"]
 
     # A restart: the ratings are read back, and the old history message still pages.
     await bots.restart()

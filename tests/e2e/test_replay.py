@@ -148,7 +148,9 @@ async def test_a_game_in_progress_replays_privately_to_its_players_only(
     message = await replay_answer(emu, rec)
     assert message.ephemeral and message.visible_to == alice.id
     image, _, _ = gif_of(message)
-    assert image.n_frames == moves + 1
+    # One frame per move made when it was asked, plus the first (the computer may pick meanwhile).
+    moves_after = len(await bots.bot.storage.moves(game_id=game_id))
+    assert moves + 1 <= image.n_frames <= moves_after + 1
     text = transcript_of(message)
     assert "still being played" in text
     # The channel got nothing from the replay: its last message is still the game's own.

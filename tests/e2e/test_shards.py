@@ -8,8 +8,10 @@ forms opened from them) to shard 0. The "Zero" server is on shard 0 and plays wi
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +21,8 @@ from bot.storage import GameRow, Storage
 from tests.e2e.driver import (
     assert_discord_accepted_all,
     bot_messages,
+    dm_changes,
+    dm_mark,
     game_place,
     is_card,
     numbers_pick_from_panel,
@@ -251,11 +255,141 @@ async def test_dm_moves_for_a_game_on_shard_1_reach_the_process_running_shard_0(
             await emu.wait_idle()
             assert_answered_by(rec, second)
             assert (await stored(second, numbers))[2] != state, rec.ephemeral_texts()
+        elif turn % 3 == 0:
+            seat = min(rules.to_act(state))
+            number = rules.legal_actions(state, seat)[0]["number"]
+            answer = await typed_answer(emu, users[seat], str(number))
+            # Shard 0's process answered (it has no gateway cache of a server on shard 1: it asked
+            # Discord for the server's name).
+            assert f"**{number}**" in answer and f"on {one.guild.name}" in answer, answer
         else:
-            assert await pick_by_dm(emu, first, numbers, users, "reply" if turn % 3 == 0 else "panel")
+            assert await pick_by_dm(emu, first, numbers, users, "panel")
     row, _, state = await stored(second, numbers)
     assert row.status == "finished"
     for harness in two_processes:
         assert await harness.bot.service.replay(numbers) == state
     assert_routed_like_discord(emu)
     assert_discord_accepted_all(emu)
+
+
+# ---- two processes acting on the same game at once --------------------------------------------------------
+
+
+@pytest.fixture
+async def two_with_a_clock(
+    emu: DiscordEmulator, scenes: tuple[Scene, Scene], bot_db: str, tmp_path: Path
+) -> AsyncIterator[tuple[BotHarness, BotHarness, Path]]:
+    """Shards 0 and 1 of 2 as two processes, both reading one clock offset file (as
+    QUETBOT_CLOCK_OFFSET_FILE), which the test writes to move their time."""
+    offset = tmp_path / "clock-offset"
+    harnesses = [
+        BotHarness(
+            emu, project_bot_factory(bot_db, shard_count=2, shards=(k,), clock_offset_file=str(offset))
+        )
+        for k in (0, 1)
+    ]
+    await harnesses[0].start()
+    try:
+        await harnesses[1].start()
+        try:
+            yield harnesses[0], harnesses[1], offset
+        finally:
+            await harnesses[1].stop()
+    finally:
+        await harnesses[0].stop()
+
+
+@pytest.mark.both_dbs
+async def test_the_same_move_sent_to_both_processes_at_once_counts_once(
+    emu: DiscordEmulator, scenes: tuple[Scene, Scene], two_processes: tuple[BotHarness, BotHarness]
+) -> None:
+    _, one = scenes
+    second = two_processes[1]
+    numbers, at_one = await open_game(emu, one, "numbers new", m=3)
+    users = [one.alice, one.bob]
+    for _ in range(3):
+        _, rules, state = await stored(second, numbers)
+        if len(rules.to_act(state)) == 1:
+            # The race is run on a move's first pick: the pick completing a move would make the
+            # other one a legal pick for the next move.
+            last = min(rules.to_act(state))
+            number = rules.legal_actions(state, last)[0]["number"]
+            await (await emu.slash(users[last], at_one, "numbers pick", number=number)).response()
+            await emu.wait_idle()
+            _, rules, state = await stored(second, numbers)
+        assert len(rules.to_act(state)) == 2
+        seat = min(rules.to_act(state))
+        user = users[seat]
+        a, b = (x["number"] for x in rules.legal_actions(state, seat)[:2])
+        logged = len(await second.bot.storage.moves(game_id=numbers))
+        mark = dm_mark(emu, user)
+        # Typed in the DM (to shard 0's process) and by command in the game's thread (to shard 1's),
+        # in the same instant: both processes act on the game at once.
+        await emu.send_dm(user, str(a))
+        rec = await emu.slash(user, at_one, "numbers pick", number=b)
+        answer = await rec.response()
+        await emu.wait_until(
+            lambda u=user, m=mark: dm_changes(emu, u, m), what="the answer to the typed pick"
+        )
+        await emu.wait_idle()
+        assert answer.ephemeral  # (a secret pick is answered privately, taken or not)
+        moves = await second.bot.storage.moves(game_id=numbers)
+        assert len(moves) == logged + 1, "one of the two picks counts, not both"
+        taken = moves[-1].action["number"]
+        assert taken in (a, b)
+        # The loser was told privately, in its own place, that the move had been made already.
+        slash_texts = " ".join(rec.ephemeral_texts())
+        dm_texts = " ".join(m.content for m in dm_changes(emu, user, mark))
+        loser_text = dm_texts if taken == b else slash_texts
+        # (Which refusal depends on whether the loser read the game before or after the winner's
+        # commit: a lost compare-and-swap, or the pick already made.)
+        refusals = ("The game changed while you were acting", "You already picked")
+        assert any(r in loser_text for r in refusals), (slash_texts, dm_texts)
+        for harness in two_processes:
+            assert await harness.bot.service.replay(numbers) == (await stored(second, numbers))[2]
+    assert_routed_like_discord(emu)
+    assert_discord_accepted_all(emu)
+
+
+@pytest.mark.both_dbs
+async def test_a_deadline_falling_due_with_both_processes_running_is_acted_on_once(
+    emu: DiscordEmulator, scenes: tuple[Scene, Scene], two_with_a_clock: tuple[BotHarness, BotHarness, Path]
+) -> None:
+    zero, one = scenes
+    first, second, offset = two_with_a_clock
+    # One game on each shard, each waiting for alice, with a one-hour deadline.
+    games = [
+        await start_game(
+            emu, scene.channel, "procession new", scene.alice, scene.bob, scene.carol, n=4, timeout="1h"
+        )
+        for scene in (zero, one)
+    ]
+    places = [
+        game_place(emu, s.channel, [m for m in bot_messages(emu, s.channel) if is_card(m)][-1])
+        for s in scenes
+    ]
+    # Both processes' clocks jump past the deadline (and past the halfway reminder) at once.
+    offset.write_text("3700")
+    for game_id in games:
+        for _ in range(150):
+            if await _timeouts(first, game_id):
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError(f"no process acted on the deadline of game {game_id}")
+    await asyncio.sleep(2.5)  # (both processes have made passes since: nothing more may come)
+    await emu.wait_idle()
+    for game_id, place, scene in zip(games, places, scenes, strict=True):
+        assert await _timeouts(first, game_id) == 1
+        texts = [m.content for m in bot_messages(emu, place)]
+        assert sum(f"<@{scene.alice.id}> ran out of time" in t for t in texts) == 1, texts
+        assert sum("waiting for your move" in t for t in texts) <= 1, texts  # the reminder, at most once
+        row, _, state = await stored(second, game_id)
+        assert row.status == "active" and await second.bot.service.replay(game_id) == state
+    assert_discord_accepted_all(emu)
+
+
+async def _timeouts(harness: BotHarness, game_id: int) -> int:
+    """How many forfeits at a deadline the game's move log holds."""
+    log = await harness.bot.storage.moves(game_id=game_id)
+    return sum(m.action == {"type": "forfeit", "reason": "timeout"} for m in log)

@@ -283,7 +283,7 @@ class UserActions(World):
             "version": 1,
             "channel_id": str(channel.id),
             "channel": channel_payload(channel, permissions_for=user.id if guild else None),
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
@@ -291,8 +291,8 @@ class UserActions(World):
         if guild is not None:
             payload.update(
                 guild_id=str(guild.id),
-                guild={"id": str(guild.id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
+                guild_locale=guild.preferred_locale,
                 member=member_payload(guild, guild.members[user.id], permissions=True),
                 app_permissions=str(guild.permissions_of(self.bot_user.id)),
                 authorizing_integration_owners={"0": str(guild.id)},

@@ -152,6 +152,8 @@ class User:
     name: str
     bot: bool = False
     global_name: str | None = None
+    # The language of the user's Discord client, sent as every interaction's ``locale``.
+    locale: str = "en-US"
 
     @property
     def mention(self) -> str:
@@ -191,6 +193,8 @@ class Guild:
     members: dict[int, Member] = field(default_factory=dict)
     channels: list[Channel] = field(default_factory=list)
     created_at: float = field(default_factory=time.time)
+    # The server's preferred locale (Community servers set it): every interaction's ``guild_locale``.
+    preferred_locale: str = "en-US"
 
     @property
     def everyone(self) -> Role:

@@ -207,7 +207,7 @@ def guild_payload(guild: Guild) -> dict[str, Any]:
         "mfa_level": 0,
         "nsfw_level": 0,
         "premium_tier": 0,
-        "preferred_locale": "en-US",
+        "preferred_locale": guild.preferred_locale,
         "system_channel_id": None,
         "system_channel_flags": 0,
         "rules_channel_id": None,

@@ -31,6 +31,36 @@ MODAL_COMPONENTS_MAX = 5
 CHOICES_MAX = 25
 SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
 COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+# Discord's locales (https://discord.com/developers/docs/reference#locales): the keys of every
+# localisation, and a user's or a server's language.
+LOCALES = frozenset(
+    "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr cs el bg ru uk "
+    "hi th zh-CN ja zh-TW ko".split()
+)
+
+
+def check_locale(locale: str) -> None:
+    if locale not in LOCALES:
+        raise ValueError(f"{locale!r} is not one of Discord's locales")
+
+
+def _localised(problems: list[Problem], path: str, value: Any, check: Any, what: str) -> dict[str, str]:
+    """A ``*_localizations`` map: Discord's locales as keys, each value passing ``check``."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        problems.append(Problem(path, "Must be an object."))
+        return {}
+    for locale, text in value.items():
+        if locale not in LOCALES:
+            problems.append(Problem(f"{path}.{locale}", f"Invalid locale {locale!r}."))
+        elif not isinstance(text, str) or not check(text):
+            problems.append(Problem(f"{path}.{locale}", f"Invalid {what} {text!r}."))
+    return value
+
+
+def _valid_name(text: str) -> bool:
+    return bool(COMMAND_NAME.match(text)) and text == text.lower()
 
 
 def _length(problems: list[Problem], path: str, value: Any, high: int, low: int = 0) -> None:
@@ -290,15 +320,40 @@ def check_commands(commands: Any) -> list[Problem]:
         names.add(key)  # type: ignore[arg-type]
         if ctype == 1:
             _check_command_level(cmd, str(i), problems, depth=0)
+    _unique_names([c for c in commands if c.get("type", 1) == 1], "", problems)
     return problems
 
 
 def _check_name(item: dict[str, Any], path: str, what: str, problems: list[Problem]) -> None:
-    """A command's or an option's name (1 to 32 characters, lower case) and its description."""
+    """A command's or an option's name (1 to 32 characters, lower case) and its description, and
+    their localisations (the same rules in each locale)."""
     name = item.get("name")
-    if not isinstance(name, str) or not COMMAND_NAME.match(name) or name != name.lower():
+    if not isinstance(name, str) or not _valid_name(name):
         problems.append(Problem(f"{path}.name", f"Invalid {what} name {name!r}."))
     _length(problems, f"{path}.description", item.get("description"), 100, 1)
+    _localised(
+        problems, f"{path}.name_localizations", item.get("name_localizations"), _valid_name, f"{what} name"
+    )
+    _localised(
+        problems,
+        f"{path}.description_localizations",
+        item.get("description_localizations"),
+        lambda text: 1 <= len(text) <= 100,
+        "description",
+    )
+
+
+def _unique_names(items: list[dict[str, Any]], path: str, problems: list[Problem]) -> None:
+    """Siblings (a command's options, a group's subcommands) are named apart in every locale."""
+    seen: dict[tuple[str, str], int] = {}
+    for k, item in enumerate(items):
+        names = {"": item.get("name")} | dict(item.get("name_localizations") or {})
+        for locale, name in names.items():
+            if (locale, name) in seen:
+                problems.append(
+                    Problem(f"{path}.{k}.name", f"Duplicate name {name!r} in locale {locale or 'default'}.")
+                )
+            seen[(locale, str(name))] = k
 
 
 def _check_command_level(cmd: dict[str, Any], path: str, problems: list[Problem], depth: int) -> None:
@@ -306,6 +361,7 @@ def _check_command_level(cmd: dict[str, Any], path: str, problems: list[Problem]
     options = cmd.get("options") or []
     if len(options) > 25:
         problems.append(Problem(f"{path}.options", "Must be 25 or fewer in length."))
+    _unique_names(options, f"{path}.options", problems)
     optional_seen = False
     for k, opt in enumerate(options):
         opath = f"{path}.options.{k}"
@@ -324,6 +380,14 @@ def _check_command_level(cmd: dict[str, Any], path: str, problems: list[Problem]
         choices = opt.get("choices") or []
         if len(choices) > 25:
             problems.append(Problem(f"{opath}.choices", "Must be 25 or fewer in length."))
+        for c, choice in enumerate(choices):
+            _localised(
+                problems,
+                f"{opath}.choices.{c}.name_localizations",
+                choice.get("name_localizations"),
+                lambda text: 1 <= len(text) <= 100,
+                "choice name",
+            )
         if choices and opt.get("autocomplete"):
             problems.append(Problem(f"{opath}.autocomplete", "Autocomplete cannot be set with choices."))
 

@@ -44,6 +44,7 @@ from .models import (
 )
 from .payloads import channel_payload, guild_create_payload, message_payload, thread_member_payload
 from .traps import Expiry, Hook, InteractionMatch, Trap, interaction_filter, matches
+from .validation import check_locale
 
 USER_MENTION = re.compile(r"<@!?(\d+)>")
 
@@ -189,11 +190,15 @@ class World:
 
     # ---- building the world ---------------------------------------------------------------------
 
-    def add_guild(self, name: str = "Test Server", *, shard: tuple[int, int] | None = None) -> Guild:
+    def add_guild(
+        self, name: str = "Test Server", *, shard: tuple[int, int] | None = None, locale: str = "en-US"
+    ) -> Guild:
         """A guild with @everyone (Discord's default permissions), its owner, and the bot; with
-        `shard` (shard_id, num_shards), one whose id puts it on that shard."""
+        `shard` (shard_id, num_shards), one whose id puts it on that shard; `locale`: its preferred
+        locale (each interaction's ``guild_locale``)."""
+        check_locale(locale)
         gid = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
-        guild = Guild(id=gid, name=name, owner_id=self.owner_user.id)
+        guild = Guild(id=gid, name=name, owner_id=self.owner_user.id, preferred_locale=locale)
         guild.roles.append(Role(id=gid, name="@everyone", permissions=int(DEFAULT_EVERYONE)))
         bot_role = Role(id=self.ids.next(), name=self.bot_user.name, permissions=int(DEFAULT_BOT), position=1)
         guild.roles.append(bot_role)
@@ -367,12 +372,15 @@ class World:
         guilds: Iterable[Guild] | None = None,
         manage_messages: bool = False,
         permissions: int = 0,
+        locale: str = "en-US",
     ) -> User:
-        """A human user, member of `guilds` (default: every guild so far).
+        """A human user, member of `guilds` (default: every guild so far), whose Discord client
+        speaks `locale` (each of their interactions' ``locale``).
 
         `manage_messages=True` or extra `permissions` bits give the member a role with them.
         """
-        user = User(id=self.ids.next(), name=name, global_name=name.title())
+        check_locale(locale)
+        user = User(id=self.ids.next(), name=name, global_name=name.title(), locale=locale)
         self.users[user.id] = user
         extra = permissions | (Perm.MANAGE_MESSAGES if manage_messages else 0)
         for guild in list(self.guilds.values()) if guilds is None else guilds:
@@ -380,6 +388,20 @@ class World:
             if extra:
                 self.grant(guild, user, int(extra))
         return user
+
+    def set_locale(self, who: User | Guild, locale: str) -> None:
+        """Change a user's client language, or a server's preferred locale (their next interactions
+        carry it)."""
+        check_locale(locale)
+        if isinstance(who, Guild):
+            who.preferred_locale = locale
+        else:
+            who.locale = locale
+
+    def commands_of(self, guild: Guild | None = None) -> list[dict[str, Any]]:
+        """The application commands the bot synced (globally, or to ``guild``), as stored: with the
+        name and description localisations it sent."""
+        return self.commands.get(None if guild is None else guild.id, [])
 
     def add_role(self, guild: Guild, name: str, permissions: int) -> Role:
         role = Role(id=self.ids.next(), name=name, permissions=permissions, position=len(guild.roles))

@@ -60,3 +60,19 @@ def test_the_alt_text_says_every_line_and_fits() -> None:
     assert L.alt_text(L.Leaderboard("Procession", "this week", ())) == (
         "Procession leaderboard, this week. No finished game yet."
     )
+
+
+def test_the_image_and_its_alt_text_speak_the_readers_language() -> None:
+    from bot.i18n import language
+
+    german, russian = language("de"), language("ru")
+    shown = board(change=True)
+    english_png = L.render(shown)
+    assert L.render(shown, lang=german) != english_png != L.render(shown, lang=russian)
+    assert png_size(L.render(shown, lang=russian))[0] == png_size(english_png)[0]
+    alt = L.alt_text(shown, german)
+    assert alt.startswith("Bestenliste Lines By The Dots") and "30 Spiele" in alt and "12 Siege" in alt
+    assert "Du: 17. Zoë: Wertung 980" in alt
+    assert "Рейтинг" not in L.alt_text(shown) and "рейтинг 1400" in L.alt_text(shown, russian)
+    empty = L.Leaderboard("Procession", "diese Woche", ())
+    assert "Noch keine beendete Partie." in L.alt_text(empty, german)

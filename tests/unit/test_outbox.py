@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from bot.storage import Effect, OutboxItem, Storage
-from bot.table.outbox import Context, Done, Outbox
+from bot.table.outbox import LEASE, PAGE, Context, Done, Outbox
 
 # The tests taking `database` run on SQLite and on PostgreSQL (tests/conftest.py).
 pytestmark = pytest.mark.both_dbs
@@ -150,3 +150,147 @@ async def test_a_restarted_worker_resumes_what_was_left(storage: Storage) -> Non
     await again.stop()
     assert recorder.carried == [(game, "slow"), (game, "2")]
     assert await storage.effects_of_game(game_id=game) == []
+
+
+# ---- two processes sharing the database: leases per game ------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def leased_worker(storage: Storage, recorder: Recorder, holder: str, clock: Clock) -> Outbox:
+    outbox = Outbox(storage, clock, holder=holder)
+    for kind in ("note", "board", "parent", "slow"):
+        outbox.carry(kind, recorder.carry)
+    return outbox
+
+
+async def test_a_process_waits_for_the_lease_and_the_holder_carries_out_in_order(storage: Storage) -> None:
+    clock = Clock()
+    game = await lobby(storage, 1)
+    rec_a, rec_b = Recorder(), Recorder()
+    a = leased_worker(storage, rec_a, "a", clock)
+    b = leased_worker(storage, rec_b, "b", clock)
+    rec_a.gate = asyncio.Event()
+    first = await storage.add_effects(game_id=game, effects=[Effect("slow", {"n": 1})])
+    a.kick(first)  # A holds the game's lease while its slow item runs ...
+    await asyncio.sleep(0.05)
+    second = await storage.add_effects(game_id=game, effects=[Effect("note", {"n": 2})])
+    b.kick(second)  # ... so B, whose move wrote the next item, waits for it
+    await asyncio.sleep(0.1)
+    assert rec_b.carried == [] and rec_a.carried == []
+    rec_a.gate.set()
+    await b.wait_for(second[0].id)  # B goes on once the item is done (by A or by B), in order
+    await settle(a)
+    await settle(b)
+    assert rec_a.carried[0] == (game, "1")  # (the second: by A or B, after it)
+    assert rec_a.carried + rec_b.carried == [(game, "1"), (game, "2")]
+    assert await storage.effects_of_game(game_id=game) == []
+    assert await storage.claim_outbox(game_id=game, holder="c", now=clock.now, expires=clock.now + 1) == []
+
+
+async def test_a_lease_held_by_a_dead_process_is_taken_over_when_it_expires(storage: Storage) -> None:
+    clock = Clock()
+    game = await lobby(storage, 1)
+    items = await storage.add_effects(
+        game_id=game, effects=[Effect("note", {"n": 1}), Effect("note", {"n": 2})]
+    )
+    # A took the lease and died before carrying anything out.
+    assert await storage.claim_outbox(game_id=game, holder="a", now=clock.now, expires=clock.now + 60)
+    recorder = Recorder()
+    b = leased_worker(storage, recorder, "b", clock)
+    b.start()
+    try:
+        b.poke()
+        await asyncio.sleep(0.2)
+        assert recorder.carried == []  # A's lease still lives: B's pass leaves the game alone
+        clock.now += 61
+        b.poke()
+        for _ in range(200):
+            if len(recorder.carried) == 2:
+                break
+            await asyncio.sleep(0.01)
+        await settle(b)
+        assert recorder.carried == [(game, "1"), (game, "2")]
+        assert await storage.pending_of(item_ids=[i.id for i in items]) == set()
+    finally:
+        await b.stop()
+
+
+async def test_a_busy_games_carried_effects_are_recorded_while_its_lease_is_held(storage: Storage) -> None:
+    # Processes sharing the database: a game's effects are carried out under its lease, and what was
+    # done is recorded when the lease is given up. A game busy for long keeps its lease: what was done
+    # is recorded at each renewal too, so a crash redoes at most half a lease of it (Discord keeps a
+    # post's nonce for minutes only: a post redone later would be posted twice).
+    now = [1000.0]
+    gates = {"first": asyncio.Event(), "second": asyncio.Event()}
+    carried: list[str] = []
+
+    async def carry(item: OutboxItem, context: Context) -> Done:
+        name = str(item.args["n"])
+        if name in gates:
+            await gates[name].wait()
+        carried.append(name)
+        return Done()
+
+    outbox = Outbox(storage, lambda: now[0], holder="A")
+    outbox.carry("note", carry)
+    game = await lobby(storage, 100)
+    names = ["0", "1", "first", "2", "second"]
+    items = await storage.add_effects(game_id=game, effects=[Effect("note", {"n": n}) for n in names])
+    outbox.kick(items)
+    for _ in range(200):
+        if carried == ["0", "1"]:
+            break
+        await asyncio.sleep(0.01)
+    now[0] += LEASE / 2 + 1  # more than half the lease has passed: renewed before the next effect
+    gates["first"].set()
+    for _ in range(200):
+        if carried == ["0", "1", "first", "2"]:
+            break
+        await asyncio.sleep(0.01)
+    assert carried == ["0", "1", "first", "2"]  # ... and the game is still busy ("second" waits)
+    assert await storage.pending_of(item_ids=[i.id for i in items]) == {items[3].id, items[4].id}
+    gates["second"].set()
+    await settle(outbox)
+    assert await storage.effects_of_game(game_id=game) == []
+
+
+async def test_a_restarted_worker_carries_a_games_older_effects_before_its_new_one(storage: Storage) -> None:
+    # The last process left effects of a game behind (more than its first pass over the database
+    # reads, say); the restarted one is kicked with a new effect of that game (a new move) before
+    # any pass found the old ones: the old ones still come first, in order.
+    recorder = Recorder()
+    game = await lobby(storage, 100)
+    left = await storage.add_effects(game_id=game, effects=[Effect("note", {"n": i}) for i in range(3)])
+    outbox = worker(storage, recorder)  # (not started: no pass over the database)
+    new = await storage.add_effects(game_id=game, effects=[Effect("board", {"n": 9})])
+    outbox.kick(new)
+    await settle(outbox)
+    await asyncio.sleep(0.1)  # (what the worker records, a moment after carrying it out)
+    assert recorder.carried == [(game, "0"), (game, "1"), (game, "2"), (game, "9")]
+    assert await storage.pending_of(item_ids=[i.id for i in (*left, *new)]) == set()
+
+
+async def test_a_restarted_worker_finds_a_long_backlog_at_once(storage: Storage) -> None:
+    # More effects were left behind than one read of the database returns: the first pass reads
+    # them all, not only the first page (the next pass would come `POLL` seconds later).
+    recorder = Recorder()
+    games = [await lobby(storage, 100 + g) for g in range(5)]
+    for game in games:
+        await storage.add_effects(game_id=game, effects=[Effect("note", {"n": i}) for i in range(PAGE // 2)])
+    outbox = worker(storage, recorder)
+    outbox.start()
+    try:
+        await asyncio.sleep(0.05)
+        await settle(outbox)
+        assert len(recorder.carried) == 5 * (PAGE // 2)
+        for game in games:
+            assert [n for g, n in recorder.carried if g == game] == [str(i) for i in range(PAGE // 2)]
+    finally:
+        await outbox.stop()

@@ -307,6 +307,40 @@ async def test_transactions_run_side_by_side(storage: Storage) -> None:
     assert time.monotonic() - started < 1.5
 
 
+async def test_a_connection_goes_back_to_the_pool_without_a_reset_round_trip(pg_url: str) -> None:
+    """A transaction is BEGIN, its statements and COMMIT: nothing more is sent when its connection
+    goes back to the pool (asyncpg's default reset would add a query after each), and a transaction
+    cut short still leaves the connection outside any transaction."""
+    driver = await PostgresDriver.open(pg_url, migrations=MIGRATIONS, pool_size=1)
+    try:
+        sent: list[str] = []
+        async with driver.pool.acquire() as connection:  # the pool's one connection
+            connection.add_query_logger(lambda record: sent.append(record.query))
+
+        def read() -> Txn[int]:
+            rows = yield Q("SELECT 1 + ?", (1,))
+            return int(rows[0][0])
+
+        sent.clear()
+        assert [await driver.read(read()) for _ in range(3)] == [2, 2, 2]
+        statements = [q.split()[0].rstrip(";").upper() for q in sent]
+        assert statements == ["BEGIN", "SELECT", "COMMIT"] * 3, sent
+
+        def broken() -> Txn[None]:
+            yield Q("SELECT 1")
+            raise RuntimeError("the caller's code failed half-way")
+
+        with pytest.raises(RuntimeError, match="half-way"):
+            await driver.write(broken())
+        async with driver.pool.acquire() as connection:
+            assert not connection.is_in_transaction()
+            assert await connection.fetchval("SELECT current_setting('transaction_isolation')") == (
+                "read committed"
+            )
+    finally:
+        await driver.close()
+
+
 # ---- the test server itself ----------------------------------------------------------------------------
 
 
