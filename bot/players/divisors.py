@@ -18,21 +18,28 @@ Levels:
   card of it as likely as the others): its own points, less half the opponent's, and the worth of
   holding a 1 (a 1 scores 2 whenever it is played, then passes on). It draws its card from a softmax
   over those values, so it mostly plays the best card and sometimes a near one.
-- ``hard``: the same values, always the best card, and it counts the cost of emptying its pile (a
-  seat out of play scores no more while the others go on).
+- ``hard``: expects its opponent to play like ``normal`` and answers that (`predicted_pick`): it draws
+  hands for the opponent from the card model, works out the opponent's values from the opponent's
+  side (its guess of this seat's pile) and mixes normal's softmax over each hand. Against that pick
+  it plays the card of best `hard_worth`: normal's points and 1s, plus what the pile sizes are worth
+  (`Life`). A seat whose pile runs out scores nothing more while the others go on, and the last
+  cycles, where the 1s bounce and score every time, are where most points are made; so a card going
+  moldy costs its holder the more the smaller its pile, for this seat and (a gain) for the opponent.
+  It always plays the best card.
 - ``normal`` and ``hard`` drop when that wins the game at once: two players in play, and this seat
-  leads everyone who can still win. A drop is an action like a pick: the rules keep it secret until
-  they reveal it.
+  leads everyone who can still win. A drop is not secret: it takes effect as soon as it is made, and
+  everyone sees who left (RULES.md: ``/divisors drop`` leaves the game; the dropped player's fresh
+  cards leave play).
 
-Why not a deeper search: the 1s decide most games. A 1 never goes moldy and scores 2 each time it is
-played, so sound players keep playing theirs, and once every seat holds one the game settles into 1
-against 1 until the "no progress" rule ends it, every seat scoring alike. What is won is won before
-that and by not giving a 1 away for nothing; predicting the opponent's pick with a model of a
-``normal`` player (tried: sampled piles, the opponent's answer, mixed with the uniform guess) lost
-to plain expectation, as the prediction was wrong about who holds a 1 more often than it helped.
+Why not a deeper search: the 1s and the pile sizes decide most games. A 1 never goes moldy and scores
+2 each time it is played, so once the cards that share a factor are used up, play settles into 1s
+bouncing until the "no progress" rule ends it, and the seats still in play share those points. What
+is won is won by staying in play and by not giving a 1 away for nothing; the one-card lookahead
+against a modelled opponent captures that, and whole-game rollouts would not fit the time budget.
 
 Budget: a choice evaluates each distinct card of the pile against each value the opponent may hold
-(at most m x m `worth` calls) and fits one rate by bisection: no search, no clock.
+(at most m x m `worth` calls), fits one rate by bisection, and for ``hard`` draws `PREDICTION_HANDS`
+hands and computes the opponent's values once (m x m more): no search, no clock.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from math import gcd
 from typing import Any
@@ -65,8 +72,25 @@ class Style:
     out_cost: float  # the cost of emptying the pile (out of play, others go on scoring)
 
 
+@dataclass(frozen=True)
+class Life:
+    """What ``hard`` counts for pile sizes when a pairing makes both cards go moldy: each holder's
+    pile shrinks by one, and a pile that runs out leaves its seat out of play while the others go on
+    scoring. A card going moldy from a pile of ``size`` cards costs ``exp(-(size - 1) / scale)``
+    times ``own`` for this seat, and gains ``other`` times the same for the opponent's pile."""
+
+    own: float
+    other: float
+    scale: float
+
+    def risk(self, size: int) -> float:
+        return math.exp(-(size - 1) / self.scale)
+
+
 NORMAL = Style(opp_weight=0.5, one_value=1.5, extra_one=1.5, temperature=0.4, out_cost=0.0)
-HARD = Style(opp_weight=0.5, one_value=1.5, extra_one=1.5, temperature=0.0, out_cost=10.0)
+HARD = Style(opp_weight=0.5, one_value=1.5, extra_one=1.5, temperature=0.0, out_cost=0.0)
+LIFE = Life(own=2.0, other=2.0, scale=2.0)
+PREDICTION_HANDS = 32  # hands drawn for the opponent to predict its pick
 
 
 # ---- what the seat knows ---------------------------------------------------------------------------
@@ -107,6 +131,7 @@ class CardModel:
 
     chance: tuple[float, ...]  # per value 0..m, summing to 1 over 1..m (all 0 when nothing is unseen)
     known: dict[int, Counter[int]]  # seat -> cards it surely holds
+    unseen: tuple[int, ...] = ()  # per value 0..m: copies neither in the own pile nor known elsewhere
 
     def pile(self, view: View, seat: int) -> list[tuple[int, float]]:
         """The chance that a card drawn at random from ``seat``'s fresh pile is each value."""
@@ -123,6 +148,25 @@ class CardModel:
         total = sum(weights)
         return [(v, w / total) for v, w in enumerate(weights) if w > 0]
 
+    def sample_hands(self, view: View, seat: int, count: int, rng: random.Random) -> list[list[int]]:
+        """``count`` guesses of ``seat``'s whole fresh pile: the cards it surely holds, and the rest
+        drawn without replacement from the unseen copies, each weighted by its value's chance."""
+        size = view.fresh_counts[seat]
+        sure = sorted(self.known.get(seat, Counter()).elements())
+        pool = [
+            (v, self.chance[v] / self.unseen[v])
+            for v in range(1, view.m + 1)
+            if self.chance[v] > 0
+            for _ in range(self.unseen[v])
+        ]
+        need = min(max(0, size - len(sure)), len(pool))
+        hands = []
+        for _ in range(count):
+            # Weighted sampling without replacement: the copies with the largest u ** (1 / weight).
+            keyed = sorted(((rng.random() ** (1.0 / w), v) for v, w in pool), reverse=True)
+            hands.append(sure + [v for _, v in keyed[:need]])
+        return hands
+
 
 def card_model(view: View) -> CardModel:
     me = view.seat
@@ -135,7 +179,7 @@ def card_model(view: View) -> CardModel:
         seen.update(cards)
     unseen = tuple(max(0, n - seen[v]) for v in range(m + 1))
     not_moldy = n * m - sum(view.moldy_counts) - sum(seen.values())
-    return CardModel(chance=_chances(m, unseen[1:], max(0, not_moldy)), known=known)
+    return CardModel(chance=_chances(m, unseen[1:], max(0, not_moldy)), known=known, unseen=unseen)
 
 
 @lru_cache(maxsize=4096)
@@ -202,21 +246,61 @@ def values(hand: list[int], against: list[tuple[int, float]], style: Style) -> l
     return [(x, sum(p * worth(x, y, style, ones, size) for y, p in against)) for x in sorted(set(hand))]
 
 
-def best_answer(hand: list[int], against: list[tuple[int, float]], style: Style) -> int:
-    """The card of highest value (the lowest of equals)."""
-    best, best_value = hand[0], -math.inf
-    for x, value in values(hand, against, style):
-        if value > best_value + 1e-9:
-            best, best_value = x, value
-    return best
-
-
 def soft_answer(hand: list[int], against: list[tuple[int, float]], style: Style, rng: random.Random) -> int:
     """A card drawn with chance growing with its value (a softmax at the style's temperature)."""
     scored = values(hand, against, style)
     top = max(v for _, v in scored)
     weights = [math.exp((v - top) / style.temperature) for _, v in scored]
     return rng.choices([x for x, _ in scored], weights)[0]
+
+
+def predicted_pick(
+    view: View, opp: int, model: CardModel, rng: random.Random, hands: int = PREDICTION_HANDS
+) -> list[tuple[int, float]]:
+    """The chance of each card to be ``opp``'s pick, if ``opp`` plays like ``normal``: over hands
+    drawn from the card model, normal's softmax of its values, the values worked out from its side
+    (its own guess of this seat's pile, which depends on what it holds only a little: taken from the
+    first hand). ``normal`` weighs a 1 the same whether it is its first or a second and does not look
+    at its pile size, so one set of values serves every hand."""
+    me = view.seat
+    assert me is not None
+    drawn = [h for h in model.sample_hands(view, opp, hands, rng) if h]
+    if not drawn:
+        return model.pile(view, opp)
+    first = drawn[0]
+    their_view = replace(view, seat=opp, hand=tuple(sorted(Counter(first).items())), pending=None)
+    their_guess = card_model(their_view).pile(their_view, me)
+    ones, size = first.count(1), len(first)
+    cards = sorted({c for h in drawn for c in h})
+    value = {x: sum(p * worth(x, y, NORMAL, ones, size) for y, p in their_guess) for x in cards}
+    chance = dict.fromkeys(cards, 0.0)
+    for hand in drawn:
+        held = set(hand)
+        top = max(value[x] for x in held)
+        weights = {x: math.exp((value[x] - top) / NORMAL.temperature) for x in held}
+        total = sum(weights.values())
+        for x, w in weights.items():
+            chance[x] += w / total / len(drawn)
+    return [(x, p) for x, p in chance.items() if p > 0]
+
+
+def hard_worth(x: int, y: int, ones: int, size: int, opp_size: int) -> float:
+    """`worth` at the ``hard`` style, plus the pile sizes' part (`Life`) when both cards go moldy."""
+    value = worth(x, y, HARD, ones, size)
+    if resolve(x, y)[2] == "moldy":
+        value += LIFE.other * LIFE.risk(opp_size) - LIFE.own * LIFE.risk(size)
+    return value
+
+
+def hard_answer(view: View, hand: list[int], against: list[tuple[int, float]], opp: int) -> int:
+    """The card of highest expected `hard_worth` against ``opp``'s pick (the lowest of equals)."""
+    ones, size, opp_size = hand.count(1), len(hand), view.fresh_counts[opp]
+    best, best_value = hand[0], -math.inf
+    for x in sorted(set(hand)):
+        value = sum(p * hard_worth(x, y, ones, size, opp_size) for y, p in against)
+        if value > best_value + 1e-9:
+            best, best_value = x, value
+    return best
 
 
 def choose(view: View, level: str, rng: random.Random) -> dict[str, Any]:
@@ -231,9 +315,7 @@ def choose(view: View, level: str, rng: random.Random) -> dict[str, Any]:
         return dict(DROP)
     opp = opponent_of(view, me)
     assert opp is not None
-    style = HARD if level == "hard" else NORMAL
     model = card_model(view)
-    against = model.pile(view, opp)
-    if style.temperature > 0:
-        return pick(soft_answer(hand, against, style, rng))
-    return pick(best_answer(hand, against, style))
+    if level == "hard":
+        return pick(hard_answer(view, hand, predicted_pick(view, opp, model, rng), opp))
+    return pick(soft_answer(hand, model.pile(view, opp), NORMAL, rng))

@@ -4,7 +4,9 @@ bounded in work, and dropping exactly when a drop wins."""
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -118,27 +120,36 @@ def test_the_same_seed_gives_the_same_choice() -> None:
 
 
 def test_a_choice_costs_at_most_m_squared_evaluations(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = 0
-    real = P.worth
+    """normal weighs each card against each value: at most m x m `worth` calls. hard does that for
+    the opponent's side once and for its own answer once, and draws a fixed number of hands."""
+    calls = hands = 0
+    real_worth, real_sample = P.worth, P.CardModel.sample_hands
 
     def counted(*args: Any) -> float:
         nonlocal calls
         calls += 1
-        return real(*args)
+        return real_worth(*args)
+
+    def sampled(self: P.CardModel, view: Any, seat: int, count: int, rng: random.Random) -> list[list[int]]:
+        nonlocal hands
+        hands += count
+        return real_sample(self, view, seat, count, rng)
 
     monkeypatch.setattr(P, "worth", counted)
-    worst = 0
+    monkeypatch.setattr(P.CardModel, "sample_hands", sampled)
+    worst = dict.fromkeys(LEVELS, 0)
 
     def check(state: D.State, seat: int) -> None:
-        nonlocal calls, worst
+        nonlocal calls, hands
         for level in LEVELS:
-            calls = 0
+            calls = hands = 0
             P.choose(D.view_for(state, seat), level, random.Random(0))
-            worst = max(worst, calls)
-            assert calls <= state.m * state.m
+            worst[level] = max(worst[level], calls)
+            assert calls <= (2 if level == "hard" else 1) * state.m * state.m
+            assert hands <= (P.PREDICTION_HANDS if level == "hard" else 0)
 
     play_game(["hard", "normal", "normal", "hard", "easy"], m=25, seed=9, check=check)
-    assert worst > 0
+    assert 0 < worst["normal"] < worst["hard"]
 
 
 # ---- dropping --------------------------------------------------------------------------------------
@@ -193,3 +204,76 @@ def test_the_hidden_cards_favour_the_1s_once_cards_go_moldy() -> None:
     assert abs(sum(chance) - 1) < 1e-9
     assert chance[1] > chance[7] == chance[11] > chance[5] > chance[2] > chance[6] == chance[12]
     assert P._chances(12, (3,) * 12, 36) == (0.0, *(1 / 12,) * 12)  # nothing moldy: all alike
+
+
+# ---- hard: the opponent as a normal player, and the pile sizes --------------------------------------
+
+
+def midgame(seed: int, n: int = 4) -> D.State:
+    """A game of normal players some rounds in, stopped where seat 0 must pick and its opponent has
+    not picked yet."""
+    rng = random.Random(seed)
+    state = D.new_game(n, {"m": 12}, 0)
+    while True:
+        seat = min(D.to_act(state))
+        view = D.view_for(state, seat)
+        if seat == 0 and state.round_no >= 8 and not view.picked:
+            return state
+        state = D.apply(state, seat, P.choose(view, "normal", rng))
+        assert D.outcome(state) is None
+
+
+def normal_distribution(view: D.View) -> dict[int, float]:
+    """The chance of each card to be what ``normal`` picks in ``view`` (its softmax, worked out)."""
+    opp = P.opponent_of(view, view.seat)
+    assert opp is not None
+    scored = P.values(list(view.hand_cards), P.card_model(view).pile(view, opp), P.NORMAL)
+    top = max(v for _, v in scored)
+    weights = {x: math.exp((v - top) / P.NORMAL.temperature) for x, v in scored}
+    total = sum(weights.values())
+    return {x: w / total for x, w in weights.items()}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_hard_predicts_the_pick_of_a_normal_opponent_holding_a_drawn_hand(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = midgame(seed)
+    view = D.view_for(state, 0)
+    opp = P.opponent_of(view, 0)
+    assert opp is not None
+    # Had the card model drawn the opponent's real pile, the prediction is normal's own choice there.
+    real = list(state.fresh[opp])
+    monkeypatch.setattr(P.CardModel, "sample_hands", lambda *args: [real])
+    predicted = dict(P.predicted_pick(view, opp, P.card_model(view), random.Random(0), hands=1))
+    truth = normal_distribution(D.view_for(state, opp))
+    assert predicted.keys() == truth.keys() == set(real)
+    assert all(abs(predicted[x] - truth[x]) < 1e-9 for x in truth)
+    # ... which is what normal's `choose` does, drawn many times.
+    drawn = Counter(P.choose(D.view_for(state, opp), "normal", random.Random(i))["card"] for i in range(2000))
+    assert all(abs(drawn[x] / 2000 - truth[x]) < 0.04 for x in truth)
+
+
+def test_hard_predicts_over_hands_the_seat_could_hold() -> None:
+    for seed in (4, 5):
+        state = midgame(seed, n=5)
+        view = D.view_for(state, 0)
+        opp = P.opponent_of(view, 0)
+        assert opp is not None
+        model = P.card_model(view)
+        hands = model.sample_hands(view, opp, 50, random.Random(seed))
+        unseen = Counter({v: c for v, c in enumerate(model.unseen) if c})
+        for hand in hands:
+            assert len(hand) == len(state.fresh[opp])
+            assert not Counter(hand) - unseen - model.known.get(opp, Counter())
+        predicted = P.predicted_pick(view, opp, model, random.Random(seed))
+        assert abs(sum(p for _, p in predicted) - 1) < 1e-9
+        assert all(p > 0 and 1 <= x <= 12 for x, p in predicted)
+
+
+def test_hard_counts_pile_sizes_only_when_cards_go_moldy() -> None:
+    # 6 against 4: a shared factor, both go moldy. Smaller own pile: worse; smaller opponent pile: better.
+    assert P.hard_worth(6, 4, 0, 2, 8) < P.hard_worth(6, 4, 0, 5, 8) < P.hard_worth(6, 4, 0, 12, 8)
+    assert P.hard_worth(6, 4, 0, 8, 2) > P.hard_worth(6, 4, 0, 8, 5) > P.hard_worth(6, 4, 0, 8, 12)
+    # 5 against 4 are exchanged: the sizes do not matter.
+    assert P.hard_worth(5, 4, 0, 1, 9) == P.hard_worth(5, 4, 0, 9, 1) == P.worth(5, 4, P.HARD, 0, 9)
