@@ -418,6 +418,11 @@ class GameService:
             place_id=place_id,
         )
 
+    async def owe(self, game_id: int, effects: Sequence[Effect]) -> list[OutboxItem]:
+        """Record ``effects`` of the game for the outbox to carry out (work an answer could not do:
+        Discord had forgotten the interaction)."""
+        return await self.storage.add_effects(game_id=game_id, effects=effects)
+
     async def dm_link(self, game_id: int, user_id: int) -> DmLink:
         """A player's private channel for a game: DMs closed?, and their newest DM panel.
 

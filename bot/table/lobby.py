@@ -29,7 +29,7 @@ from bot.table.components import select
 from bot.table.deps import Deps
 from bot.table.ids import ComponentId, custom_id
 from bot.table.outbox import Context, Done, nonce_of
-from bot.table.replies import NO_PINGS, mention, reply_private
+from bot.table.replies import NO_PINGS, mention, reply_private, within_time
 from bot.table.routing import ANY_GAME
 from bot.table.threads import Places
 
@@ -80,9 +80,12 @@ class Lobbies:
         timeout_text: str | None,
         options: dict[str, Any],
     ) -> None:
+        """A new lobby, its card the command's public answer. When the lobby is slow to write the
+        command is deferred first; when Discord has forgotten the command (it came or was answered
+        too late) the card is posted in the channel by the outbox instead."""
         channel_id = channel_of(interaction)
         timeout_s = parse_timeout(timeout_text)
-        game = await self.deps.service.open_lobby(
+        opening = self.deps.service.open_lobby(
             timeout_s=timeout_s,
             kind=kind.name,
             guild_id=interaction.guild_id,
@@ -91,11 +94,26 @@ class Lobbies:
             host_name=interaction.user.display_name,
             options=options,
         )
+        game, deferred = await within_time(interaction, opening, ephemeral=False)
         content, view = self.message(game, await self.public(game))
         assert view is not None
-        response = await interaction.response.send_message(content, view=view, allowed_mentions=NO_PINGS)
-        if response.message_id is not None:
-            await self.deps.service.set_messages(game.id, lobby_message_id=response.message_id)
+        try:
+            if deferred:
+                sent = await interaction.edit_original_response(
+                    content=content, view=view, allowed_mentions=NO_PINGS
+                )
+                message_id: int | None = sent.id
+            else:
+                response = await interaction.response.send_message(
+                    content, view=view, allowed_mentions=NO_PINGS
+                )
+                message_id = response.message_id
+        except discord.NotFound:
+            log.info("Game %s: the command was forgotten by Discord; its card goes to the channel", game.id)
+            self.deps.outbox.kick(await self.deps.service.owe(game.id, [Effect("post_card")]))
+            return
+        if message_id is not None:
+            await self.deps.service.set_messages(game.id, lobby_message_id=message_id)
 
     # ---- actions ------------------------------------------------------------------------------------
 
@@ -245,7 +263,12 @@ class Lobbies:
         try:
             if on_lobby:
                 content, view = self.message(changed.game, await self.public(changed.game))
-                await interaction.response.edit_message(content=content, view=view, allowed_mentions=NO_PINGS)
+                try:
+                    await interaction.response.edit_message(
+                        content=content, view=view, allowed_mentions=NO_PINGS
+                    )
+                except discord.NotFound:  # Discord forgot the click: the outbox edits the card
+                    self.deps.outbox.kick(await self.deps.service.owe(changed.game.id, [Effect("lobby")]))
             else:
                 await reply_private(interaction, note)
         finally:

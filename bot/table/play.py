@@ -36,11 +36,9 @@ from bot.table.notify import Notify
 from bot.table.outbox import Context, Mover
 from bot.table.panels import Panels
 from bot.table.present import News, newly_waiting
-from bot.table.replies import reply_private
+from bot.table.replies import ANSWER_WITHIN, reply_private
 
 log = logging.getLogger(__name__)
-
-ANSWER_WITHIN = 2.0  # seconds: past this, an interaction waiting for its board is deferred
 
 
 class Source(enum.Enum):

@@ -8,9 +8,11 @@ Every text fits Discord's limits (errors quote at most a short excerpt of what w
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -27,6 +29,9 @@ APOLOGY = N_("Sorry, something went wrong on my side. Nothing was changed; pleas
 NO_PINGS = discord.AllowedMentions.none()
 PING_USERS = discord.AllowedMentions(users=True, roles=False, everyone=False, replied_user=False)
 MESSAGE_LIMIT = 2000
+ANSWER_WITHIN = 2.0  # seconds: Discord waits 3 s for a first answer; past this, an interaction is deferred
+
+T = TypeVar("T")
 
 
 def mention(user_id: int) -> str:
@@ -62,6 +67,25 @@ async def reply_private(interaction: discord.Interaction, text: str, **kwargs: A
         await interaction.followup.send(fit(text), ephemeral=True, **kwargs)
     else:
         await interaction.response.send_message(fit(text), ephemeral=True, **kwargs)
+
+
+async def within_time(
+    interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool
+) -> tuple[T, bool]:
+    """``work``'s result, and whether ``interaction`` was deferred ("thinking") while it ran: when it
+    takes longer than `ANSWER_WITHIN`, so that its answer can still follow (edit the original
+    response then). A defer Discord refuses (the interaction came too late) leaves it undeferred."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), timeout=ANSWER_WITHIN), False
+    except TimeoutError:
+        pass
+    deferred = False
+    if not interaction.response.is_done():
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            deferred = True
+    return await task, deferred
 
 
 class Replies:

@@ -10,16 +10,23 @@ xfail (strict) until it lands.
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import logging
 import warnings
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
 from bot.games import procession
+from bot.table.replies import ANSWER_WITHIN
+from tests.db import query
 from tests.e2e.driver import (
+    assert_clean,
     boards,
+    bot_messages,
     game_panels,
     game_state,
     live_controls,
@@ -28,7 +35,7 @@ from tests.e2e.driver import (
 )
 from tests.emulator import DiscordEmulator, InteractionFailed
 from tests.emulator.harness import BotHarness
-from tests.emulator.models import InteractionRecord, MessageRecord
+from tests.emulator.models import CallbackType, InteractionRecord, MessageRecord
 from tests.emulator.world import Channel, Scene, User
 
 # On PostgreSQL as well as SQLite (see tests/conftest.py).
@@ -260,6 +267,73 @@ async def test_a_board_click_whose_interaction_expired_still_gets_its_board(
     assert move_count(bot_db, game.game_id) == 1
     assert_each_board_once(emu, scene.channel)
     assert_only_the_newest_board_is_live(emu, scene.channel)
+
+
+async def test_a_new_game_command_discord_forgot_still_gets_its_lobby_card(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Discord forgets the command before the bot answers (it came too late): the lobby is open all
+    # the same, so its card goes to the channel, where people join and start it as usual.
+    emu.expire_next_interaction(user=scene.alice, command="updown new")
+    rec = await emu.slash(scene.alice, scene.channel, "updown new")
+    with pytest.raises(InteractionFailed):
+        await rec.response()
+    await emu.wait_until(lambda: lobby_cards(emu, scene.channel), timeout=SETTLE, what="the card")
+    [card] = lobby_cards(emu, scene.channel)
+    assert card.interaction is None  # a channel post, not an answer to the command
+    game_id = int(card.custom_ids[0].split(":")[1])
+    await emu.wait_idle(timeout=SETTLE)
+    assert query(bot_db, "SELECT lobby_message_id FROM games WHERE id = ?", (game_id,)) == [(card.id,)]
+    await (await emu.click(scene.bob, card, card.button("Join")["custom_id"])).response()
+    assert f"<@{scene.bob.id}>" in emu.message(card.id).content
+    assert_clean(emu)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_slow_new_game_is_deferred_then_answered_with_its_card(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = bot_harness.bot.service
+    opening = service.open_lobby
+
+    async def slow_open(**kwargs: Any) -> Any:
+        await asyncio.sleep(ANSWER_WITHIN + 0.5)  # the database is slow
+        return await opening(**kwargs)
+
+    monkeypatch.setattr(service, "open_lobby", slow_open)
+    rec = await emu.slash(scene.alice, scene.channel, "updown new")
+    answer = await rec.response()
+    assert answer.type is CallbackType.DEFERRED_CHANNEL_MESSAGE and not answer.ephemeral
+    await emu.wait_until(lambda: lobby_cards(emu, scene.channel), timeout=SETTLE, what="the card")
+    [card] = lobby_cards(emu, scene.channel)
+    assert card is rec.original  # the deferred answer became the card
+    game_id = int(card.custom_ids[0].split(":")[1])
+    await emu.wait_idle(timeout=SETTLE)
+    assert query(bot_db, "SELECT lobby_message_id FROM games WHERE id = ?", (game_id,)) == [(card.id,)]
+    await (await emu.click(scene.bob, card, card.button("Join")["custom_id"])).response()
+    assert f"<@{scene.bob.id}>" in emu.message(card.id).content
+
+
+async def test_a_join_click_discord_forgot_still_updates_the_card(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    await (await emu.slash(scene.alice, scene.channel, "updown new")).response()
+    [card] = lobby_cards(emu, scene.channel)
+    emu.expire_next_interaction(user=scene.bob)
+    rec = await emu.click(scene.bob, card, card.button("Join")["custom_id"])
+    with pytest.raises(InteractionFailed):
+        await rec.response()
+    await emu.wait_until(
+        lambda: f"<@{scene.bob.id}>" in emu.message(card.id).content,
+        timeout=SETTLE,
+        what="the card showing Bob",
+    )
+    assert_clean(emu)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def lobby_cards(emu: DiscordEmulator, channel: Channel) -> list[MessageRecord]:
+    return [m for m in bot_messages(emu, channel) if "Join" in str(m.components)]
 
 
 async def test_boards_stay_in_order_when_a_post_fails_while_the_next_move_is_made(
