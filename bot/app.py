@@ -93,7 +93,7 @@ class QuetBot(commands.Bot):
         holder = self.settings.instance or f"{socket.gethostname()}:{self.settings.shard_label}"
         shared = self.settings.shares_database
         self.outbox = outbox = Outbox(storage, clock, holder=holder if shared else None)
-        notify = Notify(storage)
+        self.notify = notify = Notify(storage)
         await notify.load()
         self.audiences = audiences = Audiences(storage, shared=self.settings.shares_database)
         deps = Deps(self, service, storage, catalog, router, outbox, Shown(), notify, audiences)
@@ -168,6 +168,8 @@ class QuetBot(commands.Bot):
         await self.sync_commands()
         outbox.start()
         self.scheduler.start()
+        if shared:  # a choice made through another process is followed within seconds
+            notify.follow()
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # Each interaction's locales are known before any handler of it runs (a listener runs later,
@@ -177,7 +179,7 @@ class QuetBot(commands.Bot):
         super().dispatch(event_name, *args, **kwargs)
 
     async def close(self) -> None:
-        parts = ("scheduler", "computers", "outbox", "cards")
+        parts = ("scheduler", "computers", "outbox", "cards", "notify")
         for part in (getattr(self, name, None) for name in parts):
             if part is not None:
                 await part.stop()

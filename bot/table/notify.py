@@ -7,14 +7,18 @@ from it.
   (unless the panel was just sent as a new message, which notifies by itself).
 - ``both``: the ping and the DM. ``off``: neither (the game still waits; /game status shows it).
 
-Reminders follow the same choice (bot/table/notices.py). The choices are kept in memory: read once
-at startup (only the people who chose something other than the default have a row) and updated
-when someone chooses, so that no move reads the database for them. (One bot process: a choice made
-through another process is seen after a restart.)
+Reminders follow the same choice (bot/table/notices.py). The choices are kept in memory: read at
+startup (only the people who chose something other than the default have a row) and updated when
+someone chooses, so that no move reads the database for them. Processes sharing a database read them
+again every `FOLLOW_EVERY` seconds (`follow`): a choice made through another process (a DM goes to
+shard 0's) is followed everywhere within that time.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from collections.abc import Iterable
 
 import discord
@@ -24,9 +28,12 @@ from bot.i18n import ENGLISH, N_, Lang
 from bot.players.seats import is_computer
 from bot.storage import Effect, Storage
 
+log = logging.getLogger(__name__)
+
 MENTION, DM, BOTH, OFF = "mention", "dm", "both", "off"
 MODES = (MENTION, DM, BOTH, OFF)
 DEFAULT = MENTION
+FOLLOW_EVERY = 5.0  # seconds between reads of the choices, when processes share the database
 
 DESCRIPTIONS = {
     MENTION: N_("When it is your move in a game, a mention on the board pings you."),
@@ -44,10 +51,36 @@ class Notify:
         self._modes: dict[int, str] = {}  # only the choices other than the default
         # People who chose DMs but whose DMs were found closed: the board mentions them instead.
         self._unreachable: set[int] = set()
+        self._chosen = 0  # choices made here: a read under way when one is made is not used
+        self._following: asyncio.Task[None] | None = None
 
     async def load(self) -> None:
+        chosen = self._chosen
         choices = await self.storage.notify_choices()
-        self._modes = {u: m for u, m in choices.items() if m in MODES and m != DEFAULT}
+        if chosen == self._chosen:
+            self._modes = {u: m for u, m in choices.items() if m in MODES and m != DEFAULT}
+
+    def follow(self, every: float = FOLLOW_EVERY) -> None:
+        """Read the choices again every ``every`` seconds (processes sharing a database)."""
+        if self._following is None:
+            self._following = asyncio.get_running_loop().create_task(
+                self._follow(every), name="quetbot-notify-follow"
+            )
+
+    async def _follow(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.load()
+            except Exception:  # the database is away for a moment: read them next time
+                log.warning("Could not read the notification choices", exc_info=True)
+
+    async def stop(self) -> None:
+        task, self._following = self._following, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     def mode(self, user_id: int) -> str:
         """How ``user_id`` is told of their move (a computer: not at all)."""
@@ -68,6 +101,7 @@ class Notify:
             )
         # The default is stored as no value: a later change of the default reaches everyone who
         # never chose otherwise.
+        self._chosen += 1
         await self.storage.set_user_setting(
             user_id=user_id, key="notify", value=None if mode == DEFAULT else mode
         )

@@ -18,6 +18,7 @@ import pytest
 
 from bot.games import RULES
 from bot.storage import GameRow, Storage
+from bot.table.notify import FOLLOW_EVERY
 from tests.e2e.driver import (
     assert_discord_accepted_all,
     bot_messages,
@@ -25,7 +26,9 @@ from tests.e2e.driver import (
     dm_mark,
     game_place,
     is_card,
+    latest_board,
     numbers_pick_from_panel,
+    private_reply,
     start_game,
     typed_answer,
 )
@@ -269,6 +272,33 @@ async def test_dm_moves_for_a_game_on_shard_1_reach_the_process_running_shard_0(
     for harness in two_processes:
         assert await harness.bot.service.replay(numbers) == state
     assert_routed_like_discord(emu)
+    assert_discord_accepted_all(emu)
+
+
+async def test_a_notify_choice_made_in_a_dm_is_followed_by_the_process_of_the_game(
+    emu: DiscordEmulator, scenes: tuple[Scene, Scene], two_processes: tuple[BotHarness, BotHarness]
+) -> None:
+    _, one = scenes
+    first, second = two_processes
+    alice, bob = one.alice, one.bob
+    # Alice chooses a DM instead of a ping, in her DMs with the bot: shard 0's process answers.
+    rec = await emu.slash(alice, emu.open_dm(alice), "game notify", mode="dm")
+    assert "Notifications: **dm**" in await private_reply(rec)
+    assert_answered_by(rec, first)
+    # Shard 1's process, where her server's games are played, reads the choices again within seconds.
+    await emu.wait_until(
+        lambda: second.bot.notify.mode(alice.id) == "dm", timeout=FOLLOW_EVERY + 5, what="the choice followed"
+    )
+    game_id, place = await open_game(emu, one, "procession new", n=3)
+    board = latest_board(emu, place)  # alice moves first: named without a ping, told by a DM
+    assert f"<@{alice.id}>" in board.content and board.pinged == frozenset()
+    await emu.wait_until(
+        lambda: any("Your move in" in m.content for m in emu.dm_messages(alice)), what="alice's DM"
+    )
+    assert not any("Your move in" in m.content for m in emu.dm_messages(bob))
+    rec = await slash_move(emu, second, place, game_id, [alice, bob], random.Random(1))
+    assert rec is not None
+    assert latest_board(emu, place).pinged == {bob.id}  # bob kept the default: a ping
     assert_discord_accepted_all(emu)
 
 

@@ -3,6 +3,7 @@ counts as buried, and what `owed()` writes per move of a secret game."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -55,6 +56,49 @@ async def test_choices_are_stored_and_read_once_at_startup(storage: Storage) -> 
         True,
         True,
     )
+
+
+async def test_following_reads_another_process_s_choices_and_keeps_one_made_meanwhile(
+    storage: Storage,
+) -> None:
+    here, there = Notify(storage), Notify(storage)
+    await here.load()
+    await there.load()
+    await there.choose(ALICE, "dm")  # through another process
+    assert here.mode(ALICE) == "mention"
+    here.follow(every=0.01)
+    try:
+        for _ in range(500):
+            if here.mode(ALICE) == "dm":
+                break
+            await asyncio.sleep(0.01)
+        assert here.mode(ALICE) == "dm"
+        await there.choose(ALICE, "mention")
+        for _ in range(500):
+            if here.mode(ALICE) == "mention":
+                break
+            await asyncio.sleep(0.01)
+        assert here.mode(ALICE) == "mention"
+    finally:
+        await here.stop()
+
+    # A read under way when a choice is made here is not used (it may predate the choice).
+    reading = asyncio.Event()
+    real = storage.notify_choices
+
+    async def slow_read() -> dict[int, str]:
+        choices = await real()
+        reading.set()
+        await asyncio.sleep(0.05)
+        return choices
+
+    here.storage = type("Slow", (), {"notify_choices": staticmethod(slow_read)})()  # type: ignore[assignment]
+    load = asyncio.ensure_future(here.load())
+    await reading.wait()
+    here.storage = storage
+    await here.choose(BOB, "off")
+    await load
+    assert here.mode(BOB) == "off"
 
 
 async def test_a_board_pings_only_who_wants_a_mention(storage: Storage) -> None:
