@@ -35,30 +35,46 @@ SUGGESTIONS = (
     7 * DAY,
 )
 
-_UNITS = {
-    "m": MINUTE,
-    "min": MINUTE,
-    "mins": MINUTE,
-    "minute": MINUTE,
-    "minutes": MINUTE,
-    "h": HOUR,
-    "hr": HOUR,
-    "hrs": HOUR,
-    "hour": HOUR,
-    "hours": HOUR,
-    "d": DAY,
-    "day": DAY,
-    "days": DAY,
-    "w": 7 * DAY,
-    "week": 7 * DAY,
-    "weeks": 7 * DAY,
+# The unit words a timeout may use, in every language the bot speaks (anyone may write any of them:
+# they do not clash), with and without plural endings and abbreviations' dots.
+_UNIT_WORDS = {
+    MINUTE: (
+        "m min mins minute minutes",  # en
+        "minuten",  # de (min, minute)
+        "minuto minutos",  # es, pt (fr: min, minute, minutes)
+        "мин минута минуты минут минуту",  # ru
+    ),
+    HOUR: (
+        "h hr hrs hour hours",
+        "std stunde stunden",
+        "heure heures",
+        "hora horas",
+        "ч час часа часов",
+    ),
+    DAY: (
+        "d day days",
+        "t tg tag tage tagen",
+        "j jour jours",
+        "día días dia dias",
+        "д дн день дня дней",
+    ),
+    7 * DAY: (
+        "w wk wks week weeks",
+        "wo woche wochen",
+        "sem semaine semaines semana semanas",
+        "н нед неделя недели недель неделю",
+    ),
 }
-_PART = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([a-z]*)", re.ASCII)
+_UNITS = {word: size for size, groups in _UNIT_WORDS.items() for group in groups for word in group.split()}
+_CONNECTORS = re.compile(r"(?<!\w)(?:and|und|et|y|e|и)(?!\w)|[,&+]")
+# A number in ASCII digits, then maybe a unit word (letters of any script, maybe an abbreviation's dot).
+_PART = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*([^\W\d_]*)\.?")
 _MAX_NUMBER = 12  # characters of one number: more is far beyond 7 days in any unit, and is not read
 
 
 def parse_timeout(text: str | None) -> int:
-    """Seconds from "90m", "2h", "1d 12h", "3 days", "45" (minutes), in ASCII digits; None is the
+    """Seconds from "90m", "2h", "1d 12h", "3 days", "45" (minutes), in ASCII digits, with the unit
+    words of any language the bot speaks ("2 Stunden", "1 jour et 12 h", "3 дня"); None is the
     default. Raises ``BadInput`` saying how to write it (blank text included)."""
     if text is None:
         return DEFAULT_TIMEOUT
@@ -69,7 +85,7 @@ def parse_timeout(text: str | None) -> int:
             "out for the default (24 hours)."
         )
     parts = _PART.findall(raw)
-    leftover = _PART.sub("", raw).replace(",", "").replace("and", "").strip()
+    leftover = _CONNECTORS.sub("", _PART.sub("", raw)).strip()
     if not parts or leftover or any(unit and unit not in _UNITS for _, unit in parts):
         raise BadInput(
             "I could not read {text} as a timeout. Write it like 30m, 2h, 1d or "
@@ -122,7 +138,7 @@ def timeout_choices(current: str, lang: Lang = ENGLISH) -> list[tuple[str, str]]
         english = format_duration(seconds)
         if (
             not typed
-            or label.startswith(typed.lower())
+            or label.lower().startswith(typed.lower())
             or english.startswith(typed.lower())
             or is_ascii_digits(typed)
         ):

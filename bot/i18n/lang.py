@@ -174,10 +174,20 @@ class Lang:
         for size, unit in ((_DAY, "duration-day"), (_HOUR, "duration-hour"), (_MINUTE, "duration-minute")):
             count, rest = divmod(rest, size)
             if count:
-                parts.append(format_unit(count, unit, length="long", locale=self.locale))
+                parts.append(self._unit(count, unit))
         if not parts:
             return self.t("less than a minute")
         return self.words(parts[:2])
+
+    def _unit(self, count: int, unit: str) -> str:
+        """``count`` of a CLDR unit, spelled out. Babel leaves some long forms out (Portuguese
+        days: CLDR inherits them by an alias Babel does not follow, and prints "1 duration-day"),
+        so the short form stands in for a missing long one."""
+        for length in ("long", "short"):
+            text = format_unit(count, unit, length=length, locale=self.locale)
+            if unit not in text:
+                return text
+        return format_unit(count, unit, length="long", locale="en")
 
     def date(self, when: float) -> str:
         """A day from a Unix time (UTC): "Mar 5, 2025", "05.03.2025"."""

@@ -8,9 +8,10 @@ from collections.abc import Callable
 import pytest
 
 from bot import inputs
-from bot.deadlines import parse_timeout
+from bot.deadlines import SUGGESTIONS, parse_timeout, timeout_choices
 from bot.errors import BadInput, NotANumber, OutOfRange
 from bot.games import divisors, dots, numbers, updown
+from bot.i18n import LANGUAGES, language
 from bot.inputs import ID_MAX, binary_number, excerpt, is_ascii_digits, not_allowed, parse_id, whole_number
 
 DISCORD_LIMIT = 2000
@@ -83,6 +84,38 @@ def test_valid_input_still_parses() -> None:
     assert whole_number("13", 1, 13) == 13
     assert whole_number("-3", -5, 5, signed=True) == -3
     assert binary_number("0b1111", 1, 15) == 15
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("2 Stunden", 2 * 3600),
+        ("1 Tag und 12 Std.", 36 * 3600),
+        ("1 jour et 12 h", 36 * 3600),
+        ("3\xa0jours", 3 * 86400),
+        ("1 día y 2 horas", 26 * 3600),
+        ("2 horas e 30 minutos", 9000),
+        ("1 semana", 7 * 86400),
+        ("3 дня", 3 * 86400),
+        ("90 мин", 5400),
+        ("1 нед.", 7 * 86400),
+        ("2h, 30m", 9000),
+    ],
+)
+def test_a_timeout_is_read_in_each_language_the_bot_speaks(text: str, seconds: int) -> None:
+    assert parse_timeout(text) == seconds
+
+
+@pytest.mark.parametrize("code", sorted(LANGUAGES))
+def test_each_duration_the_bot_writes_reads_back(code: str) -> None:
+    lang = language(code)
+    for seconds in (*SUGGESTIONS, 90 * 60, 36 * 3600, 6 * 86400 + 2 * 3600):
+        assert parse_timeout(lang.duration(seconds)) == seconds, lang.duration(seconds)
+        label, value = timeout_choices(lang.duration(seconds), lang)[0]
+        assert value == lang.duration(seconds) and label == lang.duration(seconds)
+    for text in ("2 hamsters", "Stunden", "1 Tag oder 2"):
+        with pytest.raises(BadInput):
+            parse_timeout(text)
 
 
 @pytest.mark.parametrize("text", ["²", "٣", "３", "١٢", "1٣", "𝟙"])
