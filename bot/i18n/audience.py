@@ -49,6 +49,8 @@ class Audiences:
         self._guild_locales: dict[int, str] = {}  # guild id -> its last seen Discord locale
         self._choices: dict[int, str | None] = {}  # guild id -> the admins' choice (None: auto)
         self._written: dict[tuple[str, int], str] = {}  # what this process stored last, per owner
+        # Locales this process saw and has not stored yet: newer than the database's until stored.
+        self._unstored: set[tuple[str, int]] = set()
 
     # ---- seeing interactions ----------------------------------------------------------------------
 
@@ -61,10 +63,13 @@ class Audiences:
         user_changed = bool(user_locale) and self._users.get(interaction.user.id) != user_locale
         if user_changed and user_locale:
             self._users[interaction.user.id] = user_locale
+            self._unstored.add(("user", interaction.user.id))
         guild_changed = False
         if guild_locale and interaction.guild_id is not None:
             guild_changed = self._guild_locales.get(interaction.guild_id) != guild_locale
             self._guild_locales[interaction.guild_id] = guild_locale
+            if guild_changed:
+                self._unstored.add(("guild", interaction.guild_id))
         return user_changed, guild_changed
 
     async def seen(self, interaction: discord.Interaction) -> None:
@@ -89,6 +94,17 @@ class Audiences:
                     )
         except Exception:  # a language not remembered must not fail the interaction
             log.exception("Could not remember the locales of interaction %s", interaction.id)
+        finally:
+            self._stored(("user", interaction.user.id), self._users.get(interaction.user.id))
+            if interaction.guild_id is not None:
+                key = ("guild", interaction.guild_id)
+                self._stored(key, self._guild_locales.get(interaction.guild_id))
+
+    def _stored(self, key: tuple[str, int], current: str | None) -> None:
+        """The database has what this process saw last for ``key`` (or it failed to say so: the
+        database's may be read again)."""
+        if current is None or self._written.get(key) == current:
+            self._unstored.discard(key)
 
     # ---- people ------------------------------------------------------------------------------------
 
@@ -97,9 +113,10 @@ class Audiences:
         if user_id < 0:  # a computer player reads nothing
             return ENGLISH
         locale = self._users.get(user_id)
-        if locale is None or self.shared:  # another process may have seen a newer one
+        # Another process may have seen a newer one; not newer than one seen here and not stored yet.
+        if locale is None or (self.shared and ("user", user_id) not in self._unstored):
             stored = (await self.storage.get_user_settings(user_id=user_id)).get("locale")
-            if stored is not None:
+            if stored is not None and ("user", user_id) not in self._unstored:
                 locale = self._users[user_id] = str(stored)
         return from_discord(locale)
 
@@ -131,13 +148,18 @@ class Audiences:
     async def _server(self, guild_id: int) -> tuple[str | None, str | None]:
         """The admins' choice and the server's last seen locale. One process: read once, then kept
         (`choose` and `note` keep them up to date); processes sharing a database: read each time,
-        the locale this process saw last standing in until the database has one."""
+        but a locale seen here and not stored yet is newer than the database's, and stands."""
         if self.shared or guild_id not in self._choices:
             settings = await self.storage.get_guild_settings(guild_id=guild_id)
             choice = settings.get("language")
             self._choices[guild_id] = str(choice) if choice in LANGUAGES else None
             stored = settings.get("guild_locale")
-            if stored is not None and (self.shared or guild_id not in self._guild_locales):
+            fresher_here = ("guild", guild_id) in self._unstored  # seen here, not stored yet
+            if (
+                stored is not None
+                and not fresher_here
+                and (self.shared or guild_id not in self._guild_locales)
+            ):
                 self._guild_locales[guild_id] = str(stored)
         return self._choices[guild_id], self._guild_locales.get(guild_id)
 

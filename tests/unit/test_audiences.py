@@ -63,3 +63,21 @@ async def test_a_servers_posts_speak_its_choice_else_its_locale_else_english(sto
     with pytest.raises(ValueError):
         await audiences.choose(1, "xx")
     assert await Audiences(storage).server(1) is language("ru")  # after a restart
+
+
+async def test_a_locale_seen_here_and_not_stored_yet_beats_the_databases_older_one(
+    storage: Storage,
+) -> None:
+    here, there = Audiences(storage, shared=True), Audiences(storage, shared=True)  # two processes
+    await here.seen(interaction(5, "de", 1, "ru"))
+    assert await there.server(1) is language("ru") and await there.user(5) is language("de")
+    # The server and the person switch to French: an interaction arrives here, noted at once; until
+    # its listener has stored the locales, the database still says Russian and German.
+    here.note(interaction(5, "fr", 1, "fr"))
+    assert await here.server(1) is language("fr") and await here.user(5) is language("fr")
+    assert await there.server(1) is language("ru")  # the other process has not seen it
+    await here.seen(interaction(5, "fr", 1, "fr"))
+    assert await there.server(1) is language("fr") and await there.user(5) is language("fr")
+    # Once stored, this process follows the database again: another process saw Spanish later.
+    await there.seen(interaction(5, "es-ES", 1, "es-ES"))
+    assert await here.server(1) is language("es") and await here.user(5) is language("es")
