@@ -306,18 +306,23 @@ class Lobbies:
         kind = self.deps.catalog.get(game.row.kind)
         lang = await self.public(game)  # both answers are public
         who = mention(interaction.user.id)
-        if on_lobby:  # the card itself says so
-            content = self.message(game, lang)[0] + " " + lang.t("(Closed by {player}.)", player=who)
-            await interaction.response.edit_message(content=content, view=None, allowed_mentions=NO_PINGS)
-        else:
-            text = lang.t(
-                "Game #{game_id} ({title}) was cancelled by {player}.",
-                game_id=game.id,
-                title=kind.title,
-                player=who,
-            )
-            await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
-        self.deps.outbox.kick(changed.effects)
+        try:
+            if on_lobby:  # the card itself says so
+                content = self.message(game, lang)[0] + " " + lang.t("(Closed by {player}.)", player=who)
+                await interaction.response.edit_message(content=content, view=None, allowed_mentions=NO_PINGS)
+            else:
+                text = lang.t(
+                    "Game #{game_id} ({title}) was cancelled by {player}.",
+                    game_id=game.id,
+                    title=kind.title,
+                    player=who,
+                )
+                await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+        except discord.NotFound:  # Discord forgot the interaction: the game is cancelled all the same
+            if on_lobby:  # and the outbox closes the card
+                self.deps.outbox.kick(await self.deps.service.owe(game.id, [Effect("closed")]))
+        finally:
+            self.deps.outbox.kick(changed.effects)
 
     # ---- carrying out -------------------------------------------------------------------------------
 

@@ -332,6 +332,22 @@ async def test_a_join_click_discord_forgot_still_updates_the_card(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
+async def test_a_cancel_click_discord_forgot_still_closes_the_card(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    await (await emu.slash(scene.alice, scene.channel, "updown new")).response()
+    [card] = lobby_cards(emu, scene.channel)
+    game_id = int(card.custom_ids[0].split(":")[1])
+    emu.expire_next_interaction(user=scene.alice)
+    rec = await emu.click(scene.alice, card, card.button("Cancel")["custom_id"])
+    with pytest.raises(InteractionFailed):
+        await rec.response()
+    await emu.wait_until(lambda: not emu.message(card.id).buttons(), timeout=SETTLE, what="the card closed")
+    assert query(bot_db, "SELECT status FROM games WHERE id = ?", (game_id,)) == [("cancelled",)]
+    assert_clean(emu)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
 def lobby_cards(emu: DiscordEmulator, channel: Channel) -> list[MessageRecord]:
     return [m for m in bot_messages(emu, channel) if "Join" in str(m.components)]
 
