@@ -32,6 +32,9 @@ MESSAGE_LIMIT = 2000
 ANSWER_WITHIN = 2.0  # seconds: Discord waits 3 s for a first answer; past this, an interaction is deferred
 
 T = TypeVar("T")
+# Discord's codes for an interaction it has forgotten: the callback (10062 Unknown interaction) and
+# its webhook (10015 Unknown Webhook: follow-ups and the original response).
+FORGOTTEN = (10062, 10015)
 
 
 def mention(user_id: int) -> str:
@@ -93,6 +96,11 @@ class Replies:
 
     async def report(self, interaction: discord.Interaction, error: BaseException) -> None:
         lang = reader(interaction)
+        if isinstance(error, discord.NotFound) and error.code in FORGOTTEN:
+            # Discord forgot the interaction (it came, or was answered, after its 3 s): nobody can be
+            # told anything through it. Not a bug; what was done stands (boards go through the outbox).
+            log.warning("Interaction %s expired before it was answered (%s)", interaction.id, error.code)
+            return
         if isinstance(error, GameError):
             text = error_text(error, lang)
         elif isinstance(error, MoveSaved):

@@ -348,6 +348,24 @@ async def test_a_cancel_click_discord_forgot_still_closes_the_card(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
+async def test_a_status_command_discord_forgot_is_no_error(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Nothing can be said through a forgotten interaction, and it is no bug: a warning, no traceback.
+    await (await emu.slash(scene.alice, scene.channel, "updown new")).response()
+    emu.expire_next_interaction(user=scene.bob, command="game status")
+    rec = await emu.slash(scene.bob, scene.channel, "game status")
+    with pytest.raises(InteractionFailed):
+        await rec.response()
+    await emu.wait_until(
+        lambda: any("expired before it was answered" in r.getMessage() for r in caplog.records),
+        timeout=SETTLE,
+        what="the warning",
+    )
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert_clean(emu)
+
+
 def lobby_cards(emu: DiscordEmulator, channel: Channel) -> list[MessageRecord]:
     return [m for m in bot_messages(emu, channel) if "Join" in str(m.components)]
 
