@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,7 +29,10 @@ from bot.memory.ratings import Entry, Finished, Rating, identity_name, rate, sea
 from bot.storage.driver import Many, Q, Repository, Txn
 from bot.storage.rows import BoardLine, HistoryPage, KindRecord, PastGame, PastSeat, Rival
 
+log = logging.getLogger(__name__)
+
 BACKFILL_KEY = "records_backfill"
+PROGRESS_EVERY = 1000  # games between two progress lines of the backfill
 TREND_GAMES = 10  # a rating's trend: its change over the player's last this many games
 
 
@@ -241,7 +246,14 @@ def backfill() -> Txn[int]:
         "SELECT id, result, updated_at FROM games WHERE status = 'finished' "
         "AND id NOT IN (SELECT game_id FROM finished_games) ORDER BY updated_at, id"
     )
-    for game_id, result, finished_at in games:
+    started = time.monotonic()
+    if games:
+        log.info("Recording %d games finished before the memory existed (ratings, stats)", len(games))
+    for done, (game_id, result, finished_at) in enumerate(games, 1):
+        if done % PROGRESS_EVERY == 0:
+            log.info(
+                "Recorded %d of %d finished games (%.0f s)", done, len(games), time.monotonic() - started
+            )
         logged = yield Q(
             "SELECT seat, action, created_at FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
         )
@@ -254,6 +266,8 @@ def backfill() -> Txn[int]:
             clock=_log_clock(moves),
             finished_at=float(finished_at),
         )
+    if games:
+        log.info("Recorded the %d finished games in %.1f s", len(games), time.monotonic() - started)
     return len(games)
 
 

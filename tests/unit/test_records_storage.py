@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import logging
 import random
 import sqlite3
 import time
@@ -18,7 +19,7 @@ import pytest
 
 from bot.memory.ratings import Rating, recompute, shown
 from bot.players.seats import computer_id, computer_name
-from bot.storage import MIGRATIONS, GameRow, StaleVersion, Storage
+from bot.storage import MIGRATIONS, GameRow, StaleVersion, Storage, records
 from bot.storage.driver import fetch
 from bot.storage.sqlite import SqliteDriver
 
@@ -345,6 +346,23 @@ async def test_the_backfill_rates_as_the_live_path_would(tmp_path: Path, clock: 
     finally:
         await old.close()
         await live.close()
+
+
+async def test_the_backfill_says_how_far_it_is(
+    tmp_path: Path, clock: Clock, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(records, "PROGRESS_EVERY", 2)
+    path = tmp_path / "old.sqlite3"
+    build_v7_database(path, OLD_GAMES)
+    with caplog.at_level(logging.INFO, logger="bot.storage.records"):
+        old = await Storage.open(str(path))
+    await old.close()
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.storage.records"]
+    total = len(OLD_GAMES)
+    assert said[0].startswith(f"Recording {total} games finished before the memory existed")
+    progress = [m for m in said if m.startswith("Recorded 2 of")]
+    assert progress == [f"Recorded 2 of {total} finished games (0 s)"]
+    assert said[-1].startswith(f"Recorded the {total} finished games in ")
 
 
 # ---- the reads behind the commands ---------------------------------------------------------------------
