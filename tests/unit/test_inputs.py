@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot import inputs
+from bot import deadlines, inputs
 from bot.deadlines import SUGGESTIONS, parse_timeout, timeout_choices
 from bot.errors import BadInput, NotANumber, OutOfRange
 from bot.games import divisors, dots, numbers, updown
@@ -104,6 +104,14 @@ def test_valid_input_still_parses() -> None:
 )
 def test_a_timeout_is_read_in_each_language_the_bot_speaks(text: str, seconds: int) -> None:
     assert parse_timeout(text) == seconds
+
+
+def test_no_unit_word_means_two_units() -> None:
+    words = [(w, size) for size, groups in deadlines._UNIT_WORDS.items() for g in groups for w in g.split()]
+    meaning: dict[str, set[int]] = {}
+    for word, size in words:
+        meaning.setdefault(word, set()).add(size)
+    assert {w: s for w, s in meaning.items() if len(s) > 1} == {}
 
 
 @pytest.mark.parametrize("code", sorted(LANGUAGES))
