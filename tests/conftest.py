@@ -121,6 +121,16 @@ async def database(db_kind: str, tmp_path: Path, request: pytest.FixtureRequest)
 
 
 @pytest.fixture
+async def storage(database: str) -> AsyncIterator[Storage]:
+    """`database`, opened (migrated) as the bot opens it; closed after the test."""
+    opened = await Storage.open(database)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+@pytest.fixture
 def bot_db(database: str) -> str:
     """The bot's database (`database`): read it as a second process would with `tests.db.query`."""
     return database

@@ -4,7 +4,6 @@ read by a second process sharing the database."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -13,15 +12,6 @@ import pytest
 from bot.i18n import ENGLISH, language
 from bot.i18n.audience import Audiences
 from bot.storage import Storage
-
-
-@pytest.fixture
-async def storage(database: str) -> AsyncIterator[Storage]:
-    db = await Storage.open(database)
-    try:
-        yield db
-    finally:
-        await db.close()
 
 
 def interaction(

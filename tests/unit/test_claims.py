@@ -21,13 +21,6 @@ pytestmark = pytest.mark.both_dbs
 A, B = "host-a:0", "host-b:1"
 
 
-@pytest.fixture
-async def storage(database: str):
-    storage = await Storage.open(database)
-    yield storage
-    await storage.close()
-
-
 async def test_a_games_outbox_lease_goes_to_one_process_until_it_expires(storage: Storage) -> None:
     game = await started(storage)
     other = await started(storage, channel=101)

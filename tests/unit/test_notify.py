@@ -4,7 +4,6 @@ counts as buried, and what `owed()` writes per move of a secret game."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -23,13 +22,6 @@ ALICE, BOB, CAROL = 10, 11, 12
 
 # The tests taking `database` run on SQLite and on PostgreSQL (tests/conftest.py).
 pytestmark = pytest.mark.both_dbs
-
-
-@pytest.fixture
-async def storage(database: str) -> AsyncIterator[Storage]:
-    storage = await Storage.open(database)
-    yield storage
-    await storage.close()
 
 
 # ---- the choices ---------------------------------------------------------------------------------------

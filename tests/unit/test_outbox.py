@@ -5,7 +5,6 @@ was left. The carriers here only record what they were asked to do."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import discord
 import pytest
@@ -15,15 +14,6 @@ from bot.table.outbox import LEASE, PAGE, Context, Done, Outbox
 
 # The tests taking `database` run on SQLite and on PostgreSQL (tests/conftest.py).
 pytestmark = pytest.mark.both_dbs
-
-
-@pytest.fixture
-async def storage(database: str) -> AsyncIterator[Storage]:
-    db = await Storage.open(database)
-    try:
-        yield db
-    finally:
-        await db.close()
 
 
 async def lobby(storage: Storage, channel: int) -> int:

@@ -33,13 +33,6 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.both_dbs
 
 
-@pytest.fixture
-async def storage(database: str):
-    storage = await Storage.open(database)
-    yield storage
-    await storage.close()
-
-
 async def lobby(storage: Storage, channel: int = 100) -> GameRow:
     row = await storage.create_lobby(
         kind="procession",
