@@ -121,6 +121,18 @@ async def database(db_kind: str, tmp_path: Path, request: pytest.FixtureRequest)
 
 
 @pytest.fixture
+async def pg_url(postgres_server: PostgresServer, request: pytest.FixtureRequest) -> AsyncIterator[str]:
+    """A fresh, empty PostgreSQL database (no schema yet), whatever ``--db`` says but ``sqlite``."""
+    if request.config.getoption("--db") == "sqlite":
+        pytest.skip("--db sqlite: no PostgreSQL")
+    url = await postgres_server.new_database()
+    try:
+        yield url
+    finally:
+        await postgres_server.drop_database(url)
+
+
+@pytest.fixture
 async def storage(database: str) -> AsyncIterator[Storage]:
     """`database`, opened (migrated) as the bot opens it; closed after the test."""
     opened = await Storage.open(database)

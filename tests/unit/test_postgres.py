@@ -20,7 +20,7 @@ from bot.storage.driver import Many, Q, Txn, fetch
 from bot.storage.postgres import PostgresDriver, postgres_sql, postgres_statement, redact, translate_ddl
 from bot.storage.sqlite import SqliteDriver
 from tests.db import query
-from tests.pg import PostgresServer, free_port
+from tests.pg import free_port
 
 # ---- the dialect ------------------------------------------------------------------------------------
 
@@ -104,18 +104,6 @@ async def test_an_unreachable_server_is_a_storage_error_without_the_password() -
 
 
 # ---- on a server -------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-async def pg_url(postgres_server: PostgresServer, request: pytest.FixtureRequest) -> AsyncIterator[str]:
-    """A fresh PostgreSQL database (whatever ``--db`` says, except ``sqlite``)."""
-    if request.config.getoption("--db") == "sqlite":
-        pytest.skip("--db sqlite: no PostgreSQL")
-    url = await postgres_server.new_database()
-    try:
-        yield url
-    finally:
-        await postgres_server.drop_database(url)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import random
 import re
 import shutil
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -46,17 +46,6 @@ TABLES = (
 def _skip_without_postgres(config: pytest.Config) -> None:
     if config.getoption("--db") == "sqlite":
         pytest.skip("--db sqlite: no PostgreSQL")
-
-
-@pytest.fixture
-async def pg_url(postgres_server: PostgresServer, request: pytest.FixtureRequest) -> AsyncIterator[str]:
-    """A fresh, empty PostgreSQL database (no schema yet)."""
-    _skip_without_postgres(request.config)
-    url = await postgres_server.new_database()
-    try:
-        yield url
-    finally:
-        await postgres_server.drop_database(url)
 
 
 @pytest.fixture
