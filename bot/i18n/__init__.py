@@ -113,8 +113,10 @@ The safety net
 --------------
 ``pytest -q tests/unit/test_i18n.py`` fails when a catalog lacks a msgid of the code (the template
 is remade from the code in the test, so running extract is not optional), a translation drops or
-adds a ``{field}``, a plural lacks a form (or its forms disagree with CLDR's categories), or a
-translated command name, description or choice breaks Discord's limits.
+adds a ``{field}``, a plural lacks a form of its catalog's ``Plural-Forms`` (the header is the
+catalog's own: the bot picks forms by it, not by the installed Babel's table; the test checks it
+agrees with CLDR's categories for the counts the bot says), or a translated command name,
+description or choice breaks Discord's limits.
 """
 
 from __future__ import annotations
