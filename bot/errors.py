@@ -76,45 +76,34 @@ class BadInput(GameError):
 
 
 class NotANumber(BadInput):
-    """Text that should be a whole number is not one (``shown``: an excerpt of it)."""
+    """Text that should be a whole number is not one (``shown``: an excerpt of it). ``sentence``: a
+    sentence of the caller's own instead of the usual one, with the fields ``shown``, ``low`` and
+    ``high`` (filled in here) and its own (``Msg("... (or binary, like 0b{example}).", example=...)``)."""
 
-    def __init__(self, shown: str, low: int, high: int, hint: str | Msg = "") -> None:
-        self.shown, self.low, self.high, self.hint = shown, low, high, hint
-        if hint:
-            super().__init__(
-                "{shown} is not a whole number. Type a number from {low} to {high}{hint}.",
-                shown=repr(shown),
-                low=low,
-                high=high,
-                hint=hint,
-            )
-        else:
+    def __init__(self, shown: str, low: int, high: int, sentence: Msg | None = None) -> None:
+        self.shown, self.low, self.high = shown, low, high
+        known = {"shown": repr(shown), "low": low, "high": high}
+        if sentence is None:
             super().__init__(
                 "{shown} is not a whole number. Type a number from {low} to {high}, in the digits 0-9.",
-                shown=repr(shown),
-                low=low,
-                high=high,
+                **known,
             )
+        else:
+            super().__init__(sentence.with_fields(**known))
 
 
 class OutOfRange(BadInput):
     """A number outside its range. ``shown`` is the number as given (an excerpt when it is huge);
-    ``context`` goes before the range ("in this game (m = 3) ")."""
+    ``sentence``: a sentence of the caller's own instead of the usual one, with the fields ``shown``,
+    ``low`` and ``high`` (filled in here) and its own ("... in this game (m = {m}) ...")."""
 
-    def __init__(self, shown: str, low: int, high: int, context: str | Msg = "") -> None:
-        self.shown, self.low, self.high, self.context = shown, low, high, context
-        if context:
-            super().__init__(
-                "{shown} is out of range: {context}pick from {low} to {high}.",
-                shown=shown,
-                low=low,
-                high=high,
-                context=context,
-            )
+    def __init__(self, shown: str, low: int, high: int, sentence: Msg | None = None) -> None:
+        self.shown, self.low, self.high = shown, low, high
+        known = {"shown": shown, "low": low, "high": high}
+        if sentence is None:
+            super().__init__("{shown} is out of range: pick from {low} to {high}.", **known)
         else:
-            super().__init__(
-                "{shown} is out of range: pick from {low} to {high}.", shown=shown, low=low, high=high
-            )
+            super().__init__(sentence.with_fields(**known))
 
 
 class IllegalMove(GameError):
@@ -200,23 +189,18 @@ class LobbyError(GameError):
 
 class WhichGame(GameError):
     """A command in a channel with several live games could mean more than one of them (or the
-    caller's game is played in its own thread): ``game_ids`` are the candidates, ``hint`` how to
-    reach the right one."""
+    caller's game is played in its own thread): ``game_ids`` are the candidates; ``sentence`` says so
+    and how to reach the right one, its field ``{numbers}`` the candidates ("#4 and #7", filled in
+    here in the reader's language)."""
 
-    def __init__(self, game_ids: Iterable[int], what: str | Msg, hint: str | Msg) -> None:
+    def __init__(self, game_ids: Iterable[int], sentence: Msg) -> None:
         self.game_ids = tuple(game_ids)
-        self.what, self.hint = what, hint
-        super().__init__("{what} ({numbers}). {hint}", what=what, numbers="", hint=hint)
+        self.sentence = sentence
+        super().__init__(sentence.with_fields(numbers=""))
         self.message = self.say(ENGLISH)
 
     def say(self, lang: Lang, name: Namer | None = None) -> str:
-        numbers = lang.words([f"#{i}" for i in self.game_ids])
-        return lang.t(
-            "{what} ({numbers}). {hint}",
-            what=_said(lang, self.what),
-            numbers=numbers,
-            hint=_said(lang, self.hint),
-        )
+        return lang.say(self.sentence.with_fields(numbers=lang.words([f"#{i}" for i in self.game_ids])))
 
 
 class MoveSaved(Exception):
@@ -232,7 +216,3 @@ class MoveSaved(Exception):
             game_id=game_id,
         )
         super().__init__(str(self.msg))
-
-
-def _said(lang: Lang, text: str | Msg) -> str:
-    return lang.say(text) if isinstance(text, Msg) else lang.t(text)

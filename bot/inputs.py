@@ -69,55 +69,64 @@ def whole_number(
     high: int,
     *,
     signed: bool = False,
-    context: str | Msg = "",
-    hint: str | Msg = "",
+    out_of_range: Msg | None = None,
+    not_a_number: Msg | None = None,
 ) -> int:
     """``text`` as a whole number from ``low`` to ``high``, written in the ASCII digits 0-9 (after an
     optional + or - when ``signed``); whitespace around it is ignored.
 
     Raises `BadInput` when ``text`` is empty or blank, `NotANumber` when it is not written that way
-    and `OutOfRange` (naming the range; ``context`` goes before it, e.g. "in this game (m = 3) ")
-    when the value is outside it. ``hint`` is added to the not-a-number sentence (e.g. " (or binary,
-    like 0b101)").
+    and `OutOfRange` (naming the range) when the value is outside it; ``out_of_range`` and
+    ``not_a_number``: the caller's own sentences for these two (see `OutOfRange` and `NotANumber`).
     """
     word = text.strip()
     if not word:
         raise BadInput("Type a whole number from {low} to {high}.", low=low, high=high)
     digits = word[1:] if signed and word[0] in "+-" else word
     if not is_ascii_digits(digits):
-        raise NotANumber(excerpt(word), low, high, hint)
+        raise NotANumber(excerpt(word), low, high, not_a_number)
     if len(digits) > MAX_DIGITS:
-        raise OutOfRange(excerpt(word), low, high, context)
+        raise OutOfRange(excerpt(word), low, high, out_of_range)
     value = int(word)
     if not low <= value <= high:
-        raise OutOfRange(str(value), low, high, context)
+        raise OutOfRange(str(value), low, high, out_of_range)
     return value
 
 
-def binary_number(text: str, low: int, high: int, *, context: str | Msg = "", hint: str | Msg = "") -> int:
+def binary_number(
+    text: str, low: int, high: int, *, out_of_range: Msg | None = None, not_a_number: Msg | None = None
+) -> int:
     """``text`` written as ``0b`` and binary digits (``0b101`` is 5), from ``low`` to ``high``; the
     same refusals as `whole_number`."""
     word = text.strip()
     bits = word[2:] if word[:2].lower() == "0b" else ""
     if not bits or set(bits) - {"0", "1"}:
-        raise NotANumber(excerpt(word), low, high, hint)
+        raise NotANumber(excerpt(word), low, high, not_a_number)
     if len(bits) > 4 * MAX_DIGITS:
-        raise OutOfRange(excerpt(word), low, high, context)
+        raise OutOfRange(excerpt(word), low, high, out_of_range)
     value = int(bits, 2)
     if not low <= value <= high:
-        raise OutOfRange(str(value), low, high, context)
+        raise OutOfRange(str(value), low, high, out_of_range)
     return value
 
 
-def parse_id(text: str, what: str = "id") -> int:
+def parse_id(text: str) -> int:
     """A Discord id (snowflake) or a game id: ASCII digits only, from 1 to 2^63 - 1, so that it fits
-    Discord's and SQLite's 64-bit integers. Raises `BadInput` naming ``what``."""
+    Discord's and SQLite's 64-bit integers. Raises `BadInput`."""
     word = text.strip()
     if not is_ascii_digits(word) or len(word) > ID_MAX_DIGITS or not 1 <= int(word) <= ID_MAX:
-        shown = excerpt(word)
+        if shown := excerpt(word):
+            raise BadInput(
+                "{shown} is not a valid id. Use a whole number of at most {digits} digits (0-9), "
+                "from 1 to {largest}.",
+                shown=repr(shown),
+                digits=ID_MAX_DIGITS,
+                largest=ID_MAX,
+            )
         raise BadInput(
-            (f"{shown!r} is not a valid {what}." if shown else f"The {what} is missing.")
-            + f" Use a whole number of at most {ID_MAX_DIGITS} digits (0-9), from 1 to {ID_MAX}."
+            "The id is missing. Use a whole number of at most {digits} digits (0-9), from 1 to {largest}.",
+            digits=ID_MAX_DIGITS,
+            largest=ID_MAX,
         )
     return int(word)
 

@@ -350,10 +350,16 @@ class GameService:
         if candidates:
             raise WhichGame(
                 [g.id for g in candidates],
-                Msg("Several {title} games are live here", title=rules_for(kind).TITLE)
+                Msg(
+                    "Several {title} games are live here ({numbers}). Use the buttons on the board "
+                    "(or lobby) of the one you mean, or play in its thread.",
+                    title=rules_for(kind).TITLE,
+                )
                 if kind
-                else Msg("Several live games are here"),
-                "Use the buttons on the board (or lobby) of the one you mean, or play in its thread.",
+                else Msg(
+                    "Several live games are here ({numbers}). Use the buttons on the board (or lobby) "
+                    "of the one you mean, or play in its thread."
+                ),
             )
         away = [
             g
@@ -367,18 +373,21 @@ class GameService:
             raise WhichGame(
                 [game.id],
                 Msg(
-                    "Your {title} game is played in its thread {thread}",
+                    "Your {title} game is played in its thread {thread} ({numbers}). Use the command "
+                    "there, or the buttons on its board.",
                     title=rules_for(game.row.kind).TITLE,
                     thread=f"<#{game.row.place_id}>",
                 ),
-                "Use the command there, or the buttons on its board.",
             )
         if away:
             threads = ", ".join(f"<#{g.row.place_id}>" for g in away)
             raise WhichGame(
                 [g.id for g in away],
-                "Your games here are played in their threads",
-                Msg("Use the command in the thread of the one you mean: {threads}.", threads=threads),
+                Msg(
+                    "Your games here are played in their threads ({numbers}). Use the command in the "
+                    "thread of the one you mean: {threads}.",
+                    threads=threads,
+                ),
             )
         if kind is not None and here:
             other = here[0]
@@ -841,7 +850,9 @@ class GameService:
         last_version = row.version - (1 if row.status == "cancelled" else 0)
         index = len(moves) - (last_version - version) - 1
         if not 0 <= index < len(moves):
-            raise NoGameHere(f"Game #{game_id} has no move that made version {version}.")
+            raise NoGameHere(
+                "Game #{game_id} has no move that made version {version}.", game_id=game_id, version=version
+            )
         state = rules.new_game(len(row.seats), row.options, row.seed)
         for move in moves[:index]:
             state = play(rules, state, move.seat, move.action)

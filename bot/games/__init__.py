@@ -87,7 +87,9 @@ def rules_for(kind: str) -> AnyRules:
         return RULES[kind]
     except KeyError:
         raise NoGameHere(
-            f"There is no game called {excerpt(kind)!r} here. The games are: {', '.join(sorted(RULES))}."
+            "There is no game called {kind} here. The games are: {games}.",
+            kind=repr(excerpt(kind)),
+            games=", ".join(sorted(RULES)),
         ) from None
 
 

@@ -306,16 +306,27 @@ def resolve_options(options_spec: tuple[Option, ...], given: Mapping[str, Any]) 
     known = {o.name for o in options_spec}
     unknown = set(given) - known
     if unknown:
-        raise BadInput(f"Unknown option {sorted(unknown)[0]!r}.")
+        raise BadInput("Unknown option {option}.", option=repr(sorted(unknown)[0]))
     out: dict[str, int] = {}
     for opt in options_spec:
         value = given.get(opt.name, opt.default)
         if value is None:
             value = opt.default
         if isinstance(value, bool) or not isinstance(value, int):
-            raise BadInput(f"Option {opt.name} must be a whole number from {opt.min} to {opt.max}.")
+            raise BadInput(
+                "Option {option} must be a whole number from {low} to {high}.",
+                option=opt.name,
+                low=opt.min,
+                high=opt.max,
+            )
         if not opt.allows(value):
-            raise BadInput(f"Option {opt.name} must be from {opt.min} to {opt.max} (you gave {value}).")
+            raise BadInput(
+                "Option {option} must be from {low} to {high} (you gave {value}).",
+                option=opt.name,
+                low=opt.min,
+                high=opt.max,
+                value=value,
+            )
         out[opt.name] = value
     return out
 
@@ -331,7 +342,7 @@ def int_field(action: ActionJSON, key: str) -> int:
     """An integer field of an action, or ``BadInput``."""
     value = action.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(f"The move needs a whole number for {key}.")
+        raise BadInput("The move needs a whole number for {key}.", key=key)
     return value
 
 
@@ -339,7 +350,7 @@ def str_field(action: ActionJSON, key: str) -> str:
     """A string field of an action, or ``BadInput``."""
     value = action.get(key)
     if not isinstance(value, str):
-        raise BadInput(f"The move needs text for {key}.")
+        raise BadInput("The move needs text for {key}.", key=key)
     return value
 
 
@@ -347,7 +358,7 @@ def optional_str_field(action: ActionJSON, key: str) -> str | None:
     """A string field of an action that may be missing or null, or ``BadInput``."""
     value = action.get(key)
     if value is not None and not isinstance(value, str):
-        raise BadInput(f"The move needs text for {key}.")
+        raise BadInput("The move needs text for {key}.", key=key)
     return value
 
 

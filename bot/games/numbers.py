@@ -84,26 +84,28 @@ def parse_number(text: str, m: int) -> int:
     range."""
     top = largest(m)
     word = text.strip().replace("_", "").replace(" ", "")
-    context = _in_this_game(m)
-    # i18n: added to "... Type a number from 1 to 63": another way to write the number
-    hint = Msg(" (or binary, like 0b{example})", example=binary(top // 3, m))
+    out_of_range = _out_of_range(m)
+    # i18n: {example} is a number written in binary: another way to type the number
+    not_a_number = Msg(
+        "{shown} is not a whole number. Type a number from {low} to {high} (or binary, like 0b{example}).",
+        example=binary(top // 3, m),
+    )
     try:
         if word[:2].lower() == "0b":
-            return binary_number(word, 1, top, context=context, hint=hint)
-        return whole_number(word, 1, top, signed=True, context=context, hint=hint)
+            return binary_number(word, 1, top, out_of_range=out_of_range, not_a_number=not_a_number)
+        return whole_number(word, 1, top, signed=True, out_of_range=out_of_range, not_a_number=not_a_number)
     except NotANumber:
-        raise NotANumber(excerpt(text), 1, top, hint) from None  # quoted as typed, spaces and all
+        raise NotANumber(excerpt(text), 1, top, not_a_number) from None  # quoted as typed, spaces and all
 
 
-def _in_this_game(m: int) -> Msg:
-    # i18n: goes into "{shown} is out of range: {context}pick from {low} to {high}." (mind the space)
-    return Msg("in this game (m = {m}) ", m=m)
+def _out_of_range(m: int) -> Msg:
+    return Msg("{shown} is out of range: in this game (m = {m}) pick from {low} to {high}.", m=m)
 
 
 def _check_range(value: int, m: int) -> None:
     top = largest(m)
     if not 1 <= value <= top:
-        raise OutOfRange(str(value), 1, top, _in_this_game(m))
+        raise OutOfRange(str(value), 1, top, _out_of_range(m))
 
 
 # ---- rounds ---------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ from bot.errors import (
     name_list,
 )
 from bot.games.base import ActionJSON, Forfeit, Option, Outcome, require
-from bot.i18n import ENGLISH, N_, Lang, Msg
+from bot.i18n import N_, Lang, Msg
 from bot.inputs import excerpt, is_ascii_digits, not_allowed, whole_number
 
 NAME = "updown"
@@ -142,15 +142,15 @@ class BadLetters(BadInput):
 
     def __init__(self, bad: Iterable[str], instead: Msg) -> None:
         self.bad, self.instead = tuple(bad), instead
-        super().__init__("A prediction uses only U (up), D (down) and S (same).")
-        self.message = self.say(ENGLISH)
+        super().__init__(
+            "A prediction uses only U (up), D (down) and S (same); {refused}. {instead}",
+            refused=not_allowed(self.bad),
+            instead=instead,
+        )
 
     def say(self, lang: Lang, name: Namer | None = None) -> str:
-        return lang.t(
-            "A prediction uses only U (up), D (down) and S (same); {refused}. {instead}",
-            refused=not_allowed(self.bad, lang=lang),
-            instead=lang.say(self.instead),
-        )
+        # The refused characters are named in the reader's language ("commas", "Kommas").
+        return lang.say(self.msg.with_fields(refused=not_allowed(self.bad, lang=lang)))
 
 
 def _instead(text: str) -> Msg:
@@ -512,14 +512,12 @@ class OutOfPlayoff(NotYourTurn):
 
     def __init__(self, players: Iterable[int]) -> None:
         self.players = tuple(players)
-        super().__init__("You are out of this playoff.")
-        self.message = self.say(ENGLISH)
+        super().__init__(
+            "You are out of this playoff: only {players} play it.", players=name_list(self.players)
+        )
 
     def say(self, lang: Lang, name: Namer | None = None) -> str:
-        return lang.t(
-            "You are out of this playoff: only {players} play it.",
-            players=name_list(self.players, name, lang),
-        )
+        return lang.say(self.msg.with_fields(players=name_list(self.players, name, lang)))
 
 
 class StillPredicting(IllegalMove):
@@ -527,14 +525,13 @@ class StillPredicting(IllegalMove):
 
     def __init__(self, waiting: Iterable[int]) -> None:
         self.waiting = tuple(waiting)
-        super().__init__("Placing starts once every player has predicted.")
-        self.message = self.say(ENGLISH)
+        super().__init__(
+            "Placing starts once every player has predicted; still waiting for {players}.",
+            players=name_list(self.waiting),
+        )
 
     def say(self, lang: Lang, name: Namer | None = None) -> str:
-        return lang.t(
-            "Placing starts once every player has predicted; still waiting for {players}.",
-            players=name_list(self.waiting, name, lang),
-        )
+        return lang.say(self.msg.with_fields(players=name_list(self.waiting, name, lang)))
 
 
 def _check_in_deal(state: State, seat: int) -> None:

@@ -43,10 +43,15 @@ Rules for texts:
   reason, a line kept for later): a `Msg` (``Msg("...", x=1)``, ``Msg.n(...)``, ``Msg.pt(...)``),
   turned into text by ``lang.say(msg)``; a field whose value is a `Msg` is translated with it.
 - Errors: ``raise BadInput("{shown} is not a dot of this grid.", shown=excerpt)``: the template is
-  the msgid (extracted for the error classes of bot/errors.py), translated for the person it is
-  answered to (bot/table/replies.py calls ``error.in_language(lang, name)``); a field may be a
-  `Msg`. An error whose sentence names players overrides ``say(self, lang, name)``, not ``text``
-  (a subclass still overriding ``text`` is shown in English). `NotYourTurn`'s ``to`` may be a `Msg`.
+  the msgid (extracted for every class deriving from ``GameError``, wherever it is defined),
+  translated for the person it is answered to (bot/table/replies.py calls ``error.in_language(lang,
+  name)``); a field may be a `Msg`. An error class that builds its own sentence keeps its fields and
+  gives its literal template to its base, ``super().__init__("{shown} is out of range: ...",
+  shown=shown, ...)`` (extracted too); where a caller needs another wording, it passes the whole
+  sentence as a `Msg` (``OutOfRange(shown, low, high, Msg("... in this game (m = {m}) ...", m=m))``),
+  never a piece to glue in. An error whose sentence names players overrides ``say(self, lang,
+  name)``, not ``text`` (a subclass still overriding ``text`` is shown in English). `NotYourTurn`'s
+  ``to`` may be a `Msg`.
 - A game's ``Outcome.reason`` stays a plain string (outcomes are JSON): make it a constant msgid
   marked with ``N_`` (``reason=N_("every dot is taken")``); `outcome_text` and the alt texts show
   it with ``lang.t(reason)``. The same for ``MINE_LABEL`` (``N_("My hand")``), read by the boards
@@ -113,8 +118,15 @@ The safety net
 --------------
 ``pytest -q tests/unit/test_i18n.py`` fails when a catalog lacks a msgid of the code (the template
 is remade from the code in the test, so running extract is not optional), a translation drops or
-adds a ``{field}``, a plural lacks a form (or its forms disagree with CLDR's categories), or a
-translated command name, description or choice breaks Discord's limits.
+adds a ``{field}``, a plural lacks a form of its catalog's ``Plural-Forms`` (the header is the
+catalog's own: the bot picks forms by it, not by the installed Babel's table; the test checks it
+agrees with CLDR's categories for the counts the bot says), or a translated command name,
+description or choice breaks Discord's limits. ``tests/unit/test_i18n_sentences.py`` checks that
+every sentence reads wholly in every language: no text is built where the extractor cannot read it
+(an f-string given to ``t``, ``Msg`` or an error), every error class is known (one that builds its
+own sentence is raised there with sample fields), every msgid is translated (not left as the
+English, but for a reviewed list of words a language spells the same) and formats with sample
+fields, and nothing read holds three English words in a row of its English sentence.
 """
 
 from __future__ import annotations

@@ -3,8 +3,10 @@
 The catalogs live in ``bot/i18n/locales/<code>/LC_MESSAGES/quetbot.po`` beside the template
 ``bot/i18n/locales/quetbot.pot`` (made by ``python -m bot.i18n extract``). A message without a
 translation (empty, or marked fuzzy) is left out, so it reads in English, never as a key.
-Plural forms are chosen by the catalog's ``Plural-Forms`` header, which Babel writes from the
-language's CLDR plural rules (tests/unit/test_i18n.py checks the two agree).
+Plural forms are chosen by the catalog's own ``Plural-Forms`` header, the forms its translations
+were written for (Babel wrote it from CLDR when the catalog was made), never by the plural table of
+the installed Babel, which changes between versions (tests/unit/test_i18n.py checks the header, and
+that it agrees with CLDR for the counts the bot says).
 """
 
 from __future__ import annotations

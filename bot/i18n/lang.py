@@ -85,6 +85,16 @@ class Msg:
     def pt(cls, context: str, msgid: str, /, **fields: Any) -> Msg:
         return cls(msgid, _context=context, **fields)
 
+    def with_fields(self, **fields: Any) -> Msg:
+        """The same text with more fields (an error fills in what it knows: ``shown``, ``low``...)."""
+        return Msg(
+            self.msgid,
+            _plural=self.plural,
+            _count=self.count,
+            _context=self.context,
+            **{**self.fields, **fields},
+        )
+
     def __str__(self) -> str:
         return ENGLISH.say(self)
 

@@ -79,7 +79,7 @@ def select_games(where: str, args: Sequence[Any] = ()) -> Txn[list[GameRow]]:
 def select_game(game_id: int) -> Txn[GameRow]:
     games = yield from select_games("WHERE g.id = ?", (game_id,))
     if not games:
-        raise NoGameHere(f"Game #{game_id} does not exist.")
+        raise NoGameHere("Game #{game_id} does not exist.", game_id=game_id)
     return games[0]
 
 

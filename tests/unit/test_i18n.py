@@ -1,22 +1,25 @@
 """The translation layer's safety net (bot/i18n).
 
 Fails when a catalog lacks a text of the code, a translation drops or adds a ``{field}``, a plural
-lacks a form of its language (or its forms disagree with CLDR's plural categories), or a translated
-text breaks one of Discord's limits; and checks that what has no translation reads in English.
+lacks a form of its catalog's Plural-Forms (or those disagree with CLDR's plural categories for the
+counts the bot says), or a translated text breaks one of Discord's limits; and checks that what has
+no translation reads in English.
 """
 
 from __future__ import annotations
 
 import gettext
+import io
+import re
 import string
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from babel import Locale
 from babel.messages.catalog import Catalog as PoCatalog
 from babel.messages.catalog import Message
-from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po
 from discord import app_commands
 
 from bot.i18n import ENGLISH, LANGUAGES, TRANSLATED, Lang, Msg, code_of_discord, from_discord, language
@@ -145,23 +148,83 @@ def test_translations_fit_discord(code: str, catalogs: dict[str, PoCatalog]) -> 
 # ---- plurals --------------------------------------------------------------------------------------
 
 
+# The Plural-Forms each catalog was written for: every plural entry of a catalog has one form per
+# index of its header, so the header is part of the translation and changes only with it. The bot
+# picks forms by the catalog's own header (bot/i18n/catalogs.py), never by the plural table of the
+# Babel that happens to be installed: Babel 2.19 (CLDR 46 data) gives French, Spanish and Portuguese
+# a third category, "many", for exact multiples of a million ("1 000 000 de cartes"), which older
+# Babels did not. The bot never counts that high (cards, points, players, characters, games), so the
+# catalogs keep the two forms they were written with; a new Babel changes neither them nor the bot.
+WRITTEN_FOR = {
+    "de": "nplurals=2; plural=(n != 1);",
+    "fr": "nplurals=2; plural=(n > 1);",
+    "es": "nplurals=2; plural=(n != 1);",
+    "pt_BR": "nplurals=2; plural=(n > 1);",
+    "ru": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || "
+    "n%100>=20) ? 1 : 2);",
+}
+# The counts the bot says: far below the millions where CLDR's "many" of fr, es and pt begins.
+SAID_COUNTS = [n for n in COUNTS if n < 1_000_000]
+
+
+def declared_plural_forms(code: str) -> str:
+    """The Plural-Forms header of a catalog, read from the file as text (not through Babel)."""
+    header = po_path(code).read_text(encoding="utf-8").split("\n\n", 1)[0]
+    joined = "".join(re.findall(r'^"(.*)"$', header, re.MULTILINE))
+    found = re.search(r"Plural-Forms: *([^\\]*)", joined)
+    assert found, f"{code}: the catalog declares no Plural-Forms"
+    return found[1].strip()
+
+
+def _expression(plural_forms: str) -> tuple[int, Callable[[int], int]]:
+    found = re.fullmatch(r"nplurals=(\d+); *plural=(.+?);?", plural_forms)
+    assert found, plural_forms
+    return int(found[1]), gettext.c2py(found[2])
+
+
 @pytest.mark.parametrize("code", TRANSLATED)
-def test_plural_forms_follow_cldr(code: str, catalogs: dict[str, PoCatalog]) -> None:
-    """The catalog's Plural-Forms give each CLDR category of the language one form of its own (for
-    whole counts), and every plural message has all of them."""
-    catalog = catalogs[code]
-    assert catalog.num_plurals == get_plural(code).num_plurals
-    index = gettext.c2py(catalog.plural_expr)
-    locale = Locale.parse(code)
-    form_of: dict[str, set[int]] = defaultdict(set)
-    for n in COUNTS:
-        form_of[locale.plural_form(n)].add(index(n))
-    assert all(len(forms) == 1 for forms in form_of.values()), (code, dict(form_of))
-    used = {form for forms in form_of.values() for form in forms}
-    assert used == set(range(catalog.num_plurals)), (code, used)
-    for message in translated(catalog):
+def test_plural_forms_are_the_catalogs_own(code: str, catalogs: dict[str, PoCatalog]) -> None:
+    """Each catalog declares the Plural-Forms it was written for, every plural entry has exactly
+    that many forms, each form is used, and the bot picks forms by that header (whatever Babel
+    would choose for the language today)."""
+    declared = declared_plural_forms(code)
+    assert declared == WRITTEN_FOR[code], f"{code}: Plural-Forms changed: {declared!r}"
+    count, index = _expression(declared)
+    assert {index(n) for n in COUNTS} == set(range(count)), (code, declared)
+    chosen = language(code).messages.plural_index
+    assert [chosen(n) for n in COUNTS] == [index(n) for n in COUNTS], code
+    for message in translated(catalogs[code]):
         if isinstance(message.id, (tuple, list)):
-            assert len(message.string) == catalog.num_plurals and all(message.string), (code, message.id)
+            assert len(message.string) == count and all(message.string), (code, message.id)
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_plural_forms_follow_cldr(code: str) -> None:
+    """For every count the bot says, the catalog's forms are CLDR's categories of the language: one
+    form per category, one category per form (Russian: one, few, many)."""
+    _, index = _expression(declared_plural_forms(code))
+    locale = Locale.parse(code)
+    forms_of: dict[str, set[int]] = defaultdict(set)
+    categories_of: dict[int, set[str]] = defaultdict(set)
+    for n in SAID_COUNTS:
+        forms_of[locale.plural_form(n)].add(index(n))
+        categories_of[index(n)].add(locale.plural_form(n))
+    assert all(len(forms) == 1 for forms in forms_of.values()), (code, dict(forms_of))
+    assert all(len(cats) == 1 for cats in categories_of.values()), (code, dict(categories_of))
+
+
+def test_the_plural_choice_is_the_catalog_header_not_babels() -> None:
+    """A catalog read from a .po picks its forms by its own header, even where Babel's table for the
+    language differs (here: three forms for French, while the catalog has two)."""
+    po = (
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n"Plural-Forms: nplurals=2; plural=(n > 1);\\n"\n\n'
+        'msgid "{count} card"\nmsgid_plural "{count} cards"\n'
+        'msgstr[0] "{count} carte"\nmsgstr[1] "{count} cartes"\n'
+    )
+    catalog = read_po(io.BytesIO(po.encode()), locale="fr")
+    fr = Lang("fr", messages_of(catalog))
+    said = [fr.n("{count} card", "{count} cards", n) for n in (0, 1, 2, 1_000_000)]
+    assert said == ["0 carte", "1 carte", "2 cartes", f"{fr.number(1_000_000)} cartes"]
 
 
 def test_plurals_pick_the_language_form() -> None:

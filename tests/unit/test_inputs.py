@@ -11,7 +11,7 @@ from bot import deadlines, inputs
 from bot.deadlines import SUGGESTIONS, parse_timeout, timeout_choices
 from bot.errors import BadInput, NotANumber, OutOfRange
 from bot.games import divisors, dots, numbers, updown
-from bot.i18n import LANGUAGES, language
+from bot.i18n import LANGUAGES, Msg, language
 from bot.inputs import ID_MAX, binary_number, excerpt, is_ascii_digits, not_allowed, parse_id, whole_number
 
 DISCORD_LIMIT = 2000
@@ -159,18 +159,21 @@ def test_out_of_range_names_the_range() -> None:
         whole_number("-3", 1, 13)
     with pytest.raises(NotANumber):
         whole_number("+", 1, 13, signed=True)
+    # A caller's own sentence, with the fields the error fills in and its own.
+    sentence = Msg("{shown} is out of range: in this game (m = {m}) pick from {low} to {high}.", m=3)
     with pytest.raises(OutOfRange) as info:
-        whole_number("9", 1, 7, context="in this game (m = 3) ")
+        whole_number("9", 1, 7, out_of_range=sentence)
     assert str(info.value) == "9 is out of range: in this game (m = 3) pick from 1 to 7."
+    assert (info.value.shown, info.value.low, info.value.high) == ("9", 1, 7)
 
 
 def test_ids_fit_64_bits() -> None:
     for text in (BIG_ID, "9" * 19, "1" * 20, "0", "00", "-1", "1e9", "0x10", HUGE, "", " "):
         with pytest.raises(BadInput, match="Use a whole number of at most 19 digits"):
-            parse_id(text, "game id")
+            parse_id(text)
     assert parse_id(" 42 ") == 42
-    with pytest.raises(BadInput, match=r"^'x' is not a valid game id\. Use"):
-        parse_id("x", "game id")
+    with pytest.raises(BadInput, match=r"^'x' is not a valid id\. Use"):
+        parse_id("x")
 
 
 def test_excerpt() -> None:
