@@ -1,0 +1,97 @@
+"""The bot killed (as SIGKILL would) right after it answered something: whatever it answered is saved,
+and after the restart the game goes on as if nothing happened.
+
+- a line drawn from the private "Where does it end?" menu of Lines By The Dots: the menu's answer
+  ("drawn") comes only once the line is saved; a stale menu is refused privately;
+- a move whose board is late while the next move is saved: each version gets its own board, showing
+  that version;
+- a secret pick after a restart edits the board's text as it would have without the restart;
+- `/<game> new`, and each lobby click: the card keeps working (updated on join, the thread made at
+  the start, the right notes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games import dots
+from tests.e2e.driver import (
+    assert_clean,
+    bot_messages,
+    game_state,
+    lobby_message,
+    move_count,
+    private_reply,
+)
+from tests.emulator import DiscordEmulator
+from tests.emulator.harness import BotHarness
+from tests.emulator.models import MessageRecord
+from tests.emulator.world import Scene
+
+SETTLE = 5.0  # seconds for what a move owes to arrive (after a restart, too)
+
+
+# ---- Lines By The Dots: the private "Where does it end?" menu ---------------------------------------
+
+
+def dots_posts(emu: DiscordEmulator, scene: Scene) -> list[MessageRecord]:
+    return [m for m in bot_messages(emu, scene.channel) if m.content.startswith("**Lines By The Dots**")]
+
+
+def menus(message: MessageRecord) -> list[dict[str, Any]]:
+    return [c for c in message.all_components() if c.get("type") == 3]
+
+
+async def open_picker(emu: DiscordEmulator, scene: Scene, start: str) -> tuple[int, MessageRecord]:
+    """A 5 x 5 game of Alice and Bob; Alice picks the first line's start dot from the board: the game's
+    id and her private "Where does it end?" menu."""
+    await (await emu.slash(scene.alice, scene.channel, "dots new", size=5)).response()
+    card = lobby_message(emu, scene.channel)
+    game_id = int(card.custom_ids[0].split(":")[1])
+    await (await emu.click(scene.bob, card, card.button("Join")["custom_id"])).response()
+    await (await emu.click(scene.alice, card, card.button("Start")["custom_id"])).response()
+    await emu.wait_until(lambda: dots_posts(emu, scene), timeout=SETTLE, what="the first board")
+    await emu.wait_idle()
+    board = dots_posts(emu, scene)[-1]
+    menu = next(m for m in menus(board) if start in [o["value"] for o in m["options"]])
+    rec = await emu.select(scene.alice, board, menu["custom_id"], [start])
+    assert f"starts at {start}. Where does it end?" in await private_reply(rec)
+    assert rec.original is not None
+    return game_id, rec.original
+
+
+async def test_a_line_from_the_private_menu_is_saved_before_the_menu_says_drawn(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
+) -> None:
+    game_id, picker = await open_picker(emu, scene, "C3")
+    (menu,) = menus(picker)
+    trap = emu.crash_after_next_answer(bot_harness, user=scene.alice, custom_id="*:to*")
+    await (await emu.select(scene.alice, picker, menu["custom_id"], ["C5"])).response()
+    assert trap.done and bot_harness.bot is None
+    assert emu.message(picker.id).content == "Your line C3→C5: drawn."
+    assert emu.message(picker.id).custom_ids == []
+    assert move_count(bot_db, game_id) == 1  # saved before the answer said so
+
+    await bot_harness.start()
+    await emu.wait_until(
+        lambda: any("C3→C5" in m.content for m in dots_posts(emu, scene)), timeout=SETTLE, what="its board"
+    )
+    await emu.wait_idle()
+    stored = game_state(bot_db, game_id)
+    assert stored is not None and len(dots.State.from_dict(stored).lines) == 1
+    assert len([m for m in dots_posts(emu, scene) if "C3→C5" in m.content]) == 1
+    assert_clean(emu)
+
+
+async def test_a_stale_private_menu_is_refused_privately(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
+) -> None:
+    game_id, picker = await open_picker(emu, scene, "C3")
+    (menu,) = menus(picker)
+    # The line is drawn by command meanwhile: the menu's version is gone.
+    await (await emu.slash(scene.alice, scene.channel, "dots line", {"to": "C1", "from": "C3"})).response()
+    await emu.wait_idle()
+    rec = await emu.select(scene.alice, picker, menu["custom_id"], ["C5"])
+    assert "out of date" in await private_reply(rec)
+    assert move_count(bot_db, game_id) == 1
+    assert_clean(emu)
