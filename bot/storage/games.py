@@ -17,9 +17,10 @@ from bot.errors import NoGameHere
 from bot.storage.driver import Many, Q, Repository, Txn
 from bot.storage.errors import StaleVersion
 from bot.storage.moves import append as append_move
+from bot.storage.moves import select_moves
 from bot.storage.outbox import insert_effects
 from bot.storage.records import on_move as remember
-from bot.storage.rows import Effect, GameRow, OutboxItem, Written, dumps
+from bot.storage.rows import Effect, GameRow, MoveRow, OutboxItem, Written, dumps
 from bot.storage.waits import sync as sync_waits
 
 _COLUMNS = ", ".join(
@@ -126,6 +127,16 @@ class Games(Repository):
 
     async def get_game(self, *, game_id: int) -> GameRow:
         return await self._db.read(select_game(game_id))
+
+    async def game_with_moves(self, *, game_id: int) -> tuple[GameRow, list[MoveRow]]:
+        """The game row and its move log as of one moment (one read transaction): the log holds
+        exactly the moves that made the row's version."""
+
+        def read() -> Txn[tuple[GameRow, list[MoveRow]]]:
+            row = yield from select_game(game_id)
+            return row, (yield from select_moves(game_id))
+
+        return await self._db.read(read())
 
     async def live_games_at(self, *, channel_id: int) -> list[GameRow]:
         """The live games played in a channel (or thread), and those whose lobby card is there."""

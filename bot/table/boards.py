@@ -133,7 +133,7 @@ class Boards:
             news = News(result.seat, result.before.view(None), result.after.view(None), result.forfeit)
             if result.after.row.version != game.row.version:
                 table = kind.table(game, result.after.state, version=version)
-        else:  # after a restart: the move replayed from the log
+        else:  # after a restart: the move that made the version, replayed from the log
             before, after, seat, forfeit = await self.deps.service.move_at(game.id, version)
             table = kind.table(game, after, version=version)
             news = News(seat, kind.rules.view_for(before, None), kind.rules.view_for(after, None), forfeit)
@@ -196,7 +196,7 @@ class Boards:
         game = await self.deps.service.get(item.game_id)
         kind = self.deps.catalog.get(game.row.kind)
         state = (
-            await self.deps.service.state_at_start(game.id)
+            (await self.deps.service.history(game.id, until=0)).start
             if game.row.version != int(item.args["version"])
             else game.state
         )

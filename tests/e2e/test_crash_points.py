@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games import dots
+from bot.games import dots, procession
+from bot.service import GameService
+from bot.storage import Storage
 from tests.e2e.driver import (
     assert_clean,
     bot_messages,
@@ -95,3 +97,40 @@ async def test_a_stale_private_menu_is_refused_privately(
     assert "out of date" in await private_reply(rec)
     assert move_count(bot_db, game_id) == 1
     assert_clean(emu)
+
+
+# ---- a late board, and the next move saved meanwhile ------------------------------------------------
+
+
+async def test_a_late_board_shows_the_move_that_made_its_version_whatever_was_saved_since(
+    database: str,
+) -> None:
+    """After a restart the late board of version V is drawn from the log (`GameService.move_at`).
+    The next move may be committed after the game's row was read and before its log was: here a
+    second service on the same database commits it, so the first one's row is older than the log,
+    as in that moment. The board must still show V's move, not the next one."""
+    storage = await Storage.open(database)
+    try:
+        drawing = GameService(storage)
+        game = await drawing.open_lobby(
+            kind="procession", guild_id=1, channel_id=100, host_id=10, host_name="Ann", options={"n": 5}
+        )
+        await drawing.join(game.id, 11, "Bo")
+        started = (await drawing.start(game.id, 10)).game
+        state, users = started.state, started.row.seats
+
+        def flip(state: procession.State) -> tuple[int, dict[str, object]]:
+            seat = next(iter(procession.to_act(state)))
+            return users[seat], {"type": "flip", "position": procession.legal_positions(state)[0]}
+
+        first = await drawing.act(game.id, *flip(state))
+        version = first.after.row.version
+        await GameService(storage).act(game.id, *flip(first.after.state))  # the next move, meanwhile
+
+        before, after, seat, forfeit = await drawing.move_at(game.id, version)
+        assert (before.row, after.row) == (state.row, first.after.state.row)
+        assert (seat, forfeit) == (first.seat, None)
+        before, after, _, _ = await drawing.move_at(game.id, version + 1)
+        assert before.row == first.after.state.row
+    finally:
+        await storage.close()
