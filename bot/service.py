@@ -671,7 +671,12 @@ class GameService:
         return Changed(self.load(written.row), written.effects)
 
     async def start(
-        self, game_id: int, user_id: int, *, effects: Callable[[Loaded], Sequence[Effect]] = lambda g: ()
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        effects: Callable[[Loaded], Sequence[Effect]] = lambda g: (),
+        place: str | None = None,
     ) -> Changed:
         async with self.lock(game_id):
             game = await self.get(game_id)
@@ -693,7 +698,9 @@ class GameService:
                 )
             state = rules.new_game(len(row.seats), row.options, row.seed)
             started = Loaded(
-                row=replace(row, status="active", version=row.version + 1), rules=rules, state=state
+                row=replace(row, status="active", version=row.version + 1, start_place=place),
+                rules=rules,
+                state=state,
             )
             written = await self._write(
                 game_id,
@@ -703,6 +710,7 @@ class GameService:
                     state=state.to_dict(),
                     waiting=sorted(rules.to_act(state)),
                     effects=effects(started),
+                    place=place,
                 ),
             )
             started = self.cache.put(Loaded(row=written.row, rules=rules, state=state))
@@ -883,9 +891,3 @@ class GameService:
             steps.append(Step(version, move.seat, move.action, state, after))
             state = after
         return History(start_version, first, tuple(steps))
-
-    async def move_at(self, game_id: int, version: int) -> tuple[Any, Any, int, str | None]:
-        """The move that made ``version`` of a game, replayed from its log: (state before, state
-        after, the seat that moved, how it forfeited if it did)."""
-        step = (await self.history(game_id, until=version)).step(version)
-        return step.before, step.after, step.seat, step.forfeit

@@ -27,7 +27,7 @@ _COLUMNS = ", ".join(
     "g." + c
     for c in (
         "id kind guild_id channel_id status host_id options seed state result version "
-        "lobby_message_id board_message_id created_at updated_at timeout_s place_id"
+        "lobby_message_id board_message_id created_at updated_at timeout_s place_id start_place"
     ).split()
 )
 _LIVE = "g.status IN ('lobby', 'active')"
@@ -70,6 +70,7 @@ def select_games(where: str, args: Sequence[Any] = ()) -> Txn[list[GameRow]]:
                 updated_at=r[14],
                 timeout_s=r[15],
                 place_id=r[16] or r[3],
+                start_place=r[17],
                 seats=tuple(user_id for user_id, _ in seats),
                 names=tuple(name for _, name in seats),
             )
@@ -279,9 +280,11 @@ class Games(Repository):
         state: Mapping[str, Any],
         waiting: Sequence[int] = (),
         effects: Sequence[Effect] = (),
+        place: str | None = None,
     ) -> Written:
-        """Start the game; ``waiting``: the seats that must act first (their deadlines start now)."""
-        sets = {"status": "active", "state": dumps(state)}
+        """Start the game; ``waiting``: the seats that must act first (their deadlines start now);
+        ``place``: where it is to be played (kept: its first board says why it is played in place)."""
+        sets = {"status": "active", "state": dumps(state), "start_place": place}
         return await self._db.write(
             change(game_id, expected_version, sets, sync_waits(game_id, waiting), effects=effects)
         )

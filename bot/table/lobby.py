@@ -292,7 +292,7 @@ class Lobbies:
             out.append(Effect("card"))
             return out
 
-        changed = await self.deps.service.start(game.id, interaction.user.id, effects=effects)
+        changed = await self.deps.service.start(game.id, interaction.user.id, effects=effects, place=place)
         note = reader(interaction).t("Game #{game_id} has started.", game_id=game.id)
         await self._answer(interaction, changed, on_lobby, note)
 

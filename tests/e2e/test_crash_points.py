@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.games import dots, procession
 from bot.service import GameService
 from bot.storage import Storage
@@ -21,14 +23,16 @@ from tests.e2e.driver import (
     assert_clean,
     bot_messages,
     game_state,
+    latest_board,
     lobby_message,
     move_count,
     private_reply,
+    start_game,
 )
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
-from tests.emulator.models import MessageRecord
-from tests.emulator.world import Scene
+from tests.emulator.models import MessageRecord, Perm
+from tests.emulator.world import Scene, User
 
 SETTLE = 5.0  # seconds for what a move owes to arrive (after a restart, too)
 
@@ -105,7 +109,7 @@ async def test_a_stale_private_menu_is_refused_privately(
 async def test_a_late_board_shows_the_move_that_made_its_version_whatever_was_saved_since(
     database: str,
 ) -> None:
-    """After a restart the late board of version V is drawn from the log (`GameService.move_at`).
+    """After a restart the late board of version V is drawn from the log (`GameService.history`).
     The next move may be committed after the game's row was read and before its log was: here a
     second service on the same database commits it, so the first one's row is older than the log,
     as in that moment. The board must still show V's move, not the next one."""
@@ -127,10 +131,64 @@ async def test_a_late_board_shows_the_move_that_made_its_version_whatever_was_sa
         version = first.after.row.version
         await GameService(storage).act(game.id, *flip(first.after.state))  # the next move, meanwhile
 
-        before, after, seat, forfeit = await drawing.move_at(game.id, version)
-        assert (before.row, after.row) == (state.row, first.after.state.row)
-        assert (seat, forfeit) == (first.seat, None)
-        before, after, _, _ = await drawing.move_at(game.id, version + 1)
-        assert before.row == first.after.state.row
+        history = await drawing.history(game.id, until=version)
+        step = history.step(version)
+        assert (step.before.row, step.after.row) == (state.row, first.after.state.row)
+        assert (step.seat, step.forfeit, history.start.row) == (first.seat, None, state.row)
+        assert (await drawing.history(game.id)).step(version + 1).before.row == first.after.state.row
     finally:
         await storage.close()
+
+
+# ---- a secret pick after a restart edits the board's text as it would have without it ---------------
+
+
+async def pick(emu: DiscordEmulator, user: User, scene: Scene, number: int) -> MessageRecord:
+    """``user`` picks ``number`` by command; the board, once the bot is idle."""
+    await (await emu.slash(user, scene.channel, "numbers pick", number=number)).response()
+    await emu.wait_idle()
+    return latest_board(emu, scene.channel)
+
+
+def above_status(board: MessageRecord) -> str:
+    """A board's text above its status line (its last line)."""
+    return board.content.rsplit("\n", 1)[0]
+
+
+@pytest.mark.parametrize("restart", [False, True])
+async def test_a_pick_after_a_restart_keeps_the_reveal_above_it(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, restart: bool
+) -> None:
+    """Both pick 5 (the board shows the reveal); after a restart Alice's next pick, still secret,
+    edits that board: the reveal stays above the line saying she has picked, as without a restart."""
+    await start_game(emu, scene.channel, "numbers new", scene.alice, scene.bob, m=3)
+    await pick(emu, scene.alice, scene, 5)
+    board = await pick(emu, scene.bob, scene, 5)
+    revealed = above_status(board)
+    assert revealed.count("**5**") == 2
+    if restart:
+        await bot_harness.restart()
+    edited = await pick(emu, scene.alice, scene, 4)
+    assert edited.id == board.id
+    assert edited.content.startswith(revealed + "\n")
+    assert f"{scene.alice.mention} has picked." in edited.content
+    assert_clean(emu)
+
+
+@pytest.mark.threads
+async def test_a_first_pick_after_a_restart_keeps_the_first_boards_note(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    """A game played in place for want of the thread permission: its first board says so, and the
+    first pick, after a restart, edits that board without losing the note."""
+    perms = emu.permissions(scene.guild, emu.bot_user) & ~Perm.CREATE_PUBLIC_THREADS
+    emu.set_bot_permissions(scene.guild, perms)
+    await start_game(emu, scene.channel, "numbers new", scene.alice, scene.bob, m=3)
+    board = latest_board(emu, scene.channel)
+    first = above_status(board)
+    assert "may not start threads" in first
+    await bot_harness.restart()
+    edited = await pick(emu, scene.alice, scene, 5)
+    assert edited.id == board.id
+    assert edited.content.startswith(first + "\n")
+    assert f"{scene.alice.mention} has picked." in edited.content
