@@ -501,10 +501,12 @@ class GameService:
         host_name: str,
         options: Mapping[str, Any],
         timeout_s: int = DEFAULT_TIMEOUT,
-    ) -> Loaded:
+        effects: Sequence[Effect] = (),
+    ) -> Changed:
+        """A new lobby, committed with the ``effects`` it owes (its card)."""
         rules = rules_for(kind)
         resolved = resolve_options(rules.OPTIONS, options)
-        row = await self.storage.create_lobby(
+        written = await self.storage.create_lobby(
             kind=kind,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -513,9 +515,10 @@ class GameService:
             options=resolved,
             seed=secrets.randbits(63),
             timeout_s=timeout_s,
+            effects=effects,
         )
         self._changed()
-        return self.load(row)
+        return Changed(self.load(written.row), written.effects)
 
     async def join(self, game_id: int, user_id: int, name: str, *, effects: Sequence[Effect] = ()) -> Changed:
         async with self.lock(game_id):

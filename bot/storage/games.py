@@ -195,13 +195,15 @@ class Games(Repository):
         options: Mapping[str, Any],
         seed: int,
         timeout_s: int = 86400,
-    ) -> GameRow:
-        """A new lobby with its host seated, played in its channel until it moves to a thread."""
+        effects: Sequence[Effect] = (),
+    ) -> Written:
+        """A new lobby with its host seated, played in its channel until it moves to a thread; with
+        the ``effects`` it owes (its card)."""
         now = clock.now()
 
         when = (now, now, timeout_s)
 
-        def work() -> Txn[GameRow]:
+        def work() -> Txn[Written]:
             rows = yield Q(
                 "INSERT INTO games (kind, guild_id, channel_id, place_id, status, host_id, options, seed, "
                 "created_at, updated_at, timeout_s) "
@@ -210,7 +212,8 @@ class Games(Repository):
             )
             game_id = int(rows[0][0])
             yield from write_seats(game_id, [(host_id, host_name)])
-            return (yield from select_game(game_id))
+            items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects)
+            return Written(row=(yield from select_game(game_id)), effects=items)
 
         return await self._db.write(work())
 

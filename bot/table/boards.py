@@ -29,7 +29,7 @@ from bot.table.components import mine_button, rematch_button, rules_button
 from bot.table.deps import Deps
 from bot.table.outbox import Context, Done, nonce_of
 from bot.table.present import News, TableInfo
-from bot.table.replies import NO_PINGS, fit
+from bot.table.replies import NO_PINGS, fit, original_answer
 from bot.table.threads import IN_PLACE_NOTES, Places
 
 log = logging.getLogger(__name__)
@@ -302,13 +302,8 @@ class Boards:
     async def _answer_of(self, token: str) -> int | None:
         """The message that answered the interaction with ``token`` with the board (after a restart),
         found as its "@original" message; None when it was not answered so."""
-        app_id = self.deps.client.application_id
-        if app_id is None:
-            return None
-        webhook = discord.Webhook.partial(app_id, token, client=self.deps.client)
-        try:
-            message = await webhook.fetch_message("@original")  # type: ignore[arg-type]
-        except discord.NotFound:
+        message = await original_answer(self.deps.client, token)
+        if message is None:
             return None
         if message.flags.loading or message.flags.ephemeral:
             return None  # deferred privately: the board goes to the channel

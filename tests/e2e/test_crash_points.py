@@ -12,6 +12,7 @@ and after the restart the game goes on as if nothing happened.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -19,6 +20,8 @@ import pytest
 from bot.games import dots, procession
 from bot.service import GameService
 from bot.storage import Storage
+from bot.table.replies import ANSWER_WITHIN
+from tests.db import query
 from tests.e2e.driver import (
     assert_clean,
     bot_messages,
@@ -116,9 +119,10 @@ async def test_a_late_board_shows_the_move_that_made_its_version_whatever_was_sa
     storage = await Storage.open(database)
     try:
         drawing = GameService(storage)
-        game = await drawing.open_lobby(
+        lobby = drawing.open_lobby(
             kind="procession", guild_id=1, channel_id=100, host_id=10, host_name="Ann", options={"n": 5}
         )
+        game = (await lobby).game
         await drawing.join(game.id, 11, "Bo")
         started = (await drawing.start(game.id, 10)).game
         state, users = started.state, started.row.seats
@@ -192,3 +196,117 @@ async def test_a_first_pick_after_a_restart_keeps_the_first_boards_note(
     assert edited.id == board.id
     assert edited.content.startswith(first + "\n")
     assert f"{scene.alice.mention} has picked." in edited.content
+
+
+# ---- the lobby card: killed right after `/<game> new` or a lobby click is answered ------------------
+
+
+def players_line(emu: DiscordEmulator, card: MessageRecord) -> str:
+    """The card's "Lobby: n of at most ..." line."""
+    return next(line for line in emu.message(card.id).content.splitlines() if line.startswith("Lobby:"))
+
+
+async def click(emu: DiscordEmulator, user: User, card: MessageRecord, label: str) -> None:
+    card = emu.message(card.id)
+    await (await emu.click(user, card, card.button(label)["custom_id"])).response()
+
+
+async def assert_starts_in_its_thread(
+    emu: DiscordEmulator, scene: Scene, bot_db: str, card: MessageRecord, game_id: int
+) -> None:
+    """Started from ``card``, the game is played in the thread started from the card: the card is
+    the channel's only message of the bot, it names the thread, and the first board is there (and
+    says nothing about playing in place)."""
+    await emu.wait_until(
+        lambda: card.id in emu.channels and emu.channel_messages(emu.channels[card.id]),
+        timeout=SETTLE,
+        what="the game's thread with its first board",
+    )
+    await emu.wait_idle()
+    thread = emu.channels[card.id]
+    board = latest_board(emu, thread)
+    assert f"game #{game_id}" in board.content
+    assert "played here" not in board.content and "may not start threads" not in board.content
+    assert [m.id for m in bot_messages(emu, scene.channel)] == [card.id]
+    assert f"<#{thread.id}>" in emu.message(card.id).content
+    assert query(bot_db, "SELECT lobby_message_id, place_id FROM games WHERE id = ?", (game_id,)) == [
+        (card.id, thread.id)
+    ]
+    assert_clean(emu)
+
+
+@pytest.mark.threads
+@pytest.mark.parametrize("deferred", [False, True])
+async def test_a_card_answered_right_before_a_crash_keeps_working(
+    emu: DiscordEmulator,
+    scene: Scene,
+    bot_harness: BotHarness,
+    bot_db: str,
+    monkeypatch: pytest.MonkeyPatch,
+    deferred: bool,
+) -> None:
+    """Killed right after `/procession new` answered with the card (at once, or after a "thinking"
+    answer when the lobby was slow to write): the restarted bot finds the card again, so a join by
+    command updates it and the start makes the game's thread from it."""
+    if deferred:
+        service = bot_harness.bot.service
+        opening = service.open_lobby
+
+        async def slow_open(**kwargs: Any) -> Any:
+            await asyncio.sleep(ANSWER_WITHIN + 0.3)
+            return await opening(**kwargs)
+
+        monkeypatch.setattr(service, "open_lobby", slow_open)
+        # The first answer is the "thinking" one; the crash follows the card's edit of it.
+        trap = emu.crash_after_next_request(bot_harness, "PATCH /webhooks/*/messages/@original")
+    else:
+        trap = emu.crash_after_next_answer(bot_harness, user=scene.alice, command="procession new")
+    await (await emu.slash(scene.alice, scene.channel, "procession new", n=3)).response()
+    await trap.wait()
+    assert bot_harness.bot is None
+    card = lobby_message(emu, scene.channel)
+    game_id = int(card.custom_ids[0].split(":")[1])
+
+    await bot_harness.start()
+    await (await emu.slash(scene.bob, scene.channel, "game join")).response()
+    await emu.wait_until(
+        lambda: scene.bob.mention in emu.message(card.id).content, timeout=SETTLE, what="the card with Bob"
+    )
+    assert players_line(emu, card).startswith("Lobby: 2 of at most 8 players")
+    await click(emu, scene.alice, card, "Start")
+    await assert_starts_in_its_thread(emu, scene, bot_db, card, game_id)
+
+
+@pytest.mark.threads
+@pytest.mark.parametrize("label", ["Join", "Leave", "Start", "Cancel"])
+async def test_a_lobby_click_answered_right_before_a_crash_leaves_a_working_card(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str, label: str
+) -> None:
+    await (await emu.slash(scene.alice, scene.channel, "procession new", n=3)).response()
+    card = lobby_message(emu, scene.channel)
+    game_id = int(card.custom_ids[0].split(":")[1])
+    if label != "Join":
+        await click(emu, scene.bob, card, "Join")
+    await emu.wait_idle()
+    user = scene.alice if label in ("Start", "Cancel") else scene.bob
+    trap = emu.crash_after_next_answer(bot_harness, user=user)
+    await click(emu, user, card, label)
+    assert trap.done and bot_harness.bot is None
+    await bot_harness.start()
+
+    if label == "Cancel":
+        await emu.wait_idle()
+        assert emu.message(card.id).buttons() == []
+        assert query(bot_db, "SELECT status FROM games WHERE id = ?", (game_id,)) == [("cancelled",)]
+        assert_clean(emu)
+        return
+    if label == "Leave":
+        assert scene.bob.mention not in emu.message(card.id).content
+        await (await emu.slash(scene.bob, scene.channel, "game join")).response()
+    if label != "Start":
+        await (await emu.slash(scene.carol, scene.channel, "game join")).response()
+        await emu.wait_until(
+            lambda: players_line(emu, card).startswith("Lobby: 3 of"), timeout=SETTLE, what="the card"
+        )
+        await click(emu, scene.alice, card, "Start")
+    await assert_starts_in_its_thread(emu, scene, bot_db, card, game_id)

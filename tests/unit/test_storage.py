@@ -34,15 +34,17 @@ pytestmark = pytest.mark.both_dbs
 
 
 async def lobby(storage: Storage, channel: int = 100) -> GameRow:
-    row = await storage.create_lobby(
-        kind="procession",
-        guild_id=1,
-        channel_id=channel,
-        host_id=10,
-        host_name="Ann",
-        options={"n": 5},
-        seed=7,
-    )
+    row = (
+        await storage.create_lobby(
+            kind="procession",
+            guild_id=1,
+            channel_id=channel,
+            host_id=10,
+            host_name="Ann",
+            options={"n": 5},
+            seed=7,
+        )
+    ).row
     written = await storage.update_lobby(
         game_id=row.id, expected_version=row.version, seats=[(10, "Ann"), (11, "Bea")], host_id=10
     )
@@ -302,9 +304,11 @@ async def test_a_move_and_its_effects_are_committed_together(storage: Storage) -
 
 
 async def test_lobby_start_cancel_and_reminders_take_effects(storage: Storage) -> None:
-    row = await storage.create_lobby(
-        kind="updown", guild_id=None, channel_id=1, host_id=1, host_name="A", options={}, seed=1
-    )
+    row = (
+        await storage.create_lobby(
+            kind="updown", guild_id=None, channel_id=1, host_id=1, host_name="A", options={}, seed=1
+        )
+    ).row
     joined = await storage.update_lobby(
         game_id=row.id,
         expected_version=row.version,
