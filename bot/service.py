@@ -88,9 +88,52 @@ class MoveResult:
     @property
     def forfeit(self) -> str | None:
         """None, or how the seat forfeited: ``"left"`` or ``"timeout"``."""
-        if self.action.get("type") != "forfeit":
-            return None
-        return "timeout" if self.action.get("reason") == "timeout" else "left"
+        return forfeit_of(self.action)
+
+
+def forfeit_of(action: Mapping[str, Any]) -> str | None:
+    """None, or how a logged action forfeited: ``"left"`` or ``"timeout"``."""
+    if action.get("type") != "forfeit":
+        return None
+    return "timeout" if action.get("reason") == "timeout" else "left"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One logged move, replayed: the version of the game it made, who made it, and the states
+    around it."""
+
+    version: int
+    seat: int
+    action: dict[str, Any]
+    before: Any
+    after: Any
+
+    @property
+    def forfeit(self) -> str | None:
+        return forfeit_of(self.action)
+
+
+@dataclass(frozen=True)
+class History:
+    """A started game as its log tells it: the version and state it started at, then one step per
+    move (the versions after the start are one per move; a cancel adds one more, after the last)."""
+
+    game_id: int
+    start_version: int
+    start: Any
+    steps: tuple[Step, ...]
+
+    def step(self, version: int) -> Step:
+        """The move that made ``version``."""
+        index = version - self.start_version - 1
+        if not 0 <= index < len(self.steps):
+            raise NoGameHere(
+                "Game #{game_id} has no move that made version {version}.",
+                game_id=self.game_id,
+                version=version,
+            )
+        return self.steps[index]
 
 
 Owed = Callable[[MoveResult], Sequence[Effect]]
@@ -472,10 +515,12 @@ class GameService:
         host_name: str,
         options: Mapping[str, Any],
         timeout_s: int = DEFAULT_TIMEOUT,
-    ) -> Loaded:
+        effects: Sequence[Effect] = (),
+    ) -> Changed:
+        """A new lobby, committed with the ``effects`` it owes (its card)."""
         rules = rules_for(kind)
         resolved = resolve_options(rules.OPTIONS, options)
-        row = await self.storage.create_lobby(
+        written = await self.storage.create_lobby(
             kind=kind,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -484,9 +529,10 @@ class GameService:
             options=resolved,
             seed=secrets.randbits(63),
             timeout_s=timeout_s,
+            effects=effects,
         )
         self._changed()
-        return self.load(row)
+        return Changed(self.load(written.row), written.effects)
 
     async def join(self, game_id: int, user_id: int, name: str, *, effects: Sequence[Effect] = ()) -> Changed:
         async with self.lock(game_id):
@@ -642,7 +688,12 @@ class GameService:
         return Changed(self.load(written.row), written.effects)
 
     async def start(
-        self, game_id: int, user_id: int, *, effects: Callable[[Loaded], Sequence[Effect]] = lambda g: ()
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        effects: Callable[[Loaded], Sequence[Effect]] = lambda g: (),
+        place: str | None = None,
     ) -> Changed:
         async with self.lock(game_id):
             game = await self.get(game_id)
@@ -664,7 +715,9 @@ class GameService:
                 )
             state = rules.new_game(len(row.seats), row.options, row.seed)
             started = Loaded(
-                row=replace(row, status="active", version=row.version + 1), rules=rules, state=state
+                row=replace(row, status="active", version=row.version + 1, start_place=place),
+                rules=rules,
+                state=state,
             )
             written = await self._write(
                 game_id,
@@ -674,6 +727,7 @@ class GameService:
                     state=state.to_dict(),
                     waiting=sorted(rules.to_act(state)),
                     effects=effects(started),
+                    place=place,
                 ),
             )
             started = self.cache.put(Loaded(row=written.row, rules=rules, state=state))
@@ -829,34 +883,28 @@ class GameService:
 
     async def replay(self, game_id: int) -> Any:
         """Rebuild a game's state from its initial state and its move log."""
-        row = await self.storage.get_game(game_id=game_id)
+        row, moves = await self.storage.game_with_moves(game_id=game_id)
         rules = rules_for(row.kind)
         state = rules.new_game(len(row.seats), row.options, row.seed)
-        for move in await self.storage.moves(game_id=game_id):
+        for move in moves:
             state = play(rules, state, move.seat, move.action)
         return state
 
-    async def state_at_start(self, game_id: int) -> Any:
-        row = (await self.get(game_id)).row
-        return rules_for(row.kind).new_game(len(row.seats), row.options, row.seed)
+    async def history(self, game_id: int, *, until: int | None = None) -> History:
+        """A started game's moves up to version ``until`` (default: all), replayed from its log.
 
-    async def move_at(self, game_id: int, version: int) -> tuple[Any, Any, int, str | None]:
-        """The move that made ``version`` of a game, replayed from its log: (state before, state
-        after, the seat that moved, how it forfeited if it did). The versions after the start are
-        one per move (a cancel adds one more, after the last move)."""
-        game = await self.get(game_id)
-        row, rules = game.row, game.rules
-        moves = await self.storage.moves(game_id=game_id)
-        last_version = row.version - (1 if row.status == "cancelled" else 0)
-        index = len(moves) - (last_version - version) - 1
-        if not 0 <= index < len(moves):
-            raise NoGameHere(
-                "Game #{game_id} has no move that made version {version}.", game_id=game_id, version=version
-            )
-        state = rules.new_game(len(row.seats), row.options, row.seed)
-        for move in moves[:index]:
-            state = play(rules, state, move.seat, move.action)
-        move = moves[index]
-        after = play(rules, state, move.seat, move.action)
-        result = MoveResult(before=game, after=game, seat=move.seat, action=move.action)
-        return state, after, move.seat, result.forfeit
+        The row and the log are read in one transaction, so a version is mapped onto the move that
+        made it however many moves were committed since (never from a cached row, which may be
+        older than the log)."""
+        row, moves = await self.storage.game_with_moves(game_id=game_id)
+        rules = rules_for(row.kind)
+        start_version = row.version - len(moves) - (1 if row.status == "cancelled" else 0)
+        first = state = rules.new_game(len(row.seats), row.options, row.seed)
+        steps: list[Step] = []
+        for version, move in enumerate(moves, start=start_version + 1):
+            if until is not None and version > until:
+                break
+            after = play(rules, state, move.seat, move.action)
+            steps.append(Step(version, move.seat, move.action, state, after))
+            state = after
+        return History(game_id, start_version, first, tuple(steps))

@@ -17,16 +17,17 @@ from bot.errors import NoGameHere
 from bot.storage.driver import Many, Q, Repository, Txn
 from bot.storage.errors import StaleVersion
 from bot.storage.moves import append as append_move
+from bot.storage.moves import select_moves
 from bot.storage.outbox import insert_effects
 from bot.storage.records import on_move as remember
-from bot.storage.rows import Effect, GameRow, OutboxItem, Written, dumps
+from bot.storage.rows import Effect, GameRow, MoveRow, OutboxItem, Written, dumps
 from bot.storage.waits import sync as sync_waits
 
 _COLUMNS = ", ".join(
     "g." + c
     for c in (
         "id kind guild_id channel_id status host_id options seed state result version "
-        "lobby_message_id board_message_id created_at updated_at timeout_s place_id"
+        "lobby_message_id board_message_id created_at updated_at timeout_s place_id start_place"
     ).split()
 )
 _LIVE = "g.status IN ('lobby', 'active')"
@@ -69,6 +70,7 @@ def select_games(where: str, args: Sequence[Any] = ()) -> Txn[list[GameRow]]:
                 updated_at=r[14],
                 timeout_s=r[15],
                 place_id=r[16] or r[3],
+                start_place=r[17],
                 seats=tuple(user_id for user_id, _ in seats),
                 names=tuple(name for _, name in seats),
             )
@@ -127,6 +129,16 @@ class Games(Repository):
     async def get_game(self, *, game_id: int) -> GameRow:
         return await self._db.read(select_game(game_id))
 
+    async def game_with_moves(self, *, game_id: int) -> tuple[GameRow, list[MoveRow]]:
+        """The game row and its move log as of one moment (one read transaction): the log holds
+        exactly the moves that made the row's version."""
+
+        def read() -> Txn[tuple[GameRow, list[MoveRow]]]:
+            row = yield from select_game(game_id)
+            return row, (yield from select_moves(game_id))
+
+        return await self._db.read(read())
+
     async def live_games_at(self, *, channel_id: int) -> list[GameRow]:
         """The live games played in a channel (or thread), and those whose lobby card is there."""
         return await self._db.read(
@@ -183,13 +195,15 @@ class Games(Repository):
         options: Mapping[str, Any],
         seed: int,
         timeout_s: int = 86400,
-    ) -> GameRow:
-        """A new lobby with its host seated, played in its channel until it moves to a thread."""
+        effects: Sequence[Effect] = (),
+    ) -> Written:
+        """A new lobby with its host seated, played in its channel until it moves to a thread; with
+        the ``effects`` it owes (its card)."""
         now = clock.now()
 
         when = (now, now, timeout_s)
 
-        def work() -> Txn[GameRow]:
+        def work() -> Txn[Written]:
             rows = yield Q(
                 "INSERT INTO games (kind, guild_id, channel_id, place_id, status, host_id, options, seed, "
                 "created_at, updated_at, timeout_s) "
@@ -198,7 +212,8 @@ class Games(Repository):
             )
             game_id = int(rows[0][0])
             yield from write_seats(game_id, [(host_id, host_name)])
-            return (yield from select_game(game_id))
+            items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects)
+            return Written(row=(yield from select_game(game_id)), effects=items)
 
         return await self._db.write(work())
 
@@ -268,9 +283,11 @@ class Games(Repository):
         state: Mapping[str, Any],
         waiting: Sequence[int] = (),
         effects: Sequence[Effect] = (),
+        place: str | None = None,
     ) -> Written:
-        """Start the game; ``waiting``: the seats that must act first (their deadlines start now)."""
-        sets = {"status": "active", "state": dumps(state)}
+        """Start the game; ``waiting``: the seats that must act first (their deadlines start now);
+        ``place``: where it is to be played (kept: its first board says why it is played in place)."""
+        sets = {"status": "active", "state": dumps(state), "start_place": place}
         return await self._db.write(
             change(game_id, expected_version, sets, sync_waits(game_id, waiting), effects=effects)
         )

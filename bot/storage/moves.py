@@ -21,12 +21,17 @@ def append(game_id: int, seat: int, action: Mapping[str, Any]) -> Txn[None]:
     )
 
 
+def select_moves(game_id: int) -> Txn[list[MoveRow]]:
+    """The game's move log, in order."""
+    rows = yield Q(
+        "SELECT game_id, seq, seat, action, created_at FROM moves WHERE game_id = ? ORDER BY seq",
+        (game_id,),
+    )
+    return [
+        MoveRow(game_id=r[0], seq=r[1], seat=r[2], action=json.loads(r[3]), created_at=r[4]) for r in rows
+    ]
+
+
 class Moves(Repository):
     async def moves(self, *, game_id: int) -> list[MoveRow]:
-        rows = await self._read(
-            "SELECT game_id, seq, seat, action, created_at FROM moves WHERE game_id = ? ORDER BY seq",
-            (game_id,),
-        )
-        return [
-            MoveRow(game_id=r[0], seq=r[1], seat=r[2], action=json.loads(r[3]), created_at=r[4]) for r in rows
-        ]
+        return await self._db.read(select_moves(game_id))

@@ -42,6 +42,8 @@ class GameRow:
     # Where the game is played: the thread started from its lobby card, or the card's channel itself
     # (threads off or not allowed, or the game was opened inside a thread).
     place_id: int = 0
+    # Where the game was to be played when it started (see `bot.table.threads.Places.intent`).
+    start_place: str | None = None
 
     def __post_init__(self) -> None:
         if not self.place_id:

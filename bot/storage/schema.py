@@ -275,4 +275,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE guild_settings ADD COLUMN guild_locale TEXT;
     """,
+    # 12 (a game's first board, rebuilt after a restart): where the game was to be played when it
+    # started ('thread', 'off', 'in-thread', 'no-permission'; see bot/table/threads.py), which its
+    # first board says under it when it is played in place. NULL for games started before.
+    """
+    ALTER TABLE games ADD COLUMN start_place TEXT;
+    """,
 )

@@ -22,14 +22,14 @@ from discord.utils import MISSING
 
 from bot.i18n import N_, Lang
 from bot.i18n.audience import reader
-from bot.service import Loaded
+from bot.service import History, Loaded, Step
 from bot.storage import OutboxItem
 from bot.table.catalog import GameKind
 from bot.table.components import mine_button, rematch_button, rules_button
 from bot.table.deps import Deps
 from bot.table.outbox import Context, Done, nonce_of
 from bot.table.present import News, TableInfo
-from bot.table.replies import NO_PINGS, fit
+from bot.table.replies import NO_PINGS, fit, original_answer
 from bot.table.threads import IN_PLACE_NOTES, Places
 
 log = logging.getLogger(__name__)
@@ -128,21 +128,23 @@ class Boards:
         kind = self.deps.catalog.get(game.row.kind)
         version = int(item.args["version"])
         result = context.extra.get("result")
+        history: History | None = None
         if result is not None:  # the move as the process that made it has it (views computed once)
             table = kind.table(result.after)
             news = News(result.seat, result.before.view(None), result.after.view(None), result.forfeit)
             if result.after.row.version != game.row.version:
                 table = kind.table(game, result.after.state, version=version)
-        else:  # after a restart: the move replayed from the log
-            before, after, seat, forfeit = await self.deps.service.move_at(game.id, version)
-            table = kind.table(game, after, version=version)
-            news = News(seat, kind.rules.view_for(before, None), kind.rules.view_for(after, None), forfeit)
+        else:  # after a restart: the move that made the version, replayed from the log
+            history = await self.deps.service.history(game.id, until=version)
+            step = history.step(version)
+            table = kind.table(game, step.after, version=version)
+            news = self._news(kind, step)
         table = table.speaking(await self.deps.audiences.server(game.row.guild_id))
         headline = kind.present.headline(news, table)
         place = game.row.place_id
         channel = self.deps.client.get_partial_messageable(place, guild_id=game.row.guild_id)
         if kind.present.quiet(news):
-            await self._quiet(game, kind, news, table, headline, item, context)
+            await self._quiet(game, kind, news, table, headline, item, context, history)
             return Done()
         old = game.row.board_message_id
         if old is not None:
@@ -151,8 +153,6 @@ class Boards:
             kind, news.after, table, headline, image=kind.present.board_image(news.after)
         )
         message_id = await self._send(item, context, channel, payload)
-        if message_id is not None:
-            self.deps.shown.board_text(message_id, self.text(kind, news.after, table, headline, status=False))
         return Done(board_message_id=message_id)
 
     async def _quiet(
@@ -164,6 +164,7 @@ class Boards:
         headline: str,
         item: OutboxItem,
         context: Context,
+        history: History | None,
     ) -> None:
         """A secret choice nobody may see yet: the current board's text says who has chosen (one edit,
         no new message). Without a board (a game that has none yet), a line of text is posted."""
@@ -182,7 +183,9 @@ class Boards:
             )
             await self._send(item, context, channel, {"content": text, "allowed_mentions": NO_PINGS})
             return
-        above = self.deps.shown.text_of(board) or table.heading
+        if history is None:
+            history = await self.deps.service.history(game.id, until=table.version)
+        above = self._shown_above(game, kind, history, table.version - 1, table.lang)
         path = "/channels/{channel_id}/messages/{message_id}"
         route = Route("PATCH", path, channel_id=place, message_id=board)
         body = {"content": fit(f"{above}\n{headline}\n{status}"), "allowed_mentions": {"parse": []}}
@@ -191,36 +194,58 @@ class Boards:
         except discord.NotFound:
             pass  # the board was deleted: the next board shows the game as it is
 
+    def _shown_above(self, game: Loaded, kind: GameKind, history: History, version: int, lang: Lang) -> str:
+        """The text above the status line of the board the game's place shows at ``version``: that
+        of the last move before it that was not quiet, else that of the first board. Rebuilt from
+        the log (the same text whether or not the bot restarted since that board was posted)."""
+        for step in reversed(history.steps[: version - history.start_version]):
+            news = self._news(kind, step)
+            if not kind.present.quiet(news):
+                table = kind.table(game, step.after, version=step.version).speaking(lang)
+                return self.text(kind, news.after, table, kind.present.headline(news, table), status=False)
+        table = kind.table(game, history.start, version=history.start_version).speaking(lang)
+        view = kind.rules.view_for(history.start, None)
+        return self.text(kind, view, table, self._first_headline(game, kind, view, table), status=False)
+
+    @staticmethod
+    def _news(kind: GameKind, step: Step) -> News[Any]:
+        before, after = kind.rules.view_for(step.before, None), kind.rules.view_for(step.after, None)
+        return News(step.seat, before, after, step.forfeit)
+
+    @staticmethod
+    def _first_headline(game: Loaded, kind: GameKind, view: Any, table: TableInfo, place: str = "") -> str:
+        """What the first board says above its status line: the turn order, the game's own note,
+        and (played in place although a thread was wanted, or opened in a thread) why, once."""
+        lang = table.lang
+        players = ", ".join(table.who(i) for i in range(len(table.seats)))
+        lines = [lang.t("The game begins. Turn order: {players}.", players=players)]
+        note = kind.present.start_note(view, table)
+        if note:
+            lines.append(note)
+        place = game.row.start_place or place
+        if place == "thread" and game.row.thread_id is None:  # refused when it was started
+            place = "no-permission"
+        if place in IN_PLACE_NOTES:
+            lines.append(lang.t(IN_PLACE_NOTES[place]))
+        return "\n".join(lines)
+
     async def carry_start(self, item: OutboxItem, context: Context) -> Done:
         """The first board of a game that has just started."""
         game = await self.deps.service.get(item.game_id)
         kind = self.deps.catalog.get(game.row.kind)
         state = (
-            await self.deps.service.state_at_start(game.id)
+            (await self.deps.service.history(game.id, until=0)).start
             if game.row.version != int(item.args["version"])
             else game.state
         )
         lang = await self.deps.audiences.server(game.row.guild_id)
         table = kind.table(game, state, version=int(item.args["version"])).speaking(lang)
         view = kind.rules.view_for(state, None)
-        players = ", ".join(table.who(i) for i in range(len(table.seats)))
-        lines = [lang.t("The game begins. Turn order: {players}.", players=players)]
-        note = kind.present.start_note(view, table)
-        if note:
-            lines.append(note)
-        # Played in place although a thread was wanted, or opened in a thread: said once, here.
-        place = str(item.args.get("place", ""))
-        if place == "thread" and game.row.thread_id is None:  # refused when it was started
-            place = "no-permission"
-        if place in IN_PLACE_NOTES:
-            lines.append(lang.t(IN_PLACE_NOTES[place]))
-        headline = "\n".join(lines)
+        # (An effect written by a bot that did not keep where the game started says so itself.)
+        headline = self._first_headline(game, kind, view, table, str(item.args.get("place", "")))
         channel = self.deps.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
         payload = await self.payload(kind, view, table, headline, first=True)
-        message_id = await self._send(item, context, channel, payload)
-        if message_id is not None:
-            self.deps.shown.board_text(message_id, self.text(kind, view, table, headline, status=False))
-        return Done(board_message_id=message_id)
+        return Done(board_message_id=await self._send(item, context, channel, payload))
 
     async def _send(
         self, item: OutboxItem, context: Context, channel: discord.PartialMessageable, payload: dict[str, Any]
@@ -277,13 +302,8 @@ class Boards:
     async def _answer_of(self, token: str) -> int | None:
         """The message that answered the interaction with ``token`` with the board (after a restart),
         found as its "@original" message; None when it was not answered so."""
-        app_id = self.deps.client.application_id
-        if app_id is None:
-            return None
-        webhook = discord.Webhook.partial(app_id, token, client=self.deps.client)
-        try:
-            message = await webhook.fetch_message("@original")  # type: ignore[arg-type]
-        except discord.NotFound:
+        message = await original_answer(self.deps.client, token)
+        if message is None:
             return None
         if message.flags.loading or message.flags.ephemeral:
             return None  # deferred privately: the board goes to the channel

@@ -21,23 +21,25 @@ import discord
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
+from bot import clock
 from bot.games import rules_for
 from bot.i18n import Lang
 from bot.players.seats import is_computer
 from bot.service import Loaded
 from bot.storage import OutboxItem
-from bot.table.boards import Boards
+from bot.table.boards import TOKEN_LIFETIME, Boards
 from bot.table.components import button, rematch_button, rules_button
 from bot.table.deps import Deps
 from bot.table.ids import custom_id
 from bot.table.outbox import Carrier, Context, Done
 from bot.table.present import whose_move
-from bot.table.replies import NO_PINGS, fit, mention
+from bot.table.replies import NO_PINGS, answer_webhook, fit, mention, original_answer
 from bot.table.threads import Places
 
 log = logging.getLogger(__name__)
 
 EVERY = 5.0  # seconds: the card follows a game's moves at most this often
+FIRST_ANSWER_WITHIN = 3.5  # seconds: Discord takes a command's first answer within 3 s of it
 
 
 @dataclass(frozen=True)
@@ -186,15 +188,48 @@ class Cards:
                 self._forget(game.id)
 
     async def carry_post(self, item: OutboxItem, context: Context) -> Done:
-        """A lobby opened without a command to answer (a rematch): its card is posted in the channel."""
+        """The lobby's card: the answer to the command that opened it (its id handed over by that
+        command, or found again through its token, after a crash), else posted in the channel (a
+        rematch's card, or one whose command Discord forgot or was never answered)."""
         game = await self.deps.service.get(item.game_id)
         if game.row.lobby_message_id is not None:
             return Done()
+        answer = context.extra.get("answer")
+        if answer is None and item.token is not None and not context.extra.get("forgotten"):
+            answer = await self._answer(item, game)
+        if answer is not None:
+            return Done(lobby_message_id=int(answer))
         row = game.row
         channel = self.deps.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         lang = await self.deps.audiences.server(row.guild_id)
         posted = await self.boards.post(channel, item, self.payload(game, lang))
         return Done(lobby_message_id=posted)
+
+    async def _answer(self, item: OutboxItem, game: Loaded) -> int | None:
+        """The card that answered the command of ``item`` (its token), when it has one. Until
+        Discord's time for a first answer has passed, the command may still be answered (by the
+        process that opened the lobby, a moment from now): the card is looked for after that time.
+        A command deferred and never answered (the process died) gets the card now."""
+        client = self.deps.client
+        assert item.token is not None
+        if clock.now() - item.created_at >= TOKEN_LIFETIME:
+            return None
+        answer = await original_answer(client, item.token)
+        wait = item.created_at + FIRST_ANSWER_WITHIN - clock.now()
+        if answer is None and wait > 0:
+            await asyncio.sleep(wait)
+            answer = await original_answer(client, item.token)
+        if answer is None or answer.flags.ephemeral:
+            return None
+        if answer.flags.loading:
+            webhook = answer_webhook(client, item.token)
+            assert webhook is not None
+            lang = await self.deps.audiences.server(game.row.guild_id)
+            payload = self.payload(game, lang)
+            await webhook.edit_message(
+                answer.id, content=payload["content"], view=payload["view"], allowed_mentions=NO_PINGS
+            )
+        return answer.id
 
     async def carry_card(self, item: OutboxItem, context: Context) -> Done:
         game = await self.deps.service.get(item.game_id)

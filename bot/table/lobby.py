@@ -82,10 +82,14 @@ class Lobbies:
     ) -> None:
         """A new lobby, its card the command's public answer. When the lobby is slow to write the
         command is deferred first; when Discord has forgotten the command (it came or was answered
-        too late) the card is posted in the channel by the outbox instead."""
+        too late) the card is posted in the channel by the outbox instead.
+
+        The card's id is recorded by the outbox (`post_card`, written with the lobby): handed the
+        answer's id here, or after a crash finding the answer again through the command's token."""
         channel_id = channel_of(interaction)
         timeout_s = parse_timeout(timeout_text)
         opening = self.deps.service.open_lobby(
+            effects=[Effect("post_card", token=interaction.token)],
             timeout_s=timeout_s,
             kind=kind.name,
             guild_id=interaction.guild_id,
@@ -94,26 +98,27 @@ class Lobbies:
             host_name=interaction.user.display_name,
             options=options,
         )
-        game, deferred = await within_time(interaction, opening, ephemeral=False)
+        changed, deferred = await within_time(interaction, opening, ephemeral=False)
+        game = changed.game
         content, view = self.message(game, await self.public(game))
         assert view is not None
+        card = Context()
         try:
             if deferred:
                 sent = await interaction.edit_original_response(
                     content=content, view=view, allowed_mentions=NO_PINGS
                 )
-                message_id: int | None = sent.id
+                card.extra["answer"] = sent.id
             else:
                 response = await interaction.response.send_message(
                     content, view=view, allowed_mentions=NO_PINGS
                 )
-                message_id = response.message_id
+                card.extra["answer"] = response.message_id
         except discord.NotFound:
             log.info("Game %s: the command was forgotten by Discord; its card goes to the channel", game.id)
-            self.deps.outbox.kick(await self.deps.service.owe(game.id, [Effect("post_card")]))
-            return
-        if message_id is not None:
-            await self.deps.service.set_messages(game.id, lobby_message_id=message_id)
+            card.extra["forgotten"] = True
+        finally:
+            self.deps.outbox.kick(changed.effects, {item.id: card for item in changed.effects})
 
     # ---- actions ------------------------------------------------------------------------------------
 
@@ -292,7 +297,7 @@ class Lobbies:
             out.append(Effect("card"))
             return out
 
-        changed = await self.deps.service.start(game.id, interaction.user.id, effects=effects)
+        changed = await self.deps.service.start(game.id, interaction.user.id, effects=effects, place=place)
         note = reader(interaction).t("Game #{game_id} has started.", game_id=game.id)
         await self._answer(interaction, changed, on_lobby, note)
 

@@ -334,8 +334,9 @@ class Outbox:
                 then=tuple(done.then),
             )
             # Follow-ups get their ids (and their place in the order) now; a game's new place (its
-            # thread) is stored before anyone may look for the game there.
-            if completion.then or completion.place_id is not None:
+            # thread) is stored before anyone may look for the game there, and its card before
+            # anything is started from it (its thread).
+            if completion.then or completion.place_id is not None or completion.lobby_message_id is not None:
                 await self._record([completion])
             elif completions is not None:
                 completions.append(completion)

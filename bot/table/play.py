@@ -7,7 +7,9 @@ out. A crash or an expired interaction after (1) delays the announcements; it lo
 The first answer depends on where the move came from:
 - a control on the game's current board: that board's controls come off at once (Discord's
   "update message"); the new board follows in the channel;
-- any other public move (a slash command, a private menu): the new board itself answers;
+- a private menu of a public game: that menu loses its controls and says the move is made (the
+  caller's ``note``); the new board follows in the channel;
+- any other public move (a slash command): the new board itself answers;
 - a secret move: the player's own panel, privately (updated in place when the move came from it).
 """
 
@@ -180,13 +182,15 @@ class Plays:
         action: Action | Any,
         *,
         expected_version: int | None = None,
+        note: str | None = None,
     ) -> None:
-        """Apply a move by ``interaction.user`` (committed with its effects before any answer)."""
+        """Apply a move by ``interaction.user`` (committed with its effects before any answer).
+        ``note``: what a private menu that made a public move says once it is saved."""
         kind = self.deps.catalog.get(game.row.kind)
         source = source_of(interaction, game)
-        # A public move not made on the board is answered with the new board: its effect keeps the
+        # A public move made by command is answered with the new board: its effect keeps the
         # interaction's token, to find that answer again after a restart.
-        answered_with_board = kind.private is None and source is not Source.BOARD
+        answered_with_board = kind.private is None and source not in (Source.BOARD, Source.PRIVATE)
         token = interaction.token if answered_with_board else None
 
         def effects(result: MoveResult) -> list[Effect]:
@@ -204,6 +208,9 @@ class Plays:
                 await interaction.response.edit_message(view=None)
                 if interaction.message is not None:
                     self.deps.shown.bare(interaction.message.id)
+            elif source is Source.PRIVATE:
+                text = note or reader(interaction).t(LATE_NOTE)
+                await interaction.response.edit_message(content=text, view=None)
             else:
                 contexts[announce.id].interaction = interaction
         except discord.NotFound:

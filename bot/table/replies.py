@@ -72,6 +72,26 @@ async def reply_private(interaction: discord.Interaction, text: str, **kwargs: A
         await interaction.response.send_message(fit(text), ephemeral=True, **kwargs)
 
 
+def answer_webhook(client: discord.Client, token: str) -> discord.Webhook | None:
+    """The webhook of the interaction with ``token``: its answer is its "@original" message (for 15
+    minutes). None when the bot's application id is not known yet."""
+    if client.application_id is None:
+        return None
+    return discord.Webhook.partial(client.application_id, token, client=client)
+
+
+async def original_answer(client: discord.Client, token: str) -> discord.WebhookMessage | None:
+    """The answer of the interaction with ``token``, found again (after a restart, say) as its
+    "@original" message; None when it has none (not answered yet, or Discord forgot it)."""
+    webhook = answer_webhook(client, token)
+    if webhook is None:
+        return None
+    try:
+        return await webhook.fetch_message("@original")  # type: ignore[arg-type]
+    except discord.NotFound:
+        return None
+
+
 async def within_time(
     interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool
 ) -> tuple[T, bool]:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 
 class Shown:
-    """What this process knows Discord already shows: messages whose controls it took off, and the
-    text of the boards it posted.
+    """What this process knows Discord already shows: messages whose controls it took off.
 
     Only a shortcut (a strip it would repeat otherwise); after a restart it is empty and the safe
     side (stripping again) is taken. Bounded.
@@ -13,17 +12,7 @@ class Shown:
 
     def __init__(self, size: int = 10_000) -> None:
         self._bare: dict[int, None] = {}
-        self._texts: dict[int, str] = {}  # board message id -> its text above the status line
         self._size = size
-
-    def board_text(self, message_id: int, text: str) -> None:
-        """A board was posted: its text above the status line (a quiet move rewrites only that line)."""
-        self._texts[message_id] = text
-        if len(self._texts) > self._size:
-            self._texts.pop(next(iter(self._texts)))
-
-    def text_of(self, message_id: int) -> str | None:
-        return self._texts.get(message_id)
 
     def bare(self, message_id: int) -> None:
         self._bare[message_id] = None

@@ -44,24 +44,21 @@ class DotsCommands(
             raise BadInput("Pick one dot from the menu.")
         action = dots.parse_action({"type": "line", "to": values[0], "from": cid.arg or None})
         message = interaction.message
-        picked = message is not None and message.flags.ephemeral
-        if picked and isinstance(action, dots.Line) and action.from_ is not None:
-            await self._close_picker(interaction, game, version, action)
-        await self.tools.plays.act(interaction, game, action, expected_version=version)
+        note = None
+        if message is not None and message.flags.ephemeral and isinstance(action, dots.Line):
+            note = self._drawn(interaction, game, action)
+        await self.tools.plays.act(interaction, game, action, expected_version=version, note=note)
 
-    async def _close_picker(
-        self, interaction: discord.Interaction, game: Loaded, version: int, action: dots.Line
-    ) -> None:
-        """A legal line from the private "Where does it end?" menu: the menu is answered by losing
-        its controls (the board then goes to the channel), so it cannot be used again."""
-        seat = self.tools.deps.service.check_turn(game, interaction.user.id, version)
-        view = game.view(seat)
-        start = dots.parse_dot(action.from_ or "", view.size)
-        end = dots.parse_dot(action.to, view.size)
-        if view.turn == seat and end in view.ends.get(start, ()):
-            line = f"{dots.dot_name(start)}→{dots.dot_name(end)}"
-            text = reader(interaction).t("Your line {line}: drawn.", line=line)
-            await interaction.response.edit_message(content=text, view=None)
+    @staticmethod
+    def _drawn(interaction: discord.Interaction, game: Loaded, action: dots.Line) -> str | None:
+        """What the private "Where does it end?" menu says once its line is saved (it then loses its
+        controls, so it cannot be used again; the board goes to the channel)."""
+        if action.from_ is None:
+            return None
+        size = game.view(None).size
+        start, end = dots.parse_dot(action.from_, size), dots.parse_dot(action.to, size)
+        line = f"{dots.dot_name(start)}→{dots.dot_name(end)}"
+        return reader(interaction).t("Your line {line}: drawn.", line=line)
 
     async def on_from(
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]

@@ -439,7 +439,7 @@ async def test_ten_by_ten_menus_and_a_start_dot_kept_across_a_restart(
     assert [c["value"] for c in choices] == values(menu_h)
     # The private picker lost its menu with the line drawn: it cannot be used again.
     assert emulator.message(private.id).custom_ids == []
-    assert emulator.message(private.id).content == "✅ Your move is saved. Its board is in the channel."
+    assert emulator.message(private.id).content == "Your line J10→J1: drawn."
     assert_clean(emulator)
 
 

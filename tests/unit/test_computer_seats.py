@@ -43,9 +43,11 @@ async def test_a_computer_awaited_is_due_after_the_pause_and_leaves_when_it_move
     storage = await Storage.open(database)
     try:
         service = GameService(storage)
-        game = await service.open_lobby(
-            kind="procession", guild_id=1, channel_id=5, host_id=10, host_name="Ann", options={"n": 4}
-        )
+        game = (
+            await service.open_lobby(
+                kind="procession", guild_id=1, channel_id=5, host_id=10, host_name="Ann", options={"n": 4}
+            )
+        ).game
         game = (await service.add_computer(game.id, 10, "hard")).game
         assert game.row.names[1] == "Computer (hard)"
         game = (await service.start(game.id, 10)).game

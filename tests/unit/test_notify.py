@@ -138,9 +138,11 @@ def test_the_channels_kept_are_bounded() -> None:
 
 
 async def started(service: GameService, kind: str, players: int, **options: int) -> Loaded:
-    game = await service.open_lobby(
-        kind=kind, guild_id=1, channel_id=100, host_id=ALICE, host_name="A", options=options
-    )
+    game = (
+        await service.open_lobby(
+            kind=kind, guild_id=1, channel_id=100, host_id=ALICE, host_name="A", options=options
+        )
+    ).game
     for user in (BOB, CAROL)[: players - 1]:
         game = (await service.join(game.id, user, str(user))).game
     return (await service.start(game.id, ALICE)).game

@@ -17,9 +17,11 @@ pytestmark = pytest.mark.both_dbs
 
 
 async def lobby(storage: Storage, channel: int) -> int:
-    row = await storage.create_lobby(
-        kind="procession", guild_id=1, channel_id=channel, host_id=10, host_name="Ann", options={}, seed=1
-    )
+    row = (
+        await storage.create_lobby(
+            kind="procession", guild_id=1, channel_id=channel, host_id=10, host_name="Ann", options={}, seed=1
+        )
+    ).row
     return row.id
 
 

@@ -159,10 +159,10 @@ async def test_values_come_back_as_the_python_types_written(storage: Storage) ->
     """64-bit ids exactly, times with their fractions (a ``? + timeout_s`` is not an integer sum), no
     Decimal from any column or aggregate."""
     big = 2**63 - 1
-    row = await storage.create_lobby(
+    row = (await storage.create_lobby(
         kind="procession", guild_id=big, channel_id=big - 1, host_id=big - 2, host_name="Ann",
         options={"n": 4}, seed=2**62, timeout_s=60,
-    )  # fmt: skip
+    )).row  # fmt: skip
     assert (row.guild_id, row.channel_id, row.host_id, row.seed) == (big, big - 1, big - 2, 2**62)
     started = await storage.start_game(game_id=row.id, expected_version=row.version, state={}, waiting=[0])
     (wait,) = await storage.waits_of_game(game_id=row.id)

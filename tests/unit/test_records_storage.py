@@ -72,9 +72,11 @@ async def finish_game(
 ) -> GameRow:
     """A game of ``seats`` played to ``result`` through the storage as the service does: seat 0 moves,
     ``forfeits`` leave on the way, and the last move (a forfeit when ``last_forfeits``) finishes it."""
-    row = await storage.create_lobby(
-        kind=kind, guild_id=guild_id, channel_id=500, host_id=seats[0], host_name="x", options={}, seed=1
-    )
+    row = (
+        await storage.create_lobby(
+            kind=kind, guild_id=guild_id, channel_id=500, host_id=seats[0], host_name="x", options={}, seed=1
+        )
+    ).row
     row = (
         await storage.update_lobby(
             game_id=row.id,
@@ -141,9 +143,11 @@ async def test_a_finishing_move_records_results_and_ratings_in_its_own_transacti
 async def test_a_game_that_does_not_finish_records_nothing_and_a_stale_move_nothing_either(
     storage: Storage,
 ) -> None:
-    row = await storage.create_lobby(
-        kind="dots", guild_id=1, channel_id=5, host_id=ANN, host_name="Ann", options={}, seed=1
-    )
+    row = (
+        await storage.create_lobby(
+            kind="dots", guild_id=1, channel_id=5, host_id=ANN, host_name="Ann", options={}, seed=1
+        )
+    ).row
     row = (
         await storage.update_lobby(
             game_id=row.id, expected_version=row.version, seats=[(ANN, "Ann"), (BEA, "Bea")], host_id=ANN

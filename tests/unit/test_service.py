@@ -32,9 +32,11 @@ async def service(database: str):
 
 
 async def lobby(service: GameService, channel: int = 100, n: int = 5, players: int = 2):
-    game = await service.open_lobby(
-        kind="procession", guild_id=1, channel_id=channel, host_id=10, host_name="Ann", options={"n": n}
-    )
+    game = (
+        await service.open_lobby(
+            kind="procession", guild_id=1, channel_id=channel, host_id=10, host_name="Ann", options={"n": n}
+        )
+    ).game
     for i in range(1, players):
         game = (await service.join(game.id, 10 + i, f"P{i}")).game
     return game

@@ -34,15 +34,17 @@ pytestmark = pytest.mark.both_dbs
 
 
 async def lobby(storage: Storage, channel: int = 100) -> GameRow:
-    row = await storage.create_lobby(
-        kind="procession",
-        guild_id=1,
-        channel_id=channel,
-        host_id=10,
-        host_name="Ann",
-        options={"n": 5},
-        seed=7,
-    )
+    row = (
+        await storage.create_lobby(
+            kind="procession",
+            guild_id=1,
+            channel_id=channel,
+            host_id=10,
+            host_name="Ann",
+            options={"n": 5},
+            seed=7,
+        )
+    ).row
     written = await storage.update_lobby(
         game_id=row.id, expected_version=row.version, seats=[(10, "Ann"), (11, "Bea")], host_id=10
     )
@@ -104,7 +106,7 @@ async def test_a_version_4_database_upgrades_and_keeps_its_games(tmp_path: Path)
     build_v4_database(path)
     storage = await Storage.open(str(path))
     try:
-        assert await storage.schema_version() == len(MIGRATIONS) == 11
+        assert await storage.schema_version() == len(MIGRATIONS) == 12
         game = await storage.get_game(game_id=5)
         assert game.place_id == game.channel_id and game.thread_id is None  # played where it was
         assert (game.status, game.version, game.state, game.board_message_id, game.timeout_s) == (
@@ -302,9 +304,11 @@ async def test_a_move_and_its_effects_are_committed_together(storage: Storage) -
 
 
 async def test_lobby_start_cancel_and_reminders_take_effects(storage: Storage) -> None:
-    row = await storage.create_lobby(
-        kind="updown", guild_id=None, channel_id=1, host_id=1, host_name="A", options={}, seed=1
-    )
+    row = (
+        await storage.create_lobby(
+            kind="updown", guild_id=None, channel_id=1, host_id=1, host_name="A", options={}, seed=1
+        )
+    ).row
     joined = await storage.update_lobby(
         game_id=row.id,
         expected_version=row.version,

@@ -109,9 +109,16 @@ async def play_random(service: GameService, game_id: int, rng: random.Random, mo
 
 async def new_game(service: GameService, kind: str, channel: int, players: int, *, computer: bool = False):
     host = 1000 + channel
-    game = await service.open_lobby(
-        kind=kind, guild_id=GUILD, channel_id=channel, host_id=host, host_name=f"Host {channel}", options={}
-    )
+    game = (
+        await service.open_lobby(
+            kind=kind,
+            guild_id=GUILD,
+            channel_id=channel,
+            host_id=host,
+            host_name=f"Host {channel}",
+            options={},
+        )
+    ).game
     for k in range(1, players):
         user = computer_id("easy", k) if computer else host + k
         name = computer_name(user) if computer else f"Player {user}"
@@ -137,9 +144,11 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
             forfeited = await new_game(service, kind, channel, 2)
             await play_random(service, forfeited.game.id, rng, 1)
             await service.forfeit(forfeited.game.id, forfeited.game.row.seats[1])
-        lobby = await service.open_lobby(
-            kind="dots", guild_id=GUILD, channel_id=99, host_id=5, host_name="Eve", options={"size": 4}
-        )
+        lobby = (
+            await service.open_lobby(
+                kind="dots", guild_id=GUILD, channel_id=99, host_id=5, host_name="Eve", options={"size": 4}
+            )
+        ).game
         cancelled = await new_game(service, "updown", 98, 3)
         await play_random(service, cancelled.game.id, rng, 2)
         await service.cancel(cancelled.game.id, cancelled.game.row.host_id, can_manage=False)
