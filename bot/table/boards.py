@@ -262,13 +262,16 @@ class Boards:
                         posted = await self.post(channel, item, payload)
                         with contextlib.suppress(discord.HTTPException):
                             await interaction.edit_original_response(content=reader(interaction).t(LATE_NOTE))
+                        context.extra["answered"] = True
                         return posted
                     response = await interaction.response.send_message(**payload)
+                    context.extra["answered"] = True
                     if response.message_id is not None:
                         return response.message_id
                     return (await interaction.original_response()).id
                 except discord.NotFound:
                     log.info("The interaction for outbox effect %s expired; posting to the channel", item.id)
+                    context.extra["answered"] = True  # (nobody can answer it any more)
                     payload = _fresh(payload)
         elif item.token is not None and time.time() - item.created_at < TOKEN_LIFETIME:
             answered = await self._answer_of(item.token)

@@ -292,9 +292,6 @@ class Outbox:
         """These items were carried out by another process: whoever waits for them goes on."""
         queue = self._queues.get(game_id, {})
         for item_id in item_ids:
-            context = self._contexts.get(item_id)
-            if context is not None:
-                context.extra["handed_over"] = True
             item = queue.get(item_id)
             if item is not None:
                 self._finish(item)

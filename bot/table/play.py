@@ -281,8 +281,10 @@ class Plays:
                     with contextlib.suppress(discord.HTTPException):
                         await interaction.response.defer(ephemeral=True, thinking=True)
             await finished
-        if context.extra.get("handed_over"):
-            # Another process (sharing the database) carried the board out, to the channel: say so.
+        if not context.extra.get("answered") and not (context.mover is not None and context.mover.told):
+            # The board went to the channel without answering this interaction: another process
+            # (sharing the database) carried it out, or this process's pass over pending effects
+            # took it up between the commit and the hand-over to the outbox. Say so.
             async with context.answering:
                 with contextlib.suppress(discord.HTTPException):
                     if interaction.response.is_done():

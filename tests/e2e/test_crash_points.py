@@ -310,3 +310,38 @@ async def test_a_lobby_click_answered_right_before_a_crash_leaves_a_working_card
         )
         await click(emu, scene.alice, card, "Start")
     await assert_starts_in_its_thread(emu, scene, bot_db, card, game_id)
+
+
+# ---- a board carried out by the pass over pending effects before the move handed it over ------------
+
+
+async def test_a_slash_move_whose_board_the_pass_took_up_is_still_answered(
+    emu: DiscordEmulator,
+    scene: Scene,
+    bot_harness: BotHarness,
+    bot_db: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The outbox's pass over pending effects may read a move's board between the move's commit and
+    the command handing it (with its interaction) to the outbox: the board then goes to the channel
+    without answering the command. The command is still answered, privately, saying where the board
+    is, never left to fail."""
+    bot = bot_harness.bot
+    game_id = await start_game(emu, scene.channel, "procession new", scene.alice, scene.bob, n=3)
+    acting = bot.service.act
+
+    async def act_then_pass(*args: Any, **kwargs: Any) -> Any:
+        result = await acting(*args, **kwargs)
+        bot.outbox.kick(result.effects)  # as the pass does: no interaction, no mover
+        await bot.outbox.wait_for(result.effects[0].id)
+        return result
+
+    monkeypatch.setattr(bot.service, "act", act_then_pass)
+    before = latest_board(emu, scene.channel)
+    rec = await emu.slash(scene.alice, scene.channel, "procession flip", position=1)
+    assert await private_reply(rec) == "✅ Your move is saved. Its board is in the channel."
+    await emu.wait_idle(timeout=SETTLE)
+    assert move_count(bot_db, game_id) == 1
+    boards = [m for m in bot_messages(emu, scene.channel) if m.attachments and m.id > before.id]
+    assert len(boards) == 1, [b.content for b in boards]
+
