@@ -138,6 +138,26 @@ def canonical(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def slash_move(kind: str, choice: dict[str, Any], *, rank_label: bool = False) -> tuple[str, dict[str, Any]]:
+    """The slash command (and its options) that makes the move ``choice`` (a legal action's JSON);
+    with ``rank_label``, an Up-Down-Stay card by its label (``Q``) instead of its value."""
+    if kind == "procession":
+        return "procession flip", {"position": choice["position"]}
+    if kind == "dots":
+        options = {"to": choice["to"]}
+        if choice["from"] is not None:
+            options["from"] = choice["from"]
+        return "dots line", options
+    if kind == "updown" and choice["type"] == "predict":
+        return "updown predict", {"letters": choice["letters"]}
+    if kind == "updown":
+        rank = choice["rank"]
+        return "updown play", {"card": RULES["updown"].rank_label(rank) if rank_label else str(rank)}
+    if kind == "numbers":
+        return "numbers pick", {"number": choice["number"]}
+    return "divisors pick", {"card": choice["card"]}
+
+
 # ---- the database ----------------------------------------------------------------------------------
 
 
@@ -934,21 +954,8 @@ class CrashRun:
         rng: random.Random,
     ) -> bool:
         kind = info.kind
-        if kind == "procession":
-            command, options = "procession flip", {"position": choice["position"]}
-        elif kind == "dots":
-            command, options = "dots line", {"to": choice["to"]}
-            if choice["from"] is not None:
-                options["from"] = choice["from"]
-        elif kind == "updown" and choice["type"] == "predict":
-            command, options = "updown predict", {"letters": choice["letters"]}
-        elif kind == "updown":
-            label = str(choice["rank"]) if rng.random() < 0.5 else RULES["updown"].rank_label(choice["rank"])
-            command, options = "updown play", {"card": label}
-        elif kind == "numbers":
-            command, options = "numbers pick", {"number": choice["number"]}
-        else:
-            command, options = "divisors pick", {"card": choice["card"]}
+        by_label = kind == "updown" and rng.random() >= 0.5
+        command, options = slash_move(kind, choice, rank_label=by_label)
         rec = await self.slash(user, place, command, options)
         if rec is None:
             return False

@@ -49,7 +49,7 @@ from typing import Any
 
 from PIL import Image
 
-from bench.crash_safety import BotProcess, CrashRun
+from bench.crash_safety import BotProcess, CrashRun, slash_move
 from bench.crash_twice import board_of, find_doubles, first_form
 from bot.games import RULES
 from tests.db import query
@@ -201,22 +201,8 @@ def slash(command: str, who: int | None = None, where: str = "place", **options:
     return act
 
 
-def move_by_slash(t: Table, user: User, seat: int, choice: dict[str, Any]) -> Awaitable[InteractionRecord]:
-    kind = t.kind
-    if kind == "procession":
-        command, options = "procession flip", {"position": choice["position"]}
-    elif kind == "dots":
-        command, options = "dots line", {"to": choice["to"]}
-        if choice["from"] is not None:
-            options["from"] = choice["from"]
-    elif kind == "updown" and choice["type"] == "predict":
-        command, options = "updown predict", {"letters": choice["letters"]}
-    elif kind == "updown":
-        command, options = "updown play", {"card": str(choice["rank"])}
-    elif kind == "numbers":
-        command, options = "numbers pick", {"number": choice["number"]}
-    else:
-        command, options = "divisors pick", {"card": choice["card"]}
+def move_by_slash(t: Table, user: User, choice: dict[str, Any]) -> Awaitable[InteractionRecord]:
+    command, options = slash_move(t.kind, choice)
     return t.emu.slash(user, t.place(), command, options)
 
 
@@ -241,7 +227,7 @@ def waiting_seat(t: Table, seat: int | None) -> tuple[User, int]:
 def command_move(seat: int | None = None) -> Act:
     async def act(t: Table) -> Reply:
         user, s = waiting_seat(t, seat)
-        return await move_by_slash(t, user, s, choice_for(t, s))
+        return await move_by_slash(t, user, choice_for(t, s))
 
     return act
 
@@ -312,6 +298,7 @@ def picker_move() -> Act:
 
 
 def panel_of(t: Table, user: User, private: bool = False) -> MessageRecord:
+    t.stored()  # the game's id, from its channel
     shown = t.emu.private_messages(user) if private else t.emu.dm_messages(user)
     panels = [m for m in shown if f"game #{t.game_id}" in m.content and m.author.id == t.emu.bot_user.id]
     if not panels:
@@ -847,10 +834,14 @@ def observe(t: Table) -> dict[str, Any]:
     )
     boards = []
     for m in posts:
-        board = board_of(first_form(m))
-        if board is None or (place is t.channel and any(c.endswith(":-:join") for c in first_form_ids(m))):
+        if place is t.channel and any(c.endswith(":-:join") for c in first_form_ids(m)):
+            continue  # the card, when the game is played in its channel
+        # A board answering a slash command may first be "thinking": its first form naming a version.
+        shown = next(((v, board_of(v)) for v in m.versions if board_of(v) is not None), None)
+        if shown is None:
             continue
-        first = first_form(m)
+        first, board = shown
+        assert board is not None
         boards.append(
             {
                 "version": board[1],
