@@ -3,6 +3,12 @@ bot's processes are killed with SIGKILL again and again and restarted on the sam
 
     python bench/crash_safety.py [--quick] [--kills N] [--games N] [--seed N] [--keep]
                                  [--processes N] [--db sqlite|postgresql|postgresql://...]
+    python bench/crash_safety.py --sweep [--game G ...] [--path TEXT] [--points all|ends|first] [--keep]
+
+``--sweep`` runs the kill-point sweeps of bench/kill_sweep.py instead: every game and input path, the
+bot killed right after each request it makes while handling one scripted interaction, and compared with
+a run that was not killed (``--game`` and ``--path`` choose cases by game and by a part of their name;
+``--points ends`` kills only after the first and the last request, as the tests do).
 
 The emulator (tests/emulator) runs in this process and keeps its world (servers, channels, threads,
 users, messages, synced commands) across the bot's lives; the bot runs as ``python bench/launch_bot.py``
@@ -130,6 +136,26 @@ LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d |==== ")  # a log record'
 def canonical(value: Any) -> Any:
     """A JSON value as the database holds it (tuples become lists)."""
     return json.loads(json.dumps(value))
+
+
+def slash_move(kind: str, choice: dict[str, Any], *, rank_label: bool = False) -> tuple[str, dict[str, Any]]:
+    """The slash command (and its options) that makes the move ``choice`` (a legal action's JSON);
+    with ``rank_label``, an Up-Down-Stay card by its label (``Q``) instead of its value."""
+    if kind == "procession":
+        return "procession flip", {"position": choice["position"]}
+    if kind == "dots":
+        options = {"to": choice["to"]}
+        if choice["from"] is not None:
+            options["from"] = choice["from"]
+        return "dots line", options
+    if kind == "updown" and choice["type"] == "predict":
+        return "updown predict", {"letters": choice["letters"]}
+    if kind == "updown":
+        rank = choice["rank"]
+        return "updown play", {"card": RULES["updown"].rank_label(rank) if rank_label else str(rank)}
+    if kind == "numbers":
+        return "numbers pick", {"number": choice["number"]}
+    return "divisors pick", {"card": choice["card"]}
 
 
 # ---- the database ----------------------------------------------------------------------------------
@@ -928,21 +954,8 @@ class CrashRun:
         rng: random.Random,
     ) -> bool:
         kind = info.kind
-        if kind == "procession":
-            command, options = "procession flip", {"position": choice["position"]}
-        elif kind == "dots":
-            command, options = "dots line", {"to": choice["to"]}
-            if choice["from"] is not None:
-                options["from"] = choice["from"]
-        elif kind == "updown" and choice["type"] == "predict":
-            command, options = "updown predict", {"letters": choice["letters"]}
-        elif kind == "updown":
-            label = str(choice["rank"]) if rng.random() < 0.5 else RULES["updown"].rank_label(choice["rank"])
-            command, options = "updown play", {"card": label}
-        elif kind == "numbers":
-            command, options = "numbers pick", {"number": choice["number"]}
-        else:
-            command, options = "divisors pick", {"card": choice["card"]}
+        by_label = kind == "updown" and rng.random() >= 0.5
+        command, options = slash_move(kind, choice, rank_label=by_label)
         rec = await self.slash(user, place, command, options)
         if rec is None:
             return False
@@ -1429,6 +1442,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, help="tables playing at once (default 25; quick 10)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the players' choices and the kills")
     parser.add_argument("--keep", action="store_true", help="keep the database and the bot's logs")
+    parser.add_argument("--sweep", action="store_true", help="the kill-point sweeps (bench/kill_sweep.py)")
+    parser.add_argument("--game", action="append", help="--sweep: the cases of this game (repeatable)")
+    parser.add_argument("--path", default="", help="--sweep: the cases whose name holds this text")
+    parser.add_argument(
+        "--points", choices=("all", "ends", "first"), default="all", help="--sweep: which kill points"
+    )
     parser.add_argument(
         "--processes",
         type=int,
@@ -1463,9 +1482,31 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def sweep(args: argparse.Namespace, workdir: Path) -> int:
+    from bench import kill_sweep
+
+    names = [
+        name
+        for name, case in kill_sweep.CASES.items()
+        if (not args.game or case.kind in args.game) and args.path in name
+    ]
+    if not names:
+        print("no case matches --game and --path; the cases:", ", ".join(kill_sweep.CASES))
+        return 2
+    points = {"all": kill_sweep.every_point, "ends": kill_sweep.end_points, "first": kill_sweep.first_point}
+    return asyncio.run(kill_sweep.run_sweeps(names, points[args.points], workdir))
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="quetbot-crash-"))
+    if args.sweep:
+        status = sweep(args, workdir)
+        if args.keep or status != 0:
+            print(f"kept {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+        return status
     print(f"seed {args.seed}; database and bot logs in {workdir}")
     status = 1
     try:

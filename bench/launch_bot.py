@@ -12,6 +12,10 @@ the tests (the REST base, the gateway URL, and a 50 ms wait for guilds instead o
 bench/floor_bot.py, or with ``floor-image`` that bot answering with the PNG file named by
 ``QUETBOT_FLOOR_IMAGE``. When the client is ready it prints ``BENCH-READY`` on stdout.
 
+With ``QUETBOT_FIXED_SEED=<n>`` (tests only) every game the bot opens is seeded ``n`` instead of at
+random, so two runs of one scripted game deal the same cards (bench/kill_sweep.py compares a run the
+bot was killed in with one it was not).
+
 The benchmarks start it with `start_bot`.
 """
 
@@ -125,8 +129,24 @@ def announce_ready(client: Any) -> None:
     client.add_listener(on_ready, "on_ready")
 
 
+class FixedSeed:
+    """Stands in for the `secrets` module where the bot draws a new game's seed."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def randbits(self, k: int) -> int:
+        return self.seed % (1 << k)
+
+
 def run_quetbot(options: list[str]) -> None:
     import bot.__main__ as entry
+
+    fixed = os.environ.get("QUETBOT_FIXED_SEED", "").strip()
+    if fixed:
+        import bot.service
+
+        bot.service.secrets = FixedSeed(int(fixed))  # type: ignore[assignment]
 
     create = entry.create_bot
 

@@ -67,7 +67,8 @@ class Trap:
     interaction matching `interaction`. Otherwise the request matches `pattern` (fnmatch over the
     path or route, with or without the method, as in `fail_next`) and, when `interaction` is given,
     started after a matching interaction was dispatched (one dispatched after arming, for a
-    predicate). Only requests Discord accepted (status below 400) fire a trap.
+    predicate). Only requests Discord accepted (status below 400) fire a trap; with `skip`, the first
+    `skip` of the matching ones are let through (the trap fires on the next).
     """
 
     pattern: str
@@ -75,6 +76,7 @@ class Trap:
     interaction: InteractionMatch
     answer: bool
     armed_at: float
+    skip: int = 0  # matching requests still to let through before it fires
     request: RequestRecord | None = None  # the request it fired on
     fired_on: InteractionRecord | None = None  # the interaction answered (or followed)
     error: BaseException | None = None

@@ -497,13 +497,18 @@ class World:
         self.traps.append(trap)
         return trap
 
-    def after_request(self, pattern: str, hook: Hook, *, after: InteractionMatch = None) -> Trap:
+    def after_request(
+        self, pattern: str, hook: Hook, *, after: InteractionMatch = None, nth: int = 1
+    ) -> Trap:
         """Run `hook()` once, when the first request matching `pattern` ("POST /channels/*/messages",
-        as in `fail_next`) has been applied, before its response goes back to the bot. With
+        as in `fail_next`; "*" for any) has been applied, before its response goes back to the bot
+        (with `nth`, the nth such request: "right after the bot's 3rd request from now"). With
         `after`, only a request started after a matching interaction was dispatched counts (for a
         predicate: an interaction dispatched after arming): "the first channel message the bot
         creates after interaction X". `await trap.wait()` waits for the hook to have run."""
-        trap = Trap(pattern, hook, after, answer=False, armed_at=self._now())
+        if nth < 1:
+            raise EmulatorError("nth counts from 1")
+        trap = Trap(pattern, hook, after, answer=False, armed_at=self._now(), skip=nth - 1)
         self.traps.append(trap)
         return trap
 
@@ -565,6 +570,9 @@ class World:
                 if since is None:
                     continue
                 trap.fired_on = since
+            if trap.skip:
+                trap.skip -= 1
+                continue
             trap.request = record
             self.traps.remove(trap)
             return trap
