@@ -112,6 +112,9 @@ class Outbox:
         self._contexts: dict[int, Context] = {}  # item id -> context
         self._drains: dict[int, asyncio.Task[None]] = {}
         self._finished: dict[int, asyncio.Event] = {}  # item id -> set when done (or given up)
+        # Items committed whose kick (with the interaction that answers them) is still to come: the
+        # game's queue waits for them (see `reserve`).
+        self._reserved: dict[int, asyncio.Event] = {}
         # Items this process finished lately: a pass over the database that read one just before it
         # was completed must not carry it out again. Bounded; ids only grow.
         self._done: OrderedDict[int, None] = OrderedDict()
@@ -129,8 +132,22 @@ class Outbox:
 
     # ---- feeding ----------------------------------------------------------------------------------
 
+    def reserve(self, items: Sequence[OutboxItem]) -> None:
+        """``items`` were just committed, and are kicked once the mover has had a first answer:
+        until then they hold their place in their game's order, so nothing written after them (a
+        move made meanwhile) is carried out first. The kick must follow (in a ``finally``)."""
+        for item in items:
+            if item.id not in self._done:
+                self._reserved.setdefault(item.id, asyncio.Event())
+                self._queues.setdefault(item.game_id, {}).setdefault(item.id, item)
+                self._finished.setdefault(item.id, asyncio.Event())
+
     def kick(self, items: Sequence[OutboxItem], contexts: dict[int, Context] | None = None) -> None:
         """Carry out ``items`` (just written) now, in order per game."""
+        for item in items:
+            held = self._reserved.pop(item.id, None)
+            if held is not None:
+                held.set()
         items = [item for item in items if item.id not in self._done]
         for item in items:
             self._queues.setdefault(item.game_id, {})[item.id] = item
@@ -194,7 +211,7 @@ class Outbox:
         now, after, busy = self.clock(), 0, self._busy_games()
         while True:
             due = await self.storage.pending_effects(now=now, holder=self.holder, after=after, limit=PAGE)
-            self.kick([i for i in due if i.game_id not in busy])
+            self.kick([i for i in due if i.game_id not in busy and i.id not in self._reserved])
             if len(due) < PAGE:
                 return
             after = due[-1].id
@@ -316,6 +333,10 @@ class Outbox:
                     # A game busy for long keeps its lease: what was done is recorded now too, so
                     # a crash redoes at most half a lease of it (a post's nonce holds for minutes).
                     await self._record(completions)
+            held = self._reserved.get(item.id)
+            if held is not None:  # its mover is being answered: it comes first, once kicked
+                await held.wait()
+                continue
             item = queue.get(item.id, item)
             done = await self._carry_one(item)
             if done is None:

@@ -199,6 +199,9 @@ class Plays:
         result = await self.deps.service.act(
             game.id, interaction.user.id, action, expected_version=expected_version, effects=effects
         )
+        # The effects wait in the outbox while the first answer goes out, so that a move made
+        # meanwhile (Discord slow to take that answer) cannot post its board before this one.
+        self.deps.outbox.reserve(result.effects)
         contexts = self._contexts(kind, result, Mover(interaction))
         announce = result.effects[0]
         try:
@@ -216,9 +219,9 @@ class Plays:
         except discord.NotFound:
             log.info("The first answer to a move in game %s came too late (interaction expired)", game.id)
         except Exception as exc:
-            self.deps.outbox.kick(result.effects, contexts)
             raise MoveSaved(game.id) from exc
-        self.deps.outbox.kick(result.effects, contexts)
+        finally:
+            self.deps.outbox.kick(result.effects, contexts)
         if contexts[announce.id].interaction is not None:
             await self._answer_with_board(interaction, contexts[announce.id], announce.id)
 

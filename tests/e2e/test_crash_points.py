@@ -26,6 +26,7 @@ from tests.e2e.driver import (
     assert_clean,
     bot_messages,
     game_state,
+    is_card,
     latest_board,
     lobby_message,
     move_count,
@@ -345,3 +346,38 @@ async def test_a_slash_move_whose_board_the_pass_took_up_is_still_answered(
     boards = [m for m in bot_messages(emu, scene.channel) if m.attachments and m.id > before.id]
     assert len(boards) == 1, [b.content for b in boards]
 
+
+# ---- a move made while the answer to the one before is still on its way -------------------------------
+
+
+def board_versions(emu: DiscordEmulator, scene: Scene) -> list[int]:
+    """The versions of the boards in the channel, in the order they were posted (from their images'
+    names, ``<kind>-<game>-<version>.png``)."""
+    posts = [m for m in bot_messages(emu, scene.channel) if m.attachments and not is_card(m)]
+    names = [m.attachments[0].filename for m in posts]
+    return [int(name.rsplit("-", 1)[1].removesuffix(".png")) for name in names if name.count("-") == 2]
+
+
+async def test_a_move_made_while_discord_takes_the_last_answer_does_not_overtake_its_board(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
+) -> None:
+    """Alice flips with the board's button; while Discord is slow to take the bot's answer (the
+    button's board losing its controls), Bob flips by command. Bob's board is his command's answer,
+    but it comes after Alice's: every version's board in order, once."""
+    game_id = await start_game(emu, scene.channel, "procession new", scene.alice, scene.bob, n=3)
+    await emu.wait_idle(timeout=SETTLE)
+    board = latest_board(emu, scene.channel)
+    bob: list[Any] = []
+
+    async def bob_flips_meanwhile() -> None:
+        bob.append(await emu.slash(scene.bob, scene.channel, "procession flip", position=3))
+        await asyncio.sleep(0.5)  # Discord holds the answer to Alice's click this long
+
+    trap = emu.after_request("POST /interactions/*/callback", bob_flips_meanwhile)
+    await (await emu.click(scene.alice, board, board.button("1")["custom_id"])).response()
+    await trap.wait()
+    await bob[0].response()
+    await emu.wait_idle(timeout=SETTLE)
+    assert move_count(bot_db, game_id) == 2
+    versions = board_versions(emu, scene)
+    assert versions == sorted(set(versions)) and len(versions) == 3, versions
