@@ -8,7 +8,19 @@ from collections.abc import Sequence
 
 from bot.games.dots import COLUMNS, View, directed
 from bot.i18n import ENGLISH, N_, Lang
-from bot.render.colours import BACKGROUND, BAD, GOOD, GRID, HIGHLIGHT, INK, MUTED, PANEL, RGB, player_colour
+from bot.render.colours import (
+    BACKGROUND,
+    BAD,
+    GOOD,
+    GRID,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    RESULT,
+    RGB,
+    player_colour,
+)
 from bot.render.common import Canvas, seat_name, text_width
 
 PAD = 16
@@ -154,7 +166,7 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
     # Legend: the players, their scores, who moves and what is owed.
     y = legend_y
     if view.outcome is not None:
-        c.text((PAD, y), over, TEXT, BAD, "bold")
+        c.text((PAD, y), over, TEXT, RESULT, "bold")
     elif view.owed is not None and view.turn is not None:
         c.text((PAD, y), owed, text_size, INK)
     y += 30
