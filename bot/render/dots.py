@@ -59,13 +59,13 @@ def _owed_line(view: View, names: Sequence[str], room: int, lang: Lang = ENGLISH
         wordings = [
             directed(
                 d,
-                N_("{player} draws a vertical line from a non-virgin dot (fallback)"),
-                N_("{player} draws a horizontal line from a non-virgin dot (fallback)"),
+                N_("{player} draws a vertical line from any used dot"),
+                N_("{player} draws a horizontal line from any used dot"),
             ),
             directed(
                 d,
-                N_("{player} draws a vertical line (fallback)"),
-                N_("{player} draws a horizontal line (fallback)"),
+                N_("{player}: a vertical line from a used dot"),
+                N_("{player}: a horizontal line from a used dot"),
             ),
         ]
     else:

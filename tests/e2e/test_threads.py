@@ -261,7 +261,11 @@ async def test_game_status_in_the_channel_names_its_games_and_links_their_thread
     over_thread = emu.channels[over_card.id]
     answer = await private_reply(await emu.slash(scene.mod, scene.channel, "game status"))
     assert f"#{over}" in answer and f"<#{over_thread.id}>" in answer and "No game" not in answer, answer
+    stranger = await private_reply(await emu.slash(scene.mod, over_thread, "procession flip", position=1))
+    assert "open your own in a channel with /procession new" in stranger and "thread" not in stranger
     await play_out(emu, bot_harness, over_thread, over, [scene.alice, scene.bob], seed=1)
+    late = await private_reply(await emu.slash(scene.alice, over_thread, "procession flip", position=1))
+    assert "the last board here" in late and f"<#{scene.channel.id}>" in late, late
     live, live_card = await open_and_start(emu, scene.channel, "dots", scene.carol, scene.dave, size=3)
     live_thread = emu.channels[live_card.id]
 
