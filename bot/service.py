@@ -874,8 +874,9 @@ class GameService:
         if seat is None:
             raise NotAPlayer(
                 "You are not playing in game #{game_id}. "
-                "Wait for the next one, or start your own in a thread.",
+                "Wait for the next one, or open your own in a channel with /{command} new.",
                 game_id=row.id,
+                command=row.kind,
             )
         return seat
 

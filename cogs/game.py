@@ -15,8 +15,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BadInput, GameError, NoGameHere, NotAllowed, WhichGame
+from bot.games import rules_for
 from bot.games.base import FORFEIT
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, Lang
 from bot.i18n.audience import AUTO, reader
 from bot.players import LEVELS
 from bot.rules_text import RULES_TEXT, rules_of
@@ -56,6 +57,24 @@ NOTIFY_CHOICES = [
 
 def in_lobby(row: GameRow) -> bool:
     return row.status == "lobby"
+
+
+def threads_list(rows: list[GameRow], lang: Lang) -> str:
+    """/game status in a channel whose games are played in their threads: each game (live ones
+    first) with a link to its thread."""
+    lines = [lang.t("The games opened in this channel are played in their own threads:")]
+    for row in rows:
+        values = {"title": rules_for(row.kind).TITLE, "game_id": row.id, "thread": f"<#{row.place_id}>"}
+        if row.live:
+            lines.append(lang.t("▶️ **{title}** #{game_id}, being played in {thread}", **values))
+        elif row.status == "finished":
+            lines.append(
+                lang.t("🏁 **{title}** #{game_id}, over (its result is on its card here): {thread}", **values)
+            )
+        else:
+            lines.append(lang.t("✖️ **{title}** #{game_id}, cancelled: {thread}", **values))
+    lines.append(lang.t("Use /game status in a game's thread to see its board."))
+    return "\n".join(lines)
 
 
 class GameAdmin(commands.GroupCog, group_name="game", group_description="Commands shared by every game"):
@@ -102,7 +121,17 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
                 raise
             row = (await tools.deps.service.get(which.game_ids[0])).row  # theirs, in its thread
         except NoGameHere:
-            row = await tools.deps.storage.latest_game_at(place_id=channel_of(interaction))
+            place_id = channel_of(interaction)
+            # Games opened here are played in their threads: those are this channel's games.
+            threaded = await tools.deps.storage.thread_games_of(channel_id=place_id)
+            row = (
+                None
+                if any(g.live for g in threaded)
+                else await tools.deps.storage.latest_game_at(place_id=place_id)
+            )
+            if row is None and threaded:
+                await reply_private(interaction, threads_list(threaded, reader(interaction)))
+                return
         if row is None:
             raise GameError("No game has been played in this channel yet. Start one with /<game> new.")
         game = tools.deps.service.load(row)

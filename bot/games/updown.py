@@ -38,7 +38,7 @@ from bot.errors import (
     name_list,
 )
 from bot.games.base import ActionJSON, Forfeit, Option, Outcome, require
-from bot.i18n import N_, Lang, Msg
+from bot.i18n import ENGLISH, N_, Lang, Msg
 from bot.inputs import excerpt, is_ascii_digits, not_allowed, whole_number
 
 NAME = "updown"
@@ -521,17 +521,39 @@ class OutOfPlayoff(NotYourTurn):
 
 
 class StillPredicting(IllegalMove):
-    """A card placed before every player has predicted: ``waiting`` have not."""
+    """A card placed (by ``seat``) before every player has predicted: ``waiting`` have not. The
+    sentence speaks to the one who tried: "you" when they have not predicted either, never their own
+    name in a list of others."""
 
-    def __init__(self, waiting: Iterable[int]) -> None:
+    def __init__(self, waiting: Iterable[int], seat: int | None = None) -> None:
         self.waiting = tuple(waiting)
+        self.seat = seat
         super().__init__(
             "Placing starts once every player has predicted; still waiting for {players}.",
             players=name_list(self.waiting),
         )
+        self.message = self.say(ENGLISH)
 
     def say(self, lang: Lang, name: Namer | None = None) -> str:
-        return lang.say(self.msg.with_fields(players=name_list(self.waiting, name, lang)))
+        others = [s for s in self.waiting if s != self.seat]
+        if self.seat not in self.waiting:
+            return lang.t(
+                "Placing starts once every player has predicted; still waiting for {players}.",
+                players=name_list(others, name, lang),
+            )
+        if not others:
+            return lang.t(
+                "Placing starts once every player has predicted: make your prediction first with "
+                "/updown predict (everyone else has)."
+            )
+        return lang.n(
+            "Placing starts once every player has predicted: make your prediction first with "
+            "/updown predict ({players} has not predicted yet either).",
+            "Placing starts once every player has predicted: make your prediction first with "
+            "/updown predict ({players} have not predicted yet either).",
+            len(others),
+            players=name_list(others, name, lang),
+        )
 
 
 def _check_in_deal(state: State, seat: int) -> None:
@@ -586,7 +608,7 @@ def _predict(state: State, seat: int, letters: str) -> State:
 def _play(state: State, seat: int, rank: int) -> State:
     _check_in_deal(state, seat)
     if state.phase == "predict":
-        raise StillPredicting(sorted(to_act(state)))
+        raise StillPredicting(sorted(to_act(state)), seat)
     if seat != state.turn:
         raise NotYourTurn(waiting=(state.turn,), to=N_("place a card"))
     hand = state.hands[seat]

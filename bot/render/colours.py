@@ -2,7 +2,8 @@
 board stands out from Discord's dark theme (#313338) without glaring, and reads as a dark card on the
 light theme (#FFFFFF); and one colour per seat, always shown with the seat's letter.
 
-Contrast against BACKGROUND (WCAG ratio): INK 15, MUTED 8, GOOD 9, BAD 6.5, each player colour >= 3.
+Contrast against BACKGROUND (WCAG ratio): INK 15, MUTED 8, GOOD 9, BAD 6.5, RESULT 11, each player
+colour >= 3.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ MUTED: RGB = (172, 178, 190)
 GRID: RGB = (88, 94, 108)
 HIGHLIGHT: RGB = (92, 76, 20)  # a dim amber row or box, under INK text
 GOOD: RGB = (96, 214, 160)
-BAD: RGB = (255, 122, 110)
+BAD: RGB = (255, 122, 110)  # errors and losses (a moldy card, a forfeit): never a game's result
+RESULT: RGB = (246, 206, 96)  # a finished game's result line: gold, whoever won
 WHITE: RGB = (244, 244, 240)  # card faces
 CARD_INK: RGB = (24, 24, 28)  # text on a card face or a light badge
 CARD_RED: RGB = (196, 30, 40)  # red suits on a card face

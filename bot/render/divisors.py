@@ -25,6 +25,7 @@ from bot.render.colours import (
     HIGHLIGHT,
     INK,
     MUTED,
+    RESULT,
     RGB,
     WHITE,
     ink_on,
@@ -216,7 +217,7 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
     c.text((PAD, y), "The Numerical Card Game", TITLE_SIZE, INK, "bold")
     y += 30
     for sub in subs:
-        board.fit((PAD, y), sub, SMALL, WIDTH - 2 * PAD, BAD if view.outcome is not None else MUTED)
+        board.fit((PAD, y), sub, SMALL, WIDTH - 2 * PAD, RESULT if view.outcome is not None else MUTED)
         y += 22
 
     # Scoreboard: the count columns as wide as their headings.

@@ -8,7 +8,19 @@ from collections.abc import Sequence
 
 from bot.games.dots import COLUMNS, View, directed
 from bot.i18n import ENGLISH, N_, Lang
-from bot.render.colours import BACKGROUND, BAD, GOOD, GRID, HIGHLIGHT, INK, MUTED, PANEL, RGB, player_colour
+from bot.render.colours import (
+    BACKGROUND,
+    BAD,
+    GOOD,
+    GRID,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    RESULT,
+    RGB,
+    player_colour,
+)
 from bot.render.common import Canvas, seat_name, text_width
 
 PAD = 16
@@ -47,13 +59,13 @@ def _owed_line(view: View, names: Sequence[str], room: int, lang: Lang = ENGLISH
         wordings = [
             directed(
                 d,
-                N_("{player} draws a vertical line from a non-virgin dot (fallback)"),
-                N_("{player} draws a horizontal line from a non-virgin dot (fallback)"),
+                N_("{player} draws a vertical line from any used dot"),
+                N_("{player} draws a horizontal line from any used dot"),
             ),
             directed(
                 d,
-                N_("{player} draws a vertical line (fallback)"),
-                N_("{player} draws a horizontal line (fallback)"),
+                N_("{player}: a vertical line from a used dot"),
+                N_("{player}: a horizontal line from a used dot"),
             ),
         ]
     else:
@@ -154,7 +166,7 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
     # Legend: the players, their scores, who moves and what is owed.
     y = legend_y
     if view.outcome is not None:
-        c.text((PAD, y), over, TEXT, BAD, "bold")
+        c.text((PAD, y), over, TEXT, RESULT, "bold")
     elif view.owed is not None and view.turn is not None:
         c.text((PAD, y), owed, text_size, INK)
     y += 30

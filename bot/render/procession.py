@@ -12,13 +12,13 @@ from bot.games.procession import View, format_multiset
 from bot.i18n import ENGLISH, Lang
 from bot.render.colours import (
     BACKGROUND,
-    BAD,
     CARD_INK,
     GRID,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL,
+    RESULT,
     RGB,
     player_colour,
 )
@@ -89,10 +89,10 @@ def _status(view: View, names: tuple[str, ...] | list[str], lang: Lang) -> tuple
         reason = lang.say(view.outcome.reason)
         won = [seat_name(names, w, NAME_MAX) for w in view.outcome.winners]
         if not won:
-            return lang.t("Game over: {reason}", reason=reason), BAD
+            return lang.t("Game over: {reason}", reason=reason), RESULT
         if len(won) == 1:
-            return lang.t("{player} wins: {reason}", player=won[0], reason=reason), BAD
-        return lang.t("{players} share the win: {reason}", players=lang.words(won), reason=reason), BAD
+            return lang.t("{player} wins: {reason}", player=won[0], reason=reason), RESULT
+        return lang.t("{players} share the win: {reason}", players=lang.words(won), reason=reason), RESULT
     if view.turn is not None:
         return lang.t(
             "Move {number}: {player} to flip a digit",

@@ -161,6 +161,20 @@ class Games(Repository):
         )
         return games[0] if games else None
 
+    async def thread_games_of(self, *, channel_id: int, limit: int = 5) -> list[GameRow]:
+        """The games whose lobby card is in ``channel_id`` and which are played in a thread of their
+        own: the live ones first, then the rest, the newest first (at most ``limit``)."""
+        return await self._db.read(
+            select_games(
+                "WHERE g.id IN (SELECT id FROM games WHERE channel_id = ? AND status = 'active' "
+                "UNION SELECT id FROM (SELECT id FROM games WHERE channel_id = ? "
+                "ORDER BY updated_at DESC LIMIT ?) AS recent) "
+                "AND g.place_id IS NOT NULL AND g.place_id != g.channel_id AND g.status != 'lobby' "
+                f"ORDER BY {_LIVE} DESC, g.updated_at DESC, g.id DESC LIMIT ?",
+                (channel_id, channel_id, 10 * limit, limit),
+            )
+        )
+
     async def live_games_of_user(self, *, user_id: int) -> list[GameRow]:
         return await self._db.read(
             select_games(

@@ -133,8 +133,9 @@ class Panels:
         if seat is None:
             raise NotAPlayer(
                 "You are not playing in game #{game_id}, so there is nothing of yours to show. "
-                "Wait for the next game, or start your own in a thread.",
+                "Wait for the next game, or open your own in a channel with /{command} new.",
                 game_id=game.id,
+                command=game.row.kind,
             )
         return seat
 

@@ -22,6 +22,7 @@ from bot.i18n import ENGLISH, N_, Lang
 from bot.i18n.audience import reader
 from bot.inputs import excerpt
 from bot.players.seats import computer_name, is_computer
+from bot.table.options import BadOption, check_options
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +154,21 @@ class GameTree(app_commands.CommandTree[discord.Client]):
     """The slash command surface: its errors end in `Replies.report`."""
 
     replies = Replies()
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Options a command cannot take as sent (a forged or outdated client's) are refused here,
+        before discord.py reads them (see bot/table/options.py); the typing of an autocomplete with
+        such options gets no suggestions."""
+        try:
+            check_options(self, interaction)
+        except BadOption as refusal:
+            if interaction.type is discord.InteractionType.autocomplete:
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.autocomplete([])
+            else:
+                await self.replies.report(interaction, refusal)
+            return False
+        return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original: BaseException = error

@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.errors import GameError, StaleButton
+from bot.errors import BadInput, GameError, StaleButton
 from bot.service import GameService, Loaded
 from bot.table.ids import ComponentId, parse_custom_id
 from bot.table.replies import Replies
@@ -115,6 +115,7 @@ def _item_classes(
         def __init__(self, item: discord.ui.Item[Any], *, row: int | None = None) -> None:
             super().__init__(item, row=row)
             self.cid: ComponentId | None = None
+            self.values: list[str] = []
             self.error: GameError | None = None
 
         @classmethod
@@ -124,18 +125,21 @@ def _item_classes(
             routed = cls(item)
             try:  # parsed once, here; a refusal is answered by the callback
                 routed.cid = parse_custom_id(match.string)
+                routed.values = chosen_values(
+                    interaction.data, menu=item.type is not discord.ComponentType.button
+                )
             except GameError as exc:
                 routed.error = exc
+                if isinstance(interaction.data, dict) and "values" in interaction.data:
+                    # discord.py reads the values into the item next: give it a list it can read.
+                    interaction.data["values"] = []  # type: ignore[typeddict-unknown-key]
             return routed
 
         async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-            data: Any = interaction.data or {}
-            values = [str(v) for v in data.get("values", [])][:25]
-
             async def work() -> None:
                 if self.error is not None or self.cid is None:
                     raise self.error or StaleButton("That control is not one I recognise.")
-                await router.click(interaction, self.cid, values)
+                await router.click(interaction, self.cid, self.values)
 
             await router.replies.guarded(interaction, work)
 
@@ -160,6 +164,25 @@ def _item_classes(
             await router.replies.guarded(interaction, refuse)
 
     return GameComponent, ForeignComponent
+
+
+def chosen_values(data: Any, *, menu: bool) -> list[str]:
+    """What a click carries: a menu's chosen values (one to 25 texts), a button's none. Anything else
+    (values that are not a list of texts, a button click carrying some) comes from no Discord client."""
+    values = (data or {}).get("values") if isinstance(data, dict) else None
+    if not menu and values in (None, []):
+        return []
+    if (
+        menu
+        and isinstance(values, list)
+        and 1 <= len(values) <= 25
+        and all(isinstance(v, str) for v in values)
+    ):
+        return values
+    raise BadInput(
+        "That control arrived malformed (your Discord may show an old version of it). Use the controls "
+        "of the latest board, or /game status."
+    )
 
 
 def modal_fields(data: Any) -> dict[str, str]:

@@ -49,8 +49,16 @@ class Tools:
         except NoGameHere:
             last = await self.deps.storage.latest_game_at(place_id=place_id)
             if last is not None and last.kind == kind and last.status == "finished":
+                if last.place_id != last.channel_id:  # used in the game's own thread
+                    raise GameOver(
+                        "Game #{game_id} is over: its result is the last board here, and on its card in "
+                        "{channel}. Start a new one with /{command} new.",
+                        game_id=last.id,
+                        channel=f"<#{last.channel_id}>",
+                        command=kind,
+                    ) from None
                 raise GameOver(
-                    "Game #{game_id} is over (the result is in the channel). "
+                    "Game #{game_id} is over: its result is its last board here. "
                     "Start a new one with /{command} new.",
                     game_id=last.id,
                     command=kind,

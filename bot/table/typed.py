@@ -91,13 +91,15 @@ class TypedAnswers:
                         )
                     )
         if not waiting:
+            # One answer: why each game of theirs is not waiting (a pick already made...), or, when
+            # no game says why, that none is waiting.
             await self._reply(
                 message,
-                lang.t(
+                "\n".join(reasons[:10])
+                or lang.t(
                     "None of your games is waiting for a typed answer from you right now. Use the buttons "
                     "of my latest message for your game, or /game status in its channel."
-                )
-                + "".join(f"\n{r}" for r in reasons[:10]),
+                ),
             )
             return
         if len(text) > TYPED_LIMIT:

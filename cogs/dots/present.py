@@ -106,12 +106,12 @@ def owed_text(view: View, lang: Lang) -> str:
             directed(
                 d,
                 N_(
-                    "no vertical line can start at {dot}, so draw one from a non-virgin dot you choose "
-                    "(fallback)"
+                    "no vertical line can start at {dot}, so draw one from a dot already used, any one you "
+                    "choose"
                 ),
                 N_(
-                    "no horizontal line can start at {dot}, so draw one from a non-virgin dot you choose "
-                    "(fallback)"
+                    "no horizontal line can start at {dot}, so draw one from a dot already used, any one you "
+                    "choose"
                 ),
             ),
             dot=here,
@@ -172,12 +172,12 @@ def headline(news: News[View], table: TableInfo) -> str:
             skipped = directed(
                 event["direction"],
                 N_(
-                    "{player}'s vertical line is skipped: no column holds both a virgin and a non-virgin "
-                    "dot; play goes on from {dot}."
+                    "{player}'s vertical line is skipped: no column holds both an unused dot and a used "
+                    "one; play goes on from {dot}."
                 ),
                 N_(
-                    "{player}'s horizontal line is skipped: no row holds both a virgin and a non-virgin "
-                    "dot; play goes on from {dot}."
+                    "{player}'s horizontal line is skipped: no row holds both an unused dot and a used "
+                    "one; play goes on from {dot}."
                 ),
             )
             out.append(lang.t(skipped, player=table.who(event["seat"]), dot=event["at"]))

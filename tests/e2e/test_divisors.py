@@ -22,6 +22,8 @@ from tests.e2e.driver import (
     bot_messages,
     closed_dm_notice,
     db_snapshot,
+    dm_changes,
+    dm_mark,
     dm_panel,
     latest_board,
     news_mark,
@@ -283,8 +285,8 @@ async def test_bad_inputs_drop_forfeit_and_closed_dms(
     await emu.send_dm(bob, "seven")
     await emu.wait_until(lambda: "could not read 'seven'" in emu.dm_messages(bob)[-1].content, what="answer")
     await emu.send_dm(alice, "3")
-    await emu.wait_until(lambda: "None of your games is waiting" in emu.dm_messages(alice)[-1].content)
-    assert "you sit out the rest of this round" in emu.dm_messages(alice)[-1].content
+    await emu.wait_until(lambda: "you sit out the rest of this round" in emu.dm_messages(alice)[-1].content)
+    assert "None of your games is waiting" not in emu.dm_messages(alice)[-1].content  # one answer
     await emu.wait_idle()
     assert db_snapshot(bot_db) == snapshot
 
@@ -295,8 +297,9 @@ async def test_bad_inputs_drop_forfeit_and_closed_dms(
     snapshot = db_snapshot(bot_db)
     await refused(await emu.slash(bob, channel, "divisors pick", card=5), "already picked")
     await emu.send_dm(bob, "5")
-    await emu.wait_until(lambda: "None of your games is waiting" in emu.dm_messages(bob)[-1].content)
-    # A second typed card is told why, as in Numbers: the pick is already in.
+    await emu.wait_until(lambda: "you already chose your card" in emu.dm_messages(bob)[-1].content)
+    # A second typed card is told why, as in Numbers (only that: one answer): the pick is already in.
+    assert "None of your games is waiting" not in emu.dm_messages(bob)[-1].content
     assert (
         f"Game #{game_id} (The Numerical Card Game): you already chose your card (6), and a pick is final. "
         f"Waiting for <@{carol.id}>'s card." in emu.dm_messages(bob)[-1].content
@@ -394,3 +397,17 @@ async def test_the_no_progress_rule_ends_a_game(
     state = await state_of(bot_harness, game_id)
     assert state.end_reason == D.END_NO_PROGRESS and state.scores == (2, 2)
     await assert_no_leaks(emu, bot_harness, game_id)
+
+
+async def test_a_second_typed_card_gets_one_clear_answer(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    """A card typed in the DM after the player's pick is in: one answer, saying the pick is made
+    and final (issue 24: it also said that none of their games was waiting for a typed answer)."""
+    await start_game(emu, scene.channel, "divisors new", scene.alice, scene.bob)
+    await typed_answer(emu, scene.alice, "6")
+    mark = dm_mark(emu, scene.alice)
+    answer = await typed_answer(emu, scene.alice, "5")
+    assert len(dm_changes(emu, scene.alice, mark)) == 1, "one answer"
+    assert "already chose your card (6)" in answer, answer
+    assert "None of your games" not in answer, answer

@@ -2,11 +2,11 @@
 
 One bot and one emulator run for the whole module, on an event loop in a thread of their own; each
 hypothesis example sends one input: a slash command with random option values (of the types and
-ranges Discord lets a client send), a component with a forged custom_id (another game's, an old
-version, garbage), a blind modal submission, or a typed DM, from players and non-players, in
-channels, threads and DMs. For every input: an answer arrives, no unhandled exception is logged, and
-either nothing changed and the answer was private, or the input was a legal move and exactly one
-move was recorded.
+ranges Discord lets a client send, or, as a modified client sends them, of any type, out of range,
+missing or unknown), a component with a forged custom_id (another game's, an old version, garbage),
+a blind modal submission, or a typed DM, from players and non-players, in channels, threads and DMs.
+For every input: an answer arrives, no unhandled exception is logged, and either nothing changed and
+the answer was private, or the input was a legal move and exactly one move was recorded.
 """
 
 from __future__ import annotations
@@ -170,16 +170,37 @@ def option_value(definition: dict[str, Any]) -> st.SearchStrategy[Any]:
     return st.nothing()
 
 
+# Values of every type a modified client can put in an option, whatever type the option is.
+ANY_VALUE = st.one_of(
+    TEXT,
+    st.integers(min_value=-(2**60), max_value=2**60),
+    st.floats(allow_nan=False, allow_infinity=False, width=32),
+    st.booleans(),
+    st.none(),
+    st.lists(st.integers(), max_size=2),
+)
+
+
 @st.composite
-def slash_input(draw: st.DrawFn, world: World) -> tuple[str, dict[str, Any]]:
+def slash_input(draw: st.DrawFn, world: World) -> tuple[str, dict[str, Any], bool]:
+    """A command and its options; forged (the third item) when it may hold an option of the wrong
+    type or out of range, lack a required one, or hold one the command does not have (sent raw, as
+    a modified client would)."""
     path, definitions = draw(st.sampled_from(world.commands))
+    forged = draw(st.integers(min_value=0, max_value=3)) == 0
     options: dict[str, Any] = {}
     for definition in definitions:
         if definition["type"] not in (STRING, INTEGER, NUMBER, BOOLEAN):
             continue
-        if definition.get("required") or draw(st.booleans()):
+        if forged and draw(st.booleans()):
+            if definition.get("required") and draw(st.booleans()):
+                continue  # a required option missing
+            options[definition["name"]] = draw(ANY_VALUE)
+        elif definition.get("required") or draw(st.booleans()):
             options[definition["name"]] = draw(option_value(definition))
-    return path, options
+    if forged and draw(st.booleans()):
+        options[draw(st.sampled_from(["bogus", "from_", "value", "n"]))] = draw(ANY_VALUE)
+    return path, options, forged
 
 
 @st.composite
@@ -217,7 +238,9 @@ async def _send_interaction(
 ) -> InteractionRecord:
     emu = world.emu
     if kind == "slash":
-        path, options = data
+        path, options, forged = data
+        if forged:
+            return await emu.forged_slash(user, place, path, options)
         return await emu.slash(user, place, path, options)
     if kind == "component":
         # A forged or outdated custom_id still arrives on a message: one an older version of the bot
@@ -305,7 +328,7 @@ def test_no_input_breaks_the_bot(world: World, data: st.DataObject) -> None:
         ):
             # Leaving, cancelling and opening another lobby (a channel holds several) are legal:
             # not fuzz targets.
-            payload = ("game status", {})
+            payload = ("game status", {}, False)
     elif kind == "component":
         payload = (data.draw(forged_id(world)), data.draw(st.booleans()))
         if payload[0].split(":")[3:4] == ["cancel"]:

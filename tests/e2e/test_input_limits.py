@@ -387,3 +387,136 @@ async def test_a_move_control_without_a_version_is_refused_as_outdated(limits: L
     position = procession.legal_positions(game.state)[0]
     answer = await limits.forged_refused(game.player, f"q:{game.id}:-:flip:{position}")
     assert re.search(r"out of date|outdated|stale|\bold\b|no longer", answer, re.IGNORECASE), answer
+
+
+# ---- options of the wrong type, missing or unknown, for every command (issue 24) ---------------------
+
+STRING, INTEGER, BOOLEAN, USER, NUMBER = 3, 4, 5, 6, 10
+# What a modified client can send instead of each type of option: values of the other types.
+WRONG_VALUES: dict[int, list[Any]] = {
+    INTEGER: ["3", 3.5, True],
+    NUMBER: ["3", True],
+    STRING: [3, 2.5, False],
+    BOOLEAN: ["yes", 1],
+    USER: [12, "not an id"],
+}
+
+
+def command_leaves(emu: DiscordEmulator, scene: Scene) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Every synced slash command (``"procession flip"``) with its options' definitions."""
+
+    def leaves(command: dict[str, Any], prefix: str = "") -> list[tuple[str, list[dict[str, Any]]]]:
+        path = f"{prefix} {command['name']}".strip()
+        options = command.get("options") or []
+        subs = [o for o in options if o["type"] in (1, 2)]
+        if not subs:
+            return [(path, options)]
+        return [leaf for sub in subs for leaf in leaves(sub, path)]
+
+    synced = [*emu.synced_commands(), *emu.synced_commands(scene.guild)]
+    return [leaf for command in synced for leaf in leaves(command)]
+
+
+def forged_inputs(path: str, definitions: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any], str]]:
+    """The malformed forms of ``/path``: each option of a wrong type (the others valid), each required
+    option missing, an unknown option; with the option name the refusal must name."""
+
+    def valid(definition: dict[str, Any]) -> Any:
+        if definition.get("choices"):
+            return definition["choices"][0]["value"]
+        return {INTEGER: definition.get("min_value", 1), NUMBER: 1, STRING: "x", BOOLEAN: True}.get(
+            definition["type"]
+        )
+
+    required = {d["name"]: valid(d) for d in definitions if d.get("required")}
+    inputs: list[tuple[str, dict[str, Any], str]] = []
+    for definition in definitions:
+        for wrong in WRONG_VALUES.get(definition["type"], []):
+            inputs.append((path, {**required, definition["name"]: wrong}, definition["name"]))
+    for name in required:
+        inputs.append((path, {k: v for k, v in required.items() if k != name}, name))
+    inputs.append((path, {**required, "bogus": 1}, "bogus"))
+    return inputs
+
+
+async def test_every_option_of_every_command_with_a_wrong_type_is_refused(limits: Limits) -> None:
+    """A string for an integer ("3"), a float (3.5) or a boolean for one, a number for a string, a
+    required option missing, an option the command lacks: for every command and option, the answer
+    is a private refusal naming the option (never the apology), and nothing changes."""
+    emu, scene = limits.emu, limits.scene
+    for command in ("procession new", "dots new", "divisors new", "updown new"):
+        await start_game(emu, scene.channel, command, scene.alice, scene.bob)
+    await start_game(emu, scene.channel, "numbers new", scene.alice, scene.bob, m=3)
+    await emu.wait_idle()
+    leaves = command_leaves(emu, scene)
+    assert len(leaves) > 20
+    tried, wrong = 0, []
+    for path, definitions in leaves:
+        for command, options, option in forged_inputs(path, definitions):
+            try:
+                answer = await limits.refused(
+                    lambda command=command, options=options: emu.forged_slash(  # type: ignore[misc]
+                        scene.alice, scene.channel, command, options
+                    )
+                )
+                assert f"`{option}`" in answer, answer
+            except AssertionError as failed:
+                wrong.append(f"/{command} {options}: {str(failed).splitlines()[0]}")
+                limits.caplog.clear()
+            tried += 1
+    assert not wrong, f"{len(wrong)} of {tried} inputs:\n" + "\n".join(wrong)
+    assert tried > 60
+
+
+def forged_data(custom_id: str, component_type: int) -> list[dict[str, Any]]:
+    """A click's data as a modified client could send it: a menu's values not a list, not texts, or
+    missing; a button's click carrying values."""
+    if component_type == 2:
+        return [
+            {"custom_id": custom_id, "component_type": 2, "values": ["1"]},
+            {"custom_id": custom_id, "component_type": 2, "values": "1"},
+        ]
+    return [
+        {"custom_id": custom_id, "component_type": 3, "values": "3"},
+        {"custom_id": custom_id, "component_type": 3, "values": 3},
+        {"custom_id": custom_id, "component_type": 3, "values": [3, None]},
+        {"custom_id": custom_id, "component_type": 3, "values": []},
+        {"custom_id": custom_id, "component_type": 3},
+    ]
+
+
+async def test_a_menu_choice_with_malformed_data(limits: Limits) -> None:
+    """The DM panel's card menu (Divisors) and a board's button (Procession's flip) sent with data no
+    client makes: each gets a private refusal, and nothing changes."""
+    emu = limits.emu
+    game = await divisors_game(limits)
+    dm = emu.open_dm(game.player)
+    pick = f"q:{game.id}:-:pick"
+    menu = {"type": 3, "custom_id": pick, "options": [{"label": "1", "value": "1"}]}
+    for data in forged_data(pick, 3):
+        # On a message of the bot's carrying the menu (Discord sends clicks on its components only).
+        message = emu.create_message(
+            dm, emu.bot_user, {"content": "", "components": [{"type": 1, "components": [menu]}]}
+        )
+        await limits.refused(
+            lambda data=data, message=message: emu.forged_component(game.player, message, data)
+        )
+    flip = await procession_game(limits)
+    board = [m for m in emu.channel_messages(limits.scene.channel) if m.attachments][-1]
+    button = next(c for c in board.custom_ids if ":flip:" in c)
+    for data in forged_data(button, 2):
+        await limits.refused(lambda data=data: emu.forged_component(flip.player, board, data))
+
+
+async def test_a_form_with_missing_or_unknown_fields(limits: Limits) -> None:
+    """Numbers' Pick form sent without its field, with only a field it does not have, and with its
+    field twice: a private refusal, and nothing changes."""
+    game = await numbers_game(limits)
+    emu = limits.emu
+    dm = emu.open_dm(game.player)
+    for values in ({}, {"bogus": "3"}, {"number": ""}):
+        await limits.refused(
+            lambda values=values: emu.submit_modal(
+                game.player, dm, custom_id=f"q:{game.id}:-:pick", values=values
+            )
+        )

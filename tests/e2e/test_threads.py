@@ -249,3 +249,31 @@ async def test_a_failed_thread_start_is_retried(
     thread = emu.channels[card.id]
     assert f"game #{game_id}" in latest_board(emu, thread).content
     assert [m.id for m in bot_messages(emu, scene.channel)] == [card.id]
+
+
+async def test_game_status_in_the_channel_names_its_games_and_links_their_threads(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    """/game status used in the channel whose games play in their threads, by someone playing in
+    none of them: each game of the channel, the live ones first, with its thread, in the reader's
+    language; before and after a game ends (issue 24: it said no game had been played here)."""
+    over, over_card = await open_and_start(emu, scene.channel, "procession", scene.alice, scene.bob, n=3)
+    over_thread = emu.channels[over_card.id]
+    answer = await private_reply(await emu.slash(scene.mod, scene.channel, "game status"))
+    assert f"#{over}" in answer and f"<#{over_thread.id}>" in answer and "No game" not in answer, answer
+    stranger = await private_reply(await emu.slash(scene.mod, over_thread, "procession flip", position=1))
+    assert "open your own in a channel with /procession new" in stranger and "thread" not in stranger
+    await play_out(emu, bot_harness, over_thread, over, [scene.alice, scene.bob], seed=1)
+    late = await private_reply(await emu.slash(scene.alice, over_thread, "procession flip", position=1))
+    assert "the last board here" in late and f"<#{scene.channel.id}>" in late, late
+    live, live_card = await open_and_start(emu, scene.channel, "dots", scene.carol, scene.dave, size=3)
+    live_thread = emu.channels[live_card.id]
+
+    answer = await private_reply(await emu.slash(scene.mod, scene.channel, "game status"))
+    assert "No game" not in answer, answer
+    assert answer.index(f"<#{live_thread.id}>") < answer.index(f"<#{over_thread.id}>"), answer
+    assert "Lines By The Dots** #" + str(live) in answer and "Procession** #" + str(over) in answer
+
+    emu.set_locale(scene.mod, "de")
+    german = await private_reply(await emu.slash(scene.mod, scene.channel, "game status"))
+    assert f"<#{live_thread.id}>" in german and german != answer and "Thread" in german, german

@@ -444,6 +444,23 @@ class UserActions(World):
             InteractionType.MESSAGE_COMPONENT, who, msg.channel, data, message=msg, custom_id=custom_id
         )
 
+    async def forged_component(
+        self, user: UserRef, message: MessageRecord | int, data: Mapping[str, Any]
+    ) -> InteractionRecord:
+        """A component interaction on ``message`` carrying ``data`` as given (a modified client's:
+        values of any type, fields missing), unchecked against the message's components."""
+        who = self.user(user)
+        msg = self._visible_message(who, message)
+        custom_id = data.get("custom_id")
+        return self._start_interaction(
+            InteractionType.MESSAGE_COMPONENT,
+            who,
+            msg.channel,
+            dict(data),
+            message=msg,
+            custom_id=custom_id if isinstance(custom_id, str) else None,
+        )
+
     def _entity_value(
         self, value: Any, channel: Channel, user: User, resolved: dict[str, dict[str, Any]]
     ) -> str:

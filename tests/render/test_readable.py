@@ -13,7 +13,7 @@ from bot.render import colours
 from bot.render.colours import BACKGROUND, BORDER, INK, MUTED, PLAYER_COLOURS, contrast, seat_letter
 from bot.render.common import MIN_WIDTH
 from bot.table.present import presenter_of
-from tests.render.helpers import png_rgb, png_size, positions, table_for
+from tests.render.helpers import played, png_rgb, png_size, positions, table_for
 
 DARK_THEME = (49, 51, 56)  # #313338
 LIGHT_THEME = (255, 255, 255)
@@ -63,3 +63,27 @@ def test_procession_has_a_title_and_room() -> None:
     width, height = png_size(png)
     assert width >= MIN_WIDTH and height >= R.HEAD_H
     assert R.CELL >= 20 and R.TEXT >= 14 and R.TITLE >= 18
+
+
+SMALL = {"procession": {"n": 3}, "updown": {}, "numbers": {"m": 3}, "divisors": {"m": 4}, "dots": {"size": 3}}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_result_is_not_drawn_in_the_error_colour(game: str) -> None:
+    """A finished game's result line is drawn in RESULT (gold), never in BAD, the colour of errors
+    and losses (issue 24: "… wins" and "Game over…" were red); a live board has no RESULT at all."""
+    assert colours.RESULT != colours.BAD and contrast(colours.RESULT, BACKGROUND) >= 7
+    present = presenter_of(importlib.import_module(f"cogs.{game}.present"))
+    rules, states = POSITIONS[game]
+    live, live_n = states[0]
+    start = rules.new_game(2, SMALL[game], 0)
+    final, n = played(rules, start, 5000, 1)[-1], 2
+    assert rules.outcome(final) is not None
+
+    def pixels(state: object, players: int) -> set[tuple[int, int, int]]:
+        png = present.render(rules.view_for(state, None), table_for(rules, state, players))
+        return {colour for _, colour in png_rgb(png).getcolors(maxcolors=1 << 24) or []}
+
+    if game in ("procession", "dots", "divisors"):  # their boards print the result line
+        assert colours.RESULT in pixels(final, n)
+    assert colours.RESULT not in pixels(live, live_n)

@@ -57,8 +57,9 @@ def test_the_line_owed_fits_the_card() -> None:
     for names in [("Al", "Bo"), ("Bartholomew the Magnificent", "Bartholomew the Magnificent")]:
         size, text = R._owed_line(view, names, room)
         assert text_width(text, size) <= room
-        assert "horizontal line" in text and ("fallback" in text)
+        assert "horizontal line" in text and "used dot" in text
+        assert "virgin" not in text and "fallback" not in text  # words of the rules' text, not a board's
     assert R._owed_line(view, ("Al", "Bo"), room) == (
         R.SMALL,
-        "Al draws a horizontal line from a non-virgin dot (fallback)",
+        "Al draws a horizontal line from any used dot",
     )

@@ -94,9 +94,26 @@ def test_every_rules_error_that_names_players_takes_a_namer() -> None:
     cases.append(
         (
             refused(updown, state, 0, updown.Play(2)),
-            "Placing starts once every player has predicted; still waiting for <@1000>, <@1001> and <@1002>.",
+            "Placing starts once every player has predicted: make your prediction first with /updown predict "
+            "(<@1001> and <@1002> have not predicted yet either).",
         )
     )
+    state = updown.apply(state, 1, updown.Predict("U"))
+    cases.append(
+        (
+            refused(updown, state, 1, updown.Play(2)),
+            "Placing starts once every player has predicted; still waiting for <@1000> and <@1002>.",
+        )
+    )
+    state = updown.apply(state, 2, updown.Predict("U"))
+    cases.append(
+        (
+            refused(updown, state, 0, updown.Play(2)),
+            "Placing starts once every player has predicted: make your prediction first with /updown predict "
+            "(everyone else has).",
+        )
+    )
+    state = updown.new_game(3, {}, 0)
     for seat in range(3):
         state = updown.apply(state, seat, updown.Predict("U"))
     cases.append(

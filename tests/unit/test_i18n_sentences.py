@@ -39,6 +39,7 @@ from bot.i18n.catalogs import po_path, read_catalog
 from bot.i18n.commands import COMMAND_NAME
 from bot.i18n.extract import command_texts, error_classes, template, unextractable
 from bot.storage.errors import StaleVersion
+from bot.table.options import BadOption
 
 # Words spelled the same in a language as in English, reviewed: a translation may keep them, and a
 # translation identical to its English is accepted when every word of it is one of these.
@@ -110,7 +111,15 @@ SAMPLES: dict[str, Callable[[], list[GameError]]] = {
         raised(updown.parse_letters, "UDX;é"),
     ],
     "bot.games.updown.OutOfPlayoff": lambda: [updown.OutOfPlayoff([0, 2])],
-    "bot.games.updown.StillPredicting": lambda: [updown.StillPredicting([1, 2])],
+    "bot.games.updown.StillPredicting": lambda: [
+        updown.StillPredicting([1, 2]),
+        updown.StillPredicting([1, 2], seat=1),
+        updown.StillPredicting([1], seat=1),
+    ],
+    "bot.table.options.BadOption": lambda: [
+        BadOption(problem, "procession flip", "position")
+        for problem in ("missing", "unknown", "twice", "malformed")
+    ],
 }
 
 
