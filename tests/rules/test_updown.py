@@ -424,8 +424,9 @@ def test_too_long_a_prediction() -> None:
 
 def test_bad_moves_change_nothing() -> None:
     state = seed_example_state()
-    assert "waiting for player 1 and player 2" in unchanged_after(
-        u, state, 0, {"type": "play", "rank": 2}, IllegalMove
+    assert (
+        "make your prediction first with /updown predict (player 2 has not predicted yet either)"
+        in unchanged_after(u, state, 0, {"type": "play", "rank": 2}, IllegalMove)
     )
     state = u.apply(state, 0, {"type": "predict", "letters": "U"})
     state = u.apply(state, 1, {"type": "predict", "letters": "D"})
