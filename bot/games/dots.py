@@ -435,11 +435,11 @@ def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
                     d,
                     N_(
                         "Say where your vertical line starts (from): no vertical line can start at {dot}, "
-                        "so this one starts at a non-virgin dot you choose ({starts})."
+                        "so this one starts at a used dot you choose ({starts})."
                     ),
                     N_(
                         "Say where your horizontal line starts (from): no horizontal line can start at "
-                        "{dot}, so this one starts at a non-virgin dot you choose ({starts})."
+                        "{dot}, so this one starts at a used dot you choose ({starts})."
                     ),
                 ),
                 dot=dot_name(state.current),
@@ -450,7 +450,7 @@ def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
         if start not in starts:
             if start not in state.marked:
                 raise IllegalMove(
-                    "A fallback line starts at a non-virgin dot, and {dot} is virgin. You may start at: "
+                    "This line starts at a dot already used, and {dot} is unused. You may start at: "
                     "{starts}.",
                     dot=dot_name(start),
                     starts=_names(starts),
@@ -459,11 +459,11 @@ def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
                 directed(
                     d,
                     N_(
-                        "No vertical line can start at {dot}: its column {column} has no virgin dot next "
+                        "No vertical line can start at {dot}: its column {column} has no unused dot next "
                         "to it. You may start at: {starts}."
                     ),
                     N_(
-                        "No horizontal line can start at {dot}: its row {row} has no virgin dot next to "
+                        "No horizontal line can start at {dot}: its row {row} has no unused dot next to "
                         "it. You may start at: {starts}."
                     ),
                 ),
@@ -513,9 +513,7 @@ def _check_path(state: State, start: Dot, end: Dot, d: str) -> None:
             hint=hint,
         )
     if end in state.marked:
-        raise IllegalMove(
-            "{dot} is not virgin: a line already touched it. {hint}", dot=dot_name(end), hint=hint
-        )
+        raise IllegalMove("{dot} is already used: a line touched it. {hint}", dot=dot_name(end), hint=hint)
     blocked = [p for p in _segment(start, end)[1:-1] if p in state.marked]
     if blocked:
         raise IllegalMove(

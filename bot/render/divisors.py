@@ -71,7 +71,7 @@ STATUS_TEXT = {
 KIND_TEXT = {EXCHANGE: Np_("divisors board", "exchanged"), MOLDY: Np_("divisors board", "to the moldy piles")}
 LABEL_TEXT = {
     "equal": Np_("divisors board", "Equal"),
-    "one": Np_("divisors board", "One"),
+    "one": Np_("divisors board", "A 1 against a bigger card"),  # RULES.md's "one is 1, other above 1"
     "divides": Np_("divisors board", "Divides"),
     "shared factor": Np_("divisors board", "Shared factor"),
     "coprime": Np_("divisors board", "Coprime"),

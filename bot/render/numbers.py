@@ -1,6 +1,7 @@
 """Numbers To Number board: one round's list as m cells (1, 0, _ or still empty), under each cell the
 two numbers of that move in decimal and binary once revealed, and both totals. After a round ends the
-board shows that round with D: its members listed, and every number that scored highlighted.
+board shows that round with D (the numbers that score, said so in words): its members listed, and every
+number that scored highlighted.
 
 Which round is drawn: the current one as soon as one of its moves is revealed; before that (and once
 the game is over) the last finished round, so the round-end post shows D.
@@ -48,6 +49,14 @@ def _number(value: int, m: int, scored: bool) -> Canvas:
     return c
 
 
+@lru_cache(maxsize=1)
+def _slot() -> Canvas:
+    """The cell of a number still to be revealed (picked or not: the image does not say)."""
+    c = Canvas(CELL_W - 6, NUMBER_H - 4)
+    c.rect((0, 0, CELL_W - 7, NUMBER_H - 5), outline=GRID, radius=6)
+    return c
+
+
 @lru_cache(maxsize=8)
 def _symbol(symbol: str) -> Canvas:
     """A cell of the list: 1, 0, _ or (empty string) not yet written."""
@@ -60,22 +69,20 @@ def _symbol(symbol: str) -> Canvas:
     return c
 
 
-def _describe_d(record: RoundRecord, m: int, lang: Lang) -> list[str]:
-    """D as one or two lines of text."""
+def d_lines(record: RoundRecord, m: int, lang: Lang) -> list[str]:
+    """D, said for what it is (the numbers that score this round), as one or two lines of text."""
     if len(record.d) <= D_LIST_MAX:
         shown = ", ".join(binary(v, m) for v in record.d[:8]) + (" …" if len(record.d) > 8 else "")
         return [
-            "D = {" + ", ".join(map(str, record.d)) + "}",
-            lang.t("in binary: {numbers}", numbers=shown),
+            lang.t("D, the numbers that score this round: {numbers}", numbers=", ".join(map(str, record.d))),
+            lang.t("the binary numbers the list matches (each _ as 0 or 1): {numbers}", numbers=shown),
         ]
-    free = record.symbols.count("_")
     return [
         lang.n(
-            "D = all {count} number matching {symbols} (2^{free}: each _ is 0 or 1)",
-            "D = all {count} numbers matching {symbols} (2^{free}: each _ is 0 or 1)",
+            "D, the numbers that score this round: the {count} number matching {symbols} (each _ as 0 or 1)",
+            "D, the numbers that score this round: all {count} numbers matching {symbols} (each _ as 0 or 1)",
             len(record.d),
             symbols=record.symbols,
-            free=free,
         ),
         lang.t("from {low} to {high}", low=record.d[0], high=record.d[-1]),
     ]
@@ -127,13 +134,11 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
         c.paste(_symbol(symbols[i] if i < len(symbols) else ""), (x + 3, grid_y + 18))
     fit((PAD, grid_y + 28), lang.pt("numbers board", "List"), TEXT, LABEL_W - 8, MUTED, "bold")
 
-    # Each player's numbers under their moves, and the points.
+    # Each player's numbers under their moves, and the points. The move being picked is an empty
+    # slot for both players, whoever has picked: a pick is quiet (the board's text is edited, its
+    # image stays), so the image says only what holds until the next board (who has picked is in
+    # the text, which every pick brings up to date).
     pending_cell = len(moves) if record is None and view.outcome is None else None
-    marks = {
-        True: (lang.pt("numbers board", "picked ✓"), GOOD),
-        False: (lang.pt("numbers board", "picking…"), MUTED),
-    }
-    long_marks = any(width_of(mark, SMALL) > CELL_W - 4 for mark, _ in marks.values())
     for seat in (0, 1):
         y = rows_y + seat * NUMBER_H
         c.badge((PAD, y + 3), seat, BADGE)
@@ -144,12 +149,7 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
             value = move[seat]
             c.paste(_number(value, m, value in d), (x0 + i * CELL_W + 3, y + 2))
         if pending_cell is not None and pending_cell < m:
-            mark, ink = marks[view.picked[seat]]
-            x = x0 + pending_cell * CELL_W
-            if not long_marks or pending_cell == m - 1:
-                fit((x + CELL_W // 2, y + 10), mark, SMALL, CELL_W - 4, ink, anchor="c")
-            else:  # a longer word runs on into the empty cells after it
-                fit((x + 4, y + 10), mark, SMALL, (m - pending_cell) * CELL_W - 8, ink)
+            c.paste(_slot(), (x0 + pending_cell * CELL_W + 3, y + 2))
         right = x0 + m * CELL_W + RIGHT_W
         if record is not None:
             c.text(
@@ -168,7 +168,7 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
     y = foot_y
     room = width - 2 * PAD
     if record is not None:
-        for i, line in enumerate(_describe_d(record, m, lang)):
+        for i, line in enumerate(d_lines(record, m, lang)):
             fit((PAD, y), line, TEXT if i == 0 else SMALL, room, INK if i == 0 else MUTED)
             y += 22
     outcome = view.outcome

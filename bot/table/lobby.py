@@ -1,9 +1,10 @@
 """Lobbies: the message people join from, and its four actions (Join, Leave, Start, Cancel).
 
 The same actions come from the lobby's buttons and from `/game join|leave|start|cancel`. A button is
-answered by editing the lobby message itself; a command is answered privately, and the lobby message
-is brought up to date by the outbox (`lobby`). Starting a game writes its first board and, in a game
-with secrets, every player's DM panel as effects of the same transaction.
+answered by editing the lobby message itself (but Start: the outbox's `card` effect edits the card
+once, naming the game's thread, which is started after the answer); a command is answered privately,
+and the lobby message is brought up to date by the outbox (`lobby`). Starting a game writes its first
+board and, in a game with secrets, every player's DM panel as effects of the same transaction.
 """
 
 from __future__ import annotations
@@ -280,12 +281,19 @@ class Lobbies:
             self.deps.outbox.kick(changed.effects)
 
     async def _start(self, interaction: discord.Interaction, game: Loaded, on_lobby: bool) -> None:
+        """Start the game. The card is edited once, by the `card` effect, with its final text: where
+        the game is played is known only once the `thread` effect has started (or failed to start)
+        the thread from the card, after this answer. So a Start click on the card is answered
+        without an edit (a deferred update), and the `card` effect comes right after the thread,
+        before the first board: the lobby's buttons go as soon as the game has its place. After a
+        kill at any point the outbox carries out what is left, the `card` effect included."""
         kind = self.deps.catalog.get(game.row.kind)
         place = await self.places.intent(interaction)
 
         def effects(started: Loaded) -> list[Effect]:
-            # The thread first: the first board and everything after it go there.
+            # The thread first: the card names it, and the first board and everything after go there.
             out = [Effect("thread")] if place == "thread" else []
+            out.append(Effect("card"))
             out.append(Effect("start", {"version": started.row.version, "place": place}))
             if kind.private is not None:
                 seats = started.row.seats
@@ -294,12 +302,19 @@ class Lobbies:
                 )
             else:
                 out.extend(self.deps.notify.nudges(kind.rules.to_act(started.state), started.row.seats))
-            out.append(Effect("card"))
             return out
 
         changed = await self.deps.service.start(game.id, interaction.user.id, effects=effects, place=place)
-        note = reader(interaction).t("Game #{game_id} has started.", game_id=game.id)
-        await self._answer(interaction, changed, on_lobby, note)
+        if not on_lobby:
+            note = reader(interaction).t("Game #{game_id} has started.", game_id=game.id)
+            await self._answer(interaction, changed, on_lobby, note)
+            return
+        try:
+            await interaction.response.defer()  # the click's answer: the `card` effect edits the card
+        except discord.NotFound:
+            pass  # Discord forgot the click: the card is edited all the same
+        finally:
+            self.deps.outbox.kick(changed.effects)
 
     async def _cancel(self, interaction: discord.Interaction, game: Loaded, on_lobby: bool) -> None:
         can_manage = interaction.permissions.manage_messages

@@ -84,9 +84,9 @@ def result_text(result: Result, lang: Lang, name: Callable[[int], str], me: int 
         gainer = a if ca == small else b
         if result.label == "one":
             why = (
-                lang.t("a 1, +2 to you")
+                lang.t("a 1 against a bigger card, +2 to you")
                 if gainer == me
-                else lang.t("a 1, +2 to {player}", player=name(gainer))
+                else lang.t("a 1 against a bigger card, +2 to {player}", player=name(gainer))
             )
         elif gainer == me:
             why = lang.t("{small} divides {big}, +2 to you", small=small, big=big)

@@ -28,7 +28,7 @@ DOT_TEXT_MAX = 10  # a dot's name is a letter and a number: longer text is not a
 
 
 class DotsCommands(
-    commands.GroupCog, group_name="dots", group_description="Lines By The Dots: lines over virgin dots"
+    commands.GroupCog, group_name="dots", group_description="Lines By The Dots: lines over unused dots"
 ):
     def __init__(self, tools: Tools) -> None:
         self.tools = tools
@@ -109,7 +109,7 @@ class DotsCommands(
     @app_commands.rename(from_="from")
     @app_commands.describe(
         to="The dot your line ends at, like C4",
-        from_="Only for the first line of the game or a fallback line: the dot it starts at",
+        from_="Only for the first line, or when no line can start where the last ended: the dot it starts at",
     )
     async def line(self, interaction: discord.Interaction, to: str, from_: str | None = None) -> None:
         game = await self.tools.game_here(interaction, dots.NAME)

@@ -200,34 +200,34 @@ def _line_text(before: View, event: dict[str, Any], who: str, lang: Lang) -> str
         said["dot"] = dots.dot_name(before.current)
         if d == dots.VERTICAL:
             return lang.n(
-                "{player} drew the vertical line {line}: {points} ({count} non-virgin dot in column "
-                "{column}), a fallback line as none could start at {dot}.",
-                "{player} drew the vertical line {line}: {points} ({count} non-virgin dots in column "
-                "{column}), a fallback line as none could start at {dot}.",
+                "{player} drew the vertical line {line}: {points} ({count} used dot in column "
+                "{column}), from a used dot as no line could start at {dot}.",
+                "{player} drew the vertical line {line}: {points} ({count} used dots in column "
+                "{column}), from a used dot as no line could start at {dot}.",
                 score,
                 column=dots.COLUMNS[col],
                 **said,
             )
         return lang.n(
-            "{player} drew the horizontal line {line}: {points} ({count} non-virgin dot in row {row}), a "
-            "fallback line as none could start at {dot}.",
-            "{player} drew the horizontal line {line}: {points} ({count} non-virgin dots in row {row}), a "
-            "fallback line as none could start at {dot}.",
+            "{player} drew the horizontal line {line}: {points} ({count} used dot in row {row}), "
+            "from a used dot as no line could start at {dot}.",
+            "{player} drew the horizontal line {line}: {points} ({count} used dots in row {row}), "
+            "from a used dot as no line could start at {dot}.",
             score,
             row=row + 1,
             **said,
         )
     if d == dots.VERTICAL:
         return lang.n(
-            "{player} drew the vertical line {line}: {points} ({count} non-virgin dot in column {column}).",
-            "{player} drew the vertical line {line}: {points} ({count} non-virgin dots in column {column}).",
+            "{player} drew the vertical line {line}: {points} ({count} used dot in column {column}).",
+            "{player} drew the vertical line {line}: {points} ({count} used dots in column {column}).",
             score,
             column=dots.COLUMNS[col],
             **said,
         )
     return lang.n(
-        "{player} drew the horizontal line {line}: {points} ({count} non-virgin dot in row {row}).",
-        "{player} drew the horizontal line {line}: {points} ({count} non-virgin dots in row {row}).",
+        "{player} drew the horizontal line {line}: {points} ({count} used dot in row {row}).",
+        "{player} drew the horizontal line {line}: {points} ({count} used dots in row {row}).",
         score,
         row=row + 1,
         **said,
@@ -364,12 +364,9 @@ def _owes_alt(view: View, who: str, lang: Lang) -> str:
     if o.fallback:
         text = directed(
             d,
+            N_("{player} owes a vertical line from a used dot of their choice (no line can start at {dot})."),
             N_(
-                "{player} owes a vertical line from a non-virgin dot of their choice (fallback: none can "
-                "start at {dot})."
-            ),
-            N_(
-                "{player} owes a horizontal line from a non-virgin dot of their choice (fallback: none can "
+                "{player} owes a horizontal line from a used dot of their choice (no line can "
                 "start at {dot})."
             ),
         )

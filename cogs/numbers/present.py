@@ -55,21 +55,23 @@ def number_text(value: int, m: int) -> str:
 
 
 def d_text(symbols: str, d: tuple[int, ...] | list[int], m: int, lang: Lang) -> str:
-    """D in decimal (every member; runs as ranges) and in binary (each member while few, else the
-    pattern they all match)."""
+    """D, said for what it is (the numbers that score), in decimal (every member; runs as ranges) and
+    in binary (each member while few, else the pattern they all match)."""
     members = "{" + ranges_text(list(d)) + "}"
     if len(d) <= D_BINARY_MAX:
         in_binary = ", ".join(f"`{numbers.binary(v, m)}`" for v in d)
         return lang.n(
-            "D = {members} ({count} number); in binary {numbers}",
-            "D = {members} ({count} numbers); in binary {numbers}",
+            "the numbers that score, D = {members} ({count} number; in binary {numbers})",
+            "the numbers that score, D = {members} ({count} numbers; in binary {numbers})",
             len(d),
             members=members,
             numbers=in_binary,
         )
     return lang.n(
-        "D = {members} ({count} number); in binary every {m}-digit binary number matching `{symbols}`",
-        "D = {members} ({count} numbers); in binary every {m}-digit binary number matching `{symbols}`",
+        "the numbers that score, D = {members} ({count} number: every {m}-digit binary number matching "
+        "`{symbols}`, each _ as 0 or 1)",
+        "the numbers that score, D = {members} ({count} numbers: every {m}-digit binary number matching "
+        "`{symbols}`, each _ as 0 or 1)",
         len(d),
         members=members,
         m=m,
@@ -288,7 +290,8 @@ quiet = quiet_when("picked")
 
 def alt_text(view: View, table: TableInfo) -> str:
     """The board in words, as the image shows it: the round drawn (the finished one with D, or the
-    current one), the moves revealed, who has picked, the totals."""
+    current one), the moves revealed, the totals. Not who has picked: like the image, the alt text
+    stays as posted while a pick edits the board's text (which says it)."""
     lang, names = table.lang, table.names
     m = view.m
     record = view.last_round if not view.moves and view.last_round is not None else None
@@ -329,18 +332,11 @@ def alt_text(view: View, table: TableInfo) -> str:
         else:
             won = lang.words([player(names, s, lang) for s in view.outcome.winners])
             parts.append(lang.t("{player} wins: {reason}.", player=won, reason=reason))
-    elif record is None:
-        picks = [
-            lang.t("{player} has picked", player=player(names, s, lang))
-            if view.picked[s]
-            else lang.t("{player} is picking", player=player(names, s, lang))
-            for s in (0, 1)
-        ]
-        parts.append(lang.t("This move: {first}, {second}.", first=picks[0], second=picks[1]))
     if record is not None:
         parts.append(
             lang.t(
-                "Points this round: {first} {first_points}, {second} {second_points}. D = {{{d}}}.",
+                "Points this round: {first} {first_points}, {second} {second_points}. The numbers that "
+                "score, D = {{{d}}}.",
                 first=a,
                 first_points=record.points[0],
                 second=b,

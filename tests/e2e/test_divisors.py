@@ -214,7 +214,10 @@ async def test_three_players_m6_by_every_input_path_with_a_restart(
     # Cycle 2. Bob's 1 against carol's 5: +2 to bob, exchanged.
     await pick(emu, channel, game_id, bob, 1, "select")
     _, post = await pick(emu, channel, game_id, carol, 5, "command")
-    assert "a 1, +2 to" in post.content and "the cards are exchanged into the fresh piles" in post.content
+    assert (
+        "a 1 against a bigger card, +2 to" in post.content
+        and "the cards are exchanged into the fresh piles" in post.content
+    )
     state = await state_of(bot_harness, game_id)
     assert state.fresh[1] == (2, 4, 5, 5) and state.fresh[2] == (1, 1, 2, 3)
     # Alice's 4 against carol's 2 (both by the DM menu): +2 to carol. Then 6 against 4: +1 each.
@@ -388,7 +391,7 @@ async def test_the_no_progress_rule_ends_a_game(
     # 1 against 2 twice: two exchanges, so no card went moldy during the last m = 2 cycles.
     await pick(emu, scene.thread, game_id, alice, 1, "typed")
     _, post = await pick(emu, scene.thread, game_id, bob, 2, "typed")
-    assert "a 1, +2 to" in post.content and "Cycle 2, round 1" in post.content
+    assert "a 1 against a bigger card, +2 to" in post.content and "Cycle 2, round 1" in post.content
     await pick(emu, scene.thread, game_id, alice, 2, "typed")
     _, final = await pick(emu, scene.thread, game_id, bob, 1, "typed")
     assert "The termination rule **no progress** ends the game." in final.content

@@ -122,18 +122,18 @@ async def check_replay(harness: BotHarness, scene: Scene) -> None:
 # (player, to, from, what the post says, whether the turn is over so the image comes)
 THREE_BY_THREE = [
     (0, "A1", "A2", "drew the vertical line A2→A1: 0 points (the first line of the game).", False),
-    (0, "B1", None, "drew the horizontal line A1→B1: 1 point (1 non-virgin dot in row 1).", True),
-    (1, "B3", None, "drew the vertical line B1→B3: 1 point (1 non-virgin dot in column B).", False),
-    (1, "A3", None, "drew the horizontal line B3→A3: 1 point (1 non-virgin dot in row 3).", True),
+    (0, "B1", None, "drew the horizontal line A1→B1: 1 point (1 used dot in row 1).", True),
+    (1, "B3", None, "drew the vertical line B1→B3: 1 point (1 used dot in column B).", False),
+    (1, "A3", None, "drew the horizontal line B3→A3: 1 point (1 used dot in row 3).", True),
     (
         0,
         "C3",
         "B3",
-        "drew the horizontal line B3→C3: 2 points (2 non-virgin dots in row 3), "
-        "a fallback line as none could start at A3.",
+        "drew the horizontal line B3→C3: 2 points (2 used dots in row 3), "
+        "from a used dot as no line could start at A3.",
         True,
     ),
-    (1, "C1", None, "drew the vertical line C3→C1: 1 point (1 non-virgin dot in column C).", True),
+    (1, "C1", None, "drew the vertical line C3→C1: 1 point (1 used dot in column C).", True),
 ]
 
 
@@ -285,7 +285,7 @@ async def test_restart_mid_turn_resumes_with_the_horizontal_line_owed(
     board = await public_post(emulator, rec, scene.channel)
     assert_png(board)
     assert (
-        f"{scene.alice.mention} drew the horizontal line C5→A5: 1 point (1 non-virgin dot in row 5)."
+        f"{scene.alice.mention} drew the horizontal line C5→A5: 1 point (1 used dot in row 5)."
         in board.content
     )
     assert f"{scene.bob.mention}, your move: a vertical line from A5." in board.content
@@ -310,9 +310,7 @@ async def test_forfeit_mid_turn_passes_a_whole_turn(
     assert [values(m) for m in menus(board)] == [["C3"]]
     rec = await draw_by_menus(emulator, scene.bob, scene.channel, "C1", "C3")
     post = await public_post(emulator, rec, scene.channel)
-    assert (
-        "drew the vertical line C3→C1: 3 points (3 non-virgin dots in column C), a fallback" in post.content
-    )
+    assert "drew the vertical line C3→C1: 3 points (3 used dots in column C), from a used dot" in post.content
     assert_clean(emulator)
 
 
@@ -388,7 +386,7 @@ async def test_bad_input_is_answered_privately_and_changes_nothing(
     # Alice is at B1: B3 is taken.
     await refused(
         [
-            (a, "B3", None, "B3 is not virgin: a line already touched it. From B1 you may draw to: B2."),
+            (a, "B3", None, "B3 is already used: a line touched it. From B1 you may draw to: B2."),
             (a, "B5", None, "The line would pass B3, which a line already touched."),
             (a, "A1", None, "This line must be vertical"),
         ],
@@ -470,7 +468,10 @@ async def test_a_fallback_start_is_chosen_from_the_picture_and_its_private_menu_
     end = values(menu)[0]
     rec = await pick(emulator, scene.bob, private, menu, end)
     board = await public_post(emulator, rec, scene.channel)
-    assert f"drew the horizontal line {start}→{end}" in board.content and "a fallback line" in board.content
+    assert (
+        f"drew the horizontal line {start}→{end}" in board.content
+        and "from a used dot as no line" in board.content
+    )
     assert emulator.message(private.id).custom_ids == []
     state = await stored_state(bot_harness, scene)
     assert len(state.lines) == 4

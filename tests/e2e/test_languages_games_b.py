@@ -421,8 +421,8 @@ async def test_numbers_in_four_languages(emu: DiscordEmulator, scene: Scene, bot
         if move == 2:  # the end of round 1, in Portuguese; each panel says what it gave, in its language
             d = said_n(
                 PT,
-                "D = {members} ({count} number); in binary {numbers}",
-                "D = {members} ({count} numbers); in binary {numbers}",
+                "the numbers that score, D = {members} ({count} number; in binary {numbers})",
+                "the numbers that score, D = {members} ({count} numbers; in binary {numbers})",
                 2,
                 members="{4, 5}",
                 numbers="`100`, `101`",

@@ -228,13 +228,14 @@ async def test_whole_m3_game_by_every_input_path_with_a_restart(
     first_move = f"<@{alice.id}> **5** (`101`) · <@{bob.id}> **3** (`011`) → `1`. The list: `1`"
     assert first_move in boards[0].content
     assert "→ `_`. The list: `10_`" in boards[2].content
-    assert "**Round 1 of 2 is over.** The list `10_`: D = {4, 5} (2 numbers); in binary `100`, `101`." in (
-        boards[2].content
+    assert (
+        "**Round 1 of 2 is over.** The list `10_`: the numbers that score, D = {4, 5} (2 numbers; "
+        "in binary `100`, `101`)." in (boards[2].content)
     )
     assert f"This round: <@{alice.id}> 2 points (5, 4); <@{bob.id}> 1 point (4)." in boards[2].content
     assert f"Totals: <@{alice.id}> 2, <@{bob.id}> 1." in boards[2].content
     assert "Round 2 begins" in boards[2].content
-    assert "D = {4} (1 number); in binary `100`" in boards[5].content
+    assert "the numbers that score, D = {4} (1 number; in binary `100`)" in boards[5].content
     assert f"🏆 <@{alice.id}> wins: the higher total (2 to 1)." in boards[5].content
     assert [b["label"] for b in boards[5].buttons()] == ["Rematch"]
     # The round-end board is a different picture from the move before it (D is drawn).
@@ -350,8 +351,9 @@ async def test_closed_dms_bad_inputs_and_autocomplete(
     await pick(emu, scene, game_id, alice, "command", 6)
     _, final = await pick(emu, scene, game_id, bob, "command", 7)
     # Round 2: 3 = 3, 4 = 4, 6 < 7: the list __0, D = {0, 2, 4, 6}; alice played 4 and 6, bob 4.
-    assert "The list `__0`: D = {0, 2, 4, 6} (4 numbers); in binary `000`, `010`, `100`, `110`." in (
-        final.content
+    assert (
+        "The list `__0`: the numbers that score, D = {0, 2, 4, 6} (4 numbers; in binary `000`, `010`, "
+        "`100`, `110`)." in (final.content)
     )
     assert f"This round: <@{alice.id}> 2 points (4, 6); <@{bob.id}> 1 point (4)." in final.content
     assert f"🏆 <@{alice.id}> wins: the higher total (4 to 3)." in final.content

@@ -161,6 +161,34 @@ async def test_two_games_share_a_channel_each_in_its_thread(
     assert carol.mention in emu.message(second_card.id).content
 
 
+def started_versions(card: MessageRecord) -> list[str]:
+    """The card's texts from the start on: each edit of it after its lobby."""
+    texts = [v.content for v in card.versions]
+    first = next(i for i, t in enumerate(texts) if "has started" in t)
+    return texts[first:]
+
+
+@pytest.mark.parametrize("thread", [True, False])
+async def test_at_the_start_the_card_is_edited_once_with_its_final_text(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, thread: bool
+) -> None:
+    """Issue 24: the Start click edited the card ("played here by ..."), then the start's `card`
+    effect edited it again ("played in <#thread>"). Now the card goes from the lobby straight to
+    the text naming where the game is played, once (in its thread, or here without the permission)."""
+    if not thread:
+        perms = emu.permissions(scene.guild, emu.bot_user) & ~Perm.CREATE_PUBLIC_THREADS
+        emu.set_bot_permissions(scene.guild, perms)
+    game_id, card = await open_and_start(emu, scene.channel, "dots", scene.alice, scene.bob, size=3)
+    started = started_versions(card)
+    if thread:
+        where = f"played in <#{emu.channels[card.id].id}>"
+    else:
+        where = "played here by"
+    assert len(started) == 1 and where in started[0], started
+    assert [c.split(":")[3] for c in card.custom_ids] == ["rules"]
+    assert f"game #{game_id}" in latest_board(emu, emu.channels.get(card.id, scene.channel)).content
+
+
 async def test_without_thread_permission_the_game_plays_in_place_and_says_so_once(
     emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:

@@ -94,7 +94,9 @@ def test_numbers_pending_pick_is_not_in_the_alt_text() -> None:
     assert N.view_for(a, 0) != N.view_for(b, 0)  # the secret differs
     text_a, text_b = alt("numbers", N, a, 2), alt("numbers", N, b, 2)
     assert text_a == text_b and "201" not in text_a and "77" not in text_a
-    assert "Alice (A) has picked" in text_a
+    # Nor that Alice has picked: like the image it describes, it stays as posted while a pick edits
+    # the board's text (which says who has picked).
+    assert text_a == alt("numbers", N, start, 2) and "picked" not in text_a and "picking" not in text_a
 
 
 def test_divisors_hands_and_picks_are_not_in_the_alt_text() -> None:

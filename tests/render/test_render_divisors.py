@@ -11,7 +11,8 @@ import pytest
 from PIL import Image
 
 from bot.games import divisors as D
-from bot.render.divisors import render_board
+from bot.render.divisors import LABEL_TEXT, render_board
+from bot.rules_text import rules_of
 
 NAMES = ("Alice", "Bartholomew the Magnificent", "Chloé", "Dmitri", "Eve", "Fatima", "Gunnar", "Hiroshi")
 
@@ -60,3 +61,9 @@ def test_private_board_is_taller_than_the_public_one() -> None:
 def test_missing_names_fall_back_to_seats() -> None:
     state = D.new_game(3, {}, 0)
     png_size(render_board(D.view_for(state, None), ()))
+
+
+def test_the_outcome_of_a_1_is_said_in_words() -> None:
+    """A 1 against a card above 1 is labelled as the rules say it, not "One" (which reads as jargon)."""
+    assert LABEL_TEXT["one"] == "A 1 against a bigger card"
+    assert LABEL_TEXT["one"].lower() in rules_of("divisors")

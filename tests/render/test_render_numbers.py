@@ -1,6 +1,6 @@
 """The Numbers To Number board renders from views alone: a PNG for every position of whole games (every
-m, a forfeit, a draw), the round-end picture with D, and a public image that is the same whatever a
-pending pick is."""
+m, a forfeit, a draw), the round-end picture with D said in words, and a public image that is the
+same whatever a pending pick is, and whether there is one."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pytest
 from PIL import Image
 
 from bot.games import numbers as nb
-from bot.render.numbers import render, render_board
+from bot.i18n import ENGLISH
+from bot.render.numbers import d_lines, render, render_board
 
 NAMES = ("Alice", "Bartholomew the Magnificent")
 
@@ -72,7 +73,24 @@ def test_a_pending_pick_does_not_change_the_public_image() -> None:
     waiting = render_board(nb.view_for(state, None), NAMES)
     picked = nb.apply(state, 0, {"type": "pick", "number": 40})
     image = render_board(nb.view_for(picked, None), NAMES)
-    assert image != waiting  # "picked" is shown...
-    for other in (1, 41, 63):  # ...but not what
+    # Not even that Alice has picked: a pick edits the board's text, not its image, so an image that
+    # said "picking…" would contradict the text above it ("Alice has picked.") until the reveal.
+    assert image == waiting
+    for other in (1, 41, 63):
         changed = dataclasses.replace(picked, pending=(other, None))
         assert render_board(nb.view_for(changed, None), NAMES) == image
+
+
+def test_d_is_said_in_words() -> None:
+    """D is named for what it is, the numbers that score, not only "D = {4, 6}"."""
+    few = play_moves(nb.new_game(2, {"m": 3}, 0), [(5, 1), (2, 2), (3, 4)])
+    assert few.rounds[0].d == (4, 6)
+    assert d_lines(few.rounds[0], 3, ENGLISH) == [
+        "D, the numbers that score this round: 4, 6",
+        "the binary numbers the list matches (each _ as 0 or 1): 100, 110",
+    ]
+    many = play_moves(nb.new_game(2, {"m": 6}, 0), [(k, k) for k in range(1, 6)] + [(9, 8)])
+    assert d_lines(many.rounds[0], 6, ENGLISH) == [
+        "D, the numbers that score this round: all 32 numbers matching _____1 (each _ as 0 or 1)",
+        "from 1 to 63",
+    ]

@@ -100,7 +100,7 @@ def test_the_three_by_three_game() -> None:
     ]
     with pytest.raises(BadInput, match="no horizontal line can start at A3"):
         line(state, "C3")
-    with pytest.raises(IllegalMove, match="C3 is virgin"):
+    with pytest.raises(IllegalMove, match="C3 is unused"):
         line(state, "B3", "C3")
     with pytest.raises(IllegalMove, match="No horizontal line can start at A1"):
         line(state, "C1", "A1")
@@ -212,13 +212,13 @@ def test_bad_input_changes_nothing() -> None:
     state = line(state, "E1", "E3")  # naming the current dot as the start is the same line: accepted
     state = line(state, "B1")  # row 1: A1, E1 -> 2
     assert state.scores == (1, 3)
-    unchanged_after(T, state, 0, {**v, "to": "B3"}, IllegalMove, "B3 is not virgin")
+    unchanged_after(T, state, 0, {**v, "to": "B3"}, IllegalMove, "B3 is already used")
     unchanged_after(
         T, state, 0, {**v, "to": "B5"}, IllegalMove, "would pass B3, which a line already touched"
     )
     unchanged_after(T, state, 0, {**v, "to": "A1"}, IllegalMove, "must be vertical")
     state = line(state, "B2")
-    unchanged_after(T, state, 0, {**v, "to": "A2"}, IllegalMove, "A2 is not virgin")
+    unchanged_after(T, state, 0, {**v, "to": "A2"}, IllegalMove, "A2 is already used")
 
 
 def test_from_dict_rejects_broken_states() -> None:
