@@ -47,11 +47,6 @@ def code_template() -> PoCatalog:
     return template()
 
 
-@pytest.fixture(scope="module")
-def catalogs() -> dict[str, PoCatalog]:
-    return {code: read_catalog(po_path(code), code) for code in TRANSLATED}
-
-
 def keys(catalog: PoCatalog) -> set[tuple[str | None, str]]:
     return {(m.context, m.id if isinstance(m.id, str) else m.id[0]) for m in catalog if m.id}
 

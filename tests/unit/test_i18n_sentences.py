@@ -35,7 +35,6 @@ import cogs
 from bot.errors import GameError, GameFinished, NotANumber, OutOfRange, WhichGame, YouLeft
 from bot.games import RULES, divisors, numbers, updown
 from bot.i18n import ENGLISH, LANGUAGES, TRANSLATED, Lang, Msg, language
-from bot.i18n.catalogs import po_path, read_catalog
 from bot.i18n.commands import COMMAND_NAME
 from bot.i18n.extract import command_texts, error_classes, template, unextractable
 from bot.storage.errors import StaleVersion
@@ -149,11 +148,6 @@ def error_types() -> dict[str, type]:
 @pytest.fixture(scope="module")
 def code_template() -> PoCatalog:
     return code_texts()
-
-
-@pytest.fixture(scope="module")
-def catalogs() -> dict[str, PoCatalog]:
-    return {code: read_catalog(po_path(code), code) for code in TRANSLATED}
 
 
 # ---- words ------------------------------------------------------------------------------------------
