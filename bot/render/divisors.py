@@ -1,8 +1,12 @@
 """The Numerical Card Game board: the scoreboard, this round's pairings, the last round's results and,
 for a seat's private view, that seat's fresh pile.
 
-Only a `View` comes in, so a public board cannot show a secret: pending picks appear as a face-down
-card ("?"), a pairing still waiting for a pick as an empty card slot.
+Only a `View` comes in, so a public board cannot show a secret. Nor does it show who has picked: a
+pick is quiet (`bot.table.boards.Boards._quiet` edits the board's text, not its image), so the image
+says only what holds until the next board. A pairing still to be revealed is two empty card slots
+and "cards are shown when both have picked", whoever has picked; its players are highlighted on the
+scoreboard (the round waits for them) without a per-player "to pick"/"picked" note. The board's text,
+which every pick brings up to date, says who has picked and who is still choosing.
 
 Words are drawn in the language given (``lang``, English by default): the scoreboard's columns are as
 wide as their headings in that language, and every other label is fitted to its room
@@ -28,8 +32,6 @@ from bot.render.colours import (
     RESULT,
     RGB,
     WHITE,
-    ink_on,
-    player_colour,
 )
 from bot.render.common import Canvas, seat_name
 from bot.render.fit import draw_fitted, width_of
@@ -80,9 +82,9 @@ LABEL_TEXT = {
 
 @lru_cache(maxsize=256)
 def _card(label: str, fill: RGB, ink: RGB) -> Canvas:
-    """A card face (or back, or empty slot), drawn once and pasted everywhere."""
+    """A card face (or an empty slot), drawn once and pasted everywhere."""
     c = Canvas(CARD_W, CARD_H)
-    if fill == BACKGROUND:  # an empty slot: a pick still to come
+    if fill == BACKGROUND:  # an empty slot: a card not revealed yet
         c.rect((0, 0, CARD_W - 1, CARD_H - 1), outline=GRID, width=2, radius=5)
     else:
         c.rect((0, 0, CARD_W - 1, CARD_H - 1), fill=fill, outline=GRID, width=1, radius=5)
@@ -95,10 +97,6 @@ def _face(value: int) -> Canvas:
     return _card(str(value), WHITE, CARD_INK)
 
 
-def _hidden(seat: int) -> Canvas:
-    return _card("?", player_colour(seat), ink_on(player_colour(seat)))
-
-
 def _slot() -> Canvas:
     return _card("", BACKGROUND, MUTED)
 
@@ -109,6 +107,17 @@ def _points_text(result: Result, names: Sequence[str], lang: Lang) -> str:
         return lang.pt("divisors board", "no points") if pa == 0 else lang.t("+{points} each", points=pa)
     winner = result.seats[0] if pa > pb else result.seats[1]
     return f"+{max(pa, pb)} {seat_name(names, winner, 12, lang)}"
+
+
+def _two_lines(text: str, size: int, room: int) -> list[str]:
+    """``text`` as one line when it fits ``room``, else as two, broken between words where the
+    longer line is shortest (each line is then fitted to its room as usual)."""
+    words = text.split()
+    if width_of(text, size) <= room or len(words) < 2:
+        return [text]
+    splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    first, second = min(splits, key=lambda pair: max(width_of(part, size) for part in pair))
+    return [first, second]
 
 
 def _hand_rows(view: View) -> int:
@@ -127,7 +136,7 @@ class _Board:
         self.c.line([(PAD, y + 22), (WIDTH - PAD, y + 22)], GRID)
         return y + 28
 
-    def pairing_row(self, y: int, view: View, pair: tuple[int, int], result: Result | None) -> None:
+    def pairing_row(self, y: int, pair: tuple[int, int], result: Result | None) -> None:
         c, names, lang = self.c, self.names, self.lang
         a, b = pair
         mid = y + (PAIR_H - CARD_H) // 2
@@ -167,15 +176,14 @@ class _Board:
                 BAD,
             )
             return
-        waiting = []
-        for seat, x in ((a, X_CARD_A), (b, X_CARD_B)):
-            if seat in view.picked:
-                c.paste(_hidden(seat), (x, mid))
-            else:
-                c.paste(_slot(), (x, mid))
-                waiting.append(seat_name(names, seat, lang=lang))
-        choosing = lang.t("choosing: {players}", players=lang.words(waiting))
-        self.fit((X_OUTCOME, text_y), choosing, SMALL, OUTCOME_W, MUTED)
+        # Still to be revealed: the same whoever has picked (the board's text says who has).
+        c.paste(_slot(), (X_CARD_A, mid))
+        c.paste(_slot(), (X_CARD_B, mid))
+        shown = _two_lines(
+            lang.pt("divisors board", "cards are shown when both have picked"), SMALL, OUTCOME_W
+        )
+        for line, line_y in zip(shown, (text_y,) if len(shown) == 1 else (y + 3, y + 23), strict=True):
+            self.fit((X_OUTCOME, line_y), line, SMALL, OUTCOME_W, MUTED)
 
 
 def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH) -> bytes:
@@ -183,6 +191,8 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
     winners = set(view.outcome.winners) if view.outcome is not None else set()
     settled = {r.seats: r for r in view.results}
     shown_pairs = list(view.pairings)
+    # The players of the pairings still to be revealed: until the next board, whoever has picked.
+    playing = {s for p in view.pairings if p not in settled for s in p} if view.outcome is None else set()
     last = list(view.last_results)
 
     # Where the game stands: one line, or two when the language makes it too long for one.
@@ -236,7 +246,7 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
     y += ROW_H
     for seat in range(n):
         status = view.status[seat]
-        bg = HIGHLIGHT if seat in view.to_act else BACKGROUND
+        bg = HIGHLIGHT if seat in playing else BACKGROUND
         if bg != BACKGROUND:
             c.rect((PAD - 4, y, WIDTH - PAD + 4, y + ROW_H - 3), fill=bg)
         c.badge((PAD, y + 3), seat, BADGE, background=bg)
@@ -251,10 +261,6 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
                 lang.pt("divisors board", STATUS_TEXT[status]),
                 (BAD if status == FORFEITED else MUTED),
             )
-        elif seat in view.to_act:
-            note, ink = lang.pt("divisors board", "to pick a card"), INK
-        elif seat in view.picked:
-            note, ink = lang.pt("divisors board", "picked ✓"), GOOD
         elif view.outcome is None and not any(seat in p for p in view.pairings):
             note, ink = lang.pt("divisors board", "sits out this round"), MUTED
         else:
@@ -268,7 +274,7 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
         title = lang.t("Round {round} of cycle {cycle}", round=view.round, cycle=view.cycle)
         y = board.section(y, title)
         for pair in shown_pairs:
-            board.pairing_row(y, view, pair, settled.get(pair))
+            board.pairing_row(y, pair, settled.get(pair))
             y += PAIR_H
         y += 8
 
@@ -280,7 +286,7 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
             else lang.pt("divisors board", "Final round"),
         )
         for result in last:
-            board.pairing_row(y, view, result.seats, result)
+            board.pairing_row(y, result.seats, result)
             y += PAIR_H
         y += 8
 

@@ -180,14 +180,9 @@ def render_row(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH) -
 def _progress(view: View, lang: Lang) -> str:
     """The line under the title: how far the deal is."""
     if view.phase == "predict":
-        still_in = [s for s in view.players if s not in view.forfeited]
+        # Not how many predictions are in: a prediction edits the board's text, not its image.
         parts = [
-            lang.n(
-                "Predictions: {done} of {count} in",
-                "Predictions: {done} of {count} in",
-                len(still_in),
-                done=len(view.predicted),
-            ),
+            lang.t("Predicting in secret"),
             lang.n("{count} card in the row", "{count} cards in the row", view.row_size),
             lang.n("predict 1-{count} letter", "predict 1-{count} letters", view.max_letters),
         ]
@@ -233,16 +228,14 @@ NOTE_X = 220  # where a player's note starts in the legend under the row
 
 
 def _note(view: View, seat: int, lang: Lang) -> tuple[str, RGB]:
-    """A player's line in the legend: left, predicting, to place, their hand's size."""
+    """A player's line in the legend: left, to place, their hand's size. Not whether they have
+    predicted: a prediction is quiet (it edits the board's text, which says who has predicted, not
+    its image), so the image says only what holds until the next board."""
     cards = view.hand_sizes[seat]
     if view.turn == seat:
         return lang.n("to place · {count} card in hand", "to place · {count} cards in hand", cards), INK
     if seat in view.forfeited:
         return lang.t("left the game"), MUTED
-    if view.phase == "predict":
-        if seat in view.predicted:
-            return lang.t("predicted ✓"), GOOD
-        return lang.t("predicting…"), MUTED
     return lang.n("{count} card in hand", "{count} cards in hand", cards), MUTED
 
 

@@ -2,7 +2,9 @@
 
 A player's fresh pile and pending card are secrets: they appear only in that player's panel (their
 own view). The channel learns who has chosen (a line of text) and, once both cards of a pairing are
-in, the reveal and a new board drawn from the public view.
+in, the reveal and a new board drawn from the public view. Who has chosen is said by the board's
+text alone (a pick edits it): the image and its alt text stay as posted until the next board, so
+they never say it.
 """
 
 from __future__ import annotations
@@ -400,7 +402,8 @@ STATUS_WORDS = {
 
 def alt_text(view: View, table: TableInfo) -> str:
     """The board in words, from the public view only (never a hand or a pending pick): the scores,
-    this round's pairings with who has picked, and the last round's results."""
+    this round's pairings, and the last round's results. Not who has picked: like the image, the
+    alt text stays as posted while a pick edits the board's text (which says it)."""
     lang, names = table.lang, table.names
 
     def who(seat: int) -> str:
@@ -450,10 +453,6 @@ def alt_text(view: View, table: TableInfo) -> str:
         ]
         if status != divisors.IN:
             notes.append(lang.t(STATUS_WORDS[status]))
-        elif seat in view.to_act:
-            notes.append(lang.t("to pick a card"))
-        elif seat in view.picked:
-            notes.append(lang.t("picked"))
         rows.append(
             lang.n(
                 "{player} {count} point ({notes})",
@@ -472,14 +471,14 @@ def alt_text(view: View, table: TableInfo) -> str:
             result = settled.get((a, b))
             if result is not None:
                 pairs.append(result_text(result, lang, who).replace("**", ""))
-            else:
-                picks = [
-                    lang.t("{player} has picked", player=who(s))
-                    if s in view.picked
-                    else lang.t("{player} is choosing", player=who(s))
-                    for s in (a, b)
-                ]
-                pairs.append(lang.words(picks))
+            else:  # the same whoever has picked
+                pairs.append(
+                    lang.t(
+                        "{first} against {second}, cards shown when both have picked",
+                        first=who(a),
+                        second=who(b),
+                    )
+                )
         parts.append(lang.t("This round: {pairings}.", pairings="; ".join(pairs)))
     if view.last_results:
         last = "; ".join(result_text(r, lang, who).replace("**", "") for r in view.last_results)

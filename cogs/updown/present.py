@@ -298,7 +298,9 @@ quiet = quiet_when("predicted")
 
 
 def alt_text(view: View, table: TableInfo) -> str:
-    """The board in words, as the image shows it: the latest reveal, or the current deal's row."""
+    """The board in words, as the image shows it: the latest reveal, or the current deal's row. Not
+    who has predicted: like the image, the alt text stays as posted while a prediction edits the
+    board's text (which says it)."""
     lang, names = table.lang, table.names
     record = view.last_deal
     if record is not None and (not view.row or (view.phase == "over" and view.row == record.row)):
@@ -307,16 +309,8 @@ def alt_text(view: View, table: TableInfo) -> str:
         parts = [lang.t("Up-Down-Stay board.")]
     else:
         parts = [lang.t("Up-Down-Stay board, playoff {deal}.", deal=view.deal)]
-    if view.phase == "predict":
-        still_in = [s for s in view.players if s not in view.forfeited]
-        parts.append(
-            lang.n(
-                "Predicting: {done} of {count} prediction in.",
-                "Predicting: {done} of {count} predictions in.",
-                len(still_in),
-                done=len(view.predicted),
-            )
-        )
+    if view.phase == "predict":  # not how many predictions are in (nor whose), as on the image
+        parts.append(lang.t("Predicting in secret."))
         parts.append(
             lang.n("The row will have {count} card.", "The row will have {count} cards.", view.row_size)
         )
@@ -358,10 +352,6 @@ def _player_alt(view: View, seat: int, who: str, lang: Lang) -> str:
             cards,
             player=who,
         )
-    if view.phase == "predict" and seat in view.predicted:
-        return lang.t("{player} predicted", player=who)
-    if view.phase == "predict":
-        return lang.t("{player} predicting", player=who)
     return lang.n("{player} {count} card in hand", "{player} {count} cards in hand", cards, player=who)
 
 

@@ -256,6 +256,45 @@ async def test_three_players_m6_by_every_input_path_with_a_restart(
     assert_discord_accepted_all(emu)
 
 
+# ---- a pick edits the board's text, not its image --------------------------------------------------
+
+
+async def test_a_pick_edits_the_boards_text_and_its_image_stays_true(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    """A pick is quiet: the board's text is edited to say who has chosen, its image is not redrawn.
+    So the image (and its alt text) must not say who has picked: after Alice's pick it still reads as
+    it did, and it is exactly the drawing of the public view after her pick, not an older truth
+    ("choosing: Alice, Bob" or an empty slot where her face-down card now is)."""
+    alice, bob, channel = scene.alice, scene.bob, scene.channel
+    game_id = await open_game(emu, channel, alice, bob, m=6)
+    board = latest_board(emu, channel)
+    (attachment,) = board.attachments
+    image, alt = attachment.data, attachment.description or ""
+    assert f"Waiting for <@{alice.id}> and <@{bob.id}>." in board.content
+    assert "cards shown when both have picked" in alt and "choosing" not in alt
+
+    answer, post = await pick(emu, channel, game_id, alice, 4, "command")
+    assert "Your card **4** is in" in answer
+    # The same message, its text edited: who has chosen, who is still choosing.
+    assert post.id == board.id and len([m for m in bot_messages(emu, channel) if m.attachments]) == 1
+    assert f"<@{alice.id}> has chosen a card." in post.content
+    assert post.content.endswith(f"<@{bob.id}>, your move.")
+    # Its image stays, and stays true: the public view after the pick draws the very same picture.
+    assert [(a.data, a.description) for a in post.attachments] == [(image, alt)]
+    state = await state_of(bot_harness, game_id)
+    assert state.picks == (4, None)
+    names = (await bot_harness.bot.service.get(game_id)).row.names
+    assert pixels(render_board(D.view_for(state, None), names)) == pixels(image)
+    assert "has picked" not in alt and "picked ✓" not in alt
+
+    # Bob's pick reveals the pairing: a new board, drawn with both cards.
+    _, post = await pick(emu, channel, game_id, bob, 2, "typed")
+    assert post.id != board.id and post.attachments[0].data != image
+    assert f"<@{alice.id}>'s **4** against <@{bob.id}>'s **2**" in post.content
+    await assert_no_leaks(emu, bot_harness, game_id)
+
+
 # ---- bad input, drop, forfeit, closed DMs ---------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.games import updown
+from bot.render.updown import render_row
 from cogs.updown.present import card_text
 from tests.e2e.driver import (
     assert_discord_accepted_all,
@@ -118,12 +119,19 @@ async def test_two_players_modal_reply_select_command_and_playoff(
     board = latest_board(emu, scene.channel)
     assert_png(board)
     assert "My hand" in [b.get("label") for b in board.buttons()]
+    (attachment,) = board.attachments
 
     # Predictions: alice by the DM form, bob by a typed DM reply; alice then changes hers.
     text = await predict_by_modal(emu, alice, game_id, "sssS u")
     assert "SSSSU" in text
     quiet = latest_board(emu, scene.channel)  # a prediction edits the board's text: nothing new posted
     assert "has predicted" in quiet.content and "SSSSU" not in quiet.content
+    # Its image stays, and stays true: the public view after the prediction draws the same picture,
+    # and neither it nor its alt text says who has predicted (the text above it does).
+    assert quiet.id == board.id and quiet.attachments == [attachment]
+    after = updown.view_for(await state_of(bot_harness, game_id), None)
+    assert render_row(after, (await bot_harness.bot.service.get(game_id)).row.names) == attachment.data
+    assert "predicted" not in (attachment.description or "")
     text = await predict_by_modal(emu, alice, game_id, "SSSSD")
     assert "SSSSD" in text
     hand_before = list((await state_of(bot_harness, game_id)).hands)

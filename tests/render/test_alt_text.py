@@ -107,7 +107,12 @@ def test_divisors_hands_and_picks_are_not_in_the_alt_text() -> None:
     b = D.apply(start, seat, {"type": "pick", "card": hand[-1]})
     assert D.view_for(a, seat) != D.view_for(b, seat)
     assert alt("divisors", D, a, 3) == alt("divisors", D, b, 3)
-    assert "has picked" in alt("divisors", D, a, 3)
+    # Nor that a player has picked: like the image it describes, it stays as posted while a pick
+    # edits the board's text (which says who has picked).
+    text = alt("divisors", D, a, 3)
+    assert text == alt("divisors", D, start, 3)
+    assert "has picked" not in text and "is choosing" not in text and "to pick a card" not in text
+    assert "Bartholomew the Magnificent (B) against Chloé (C), cards shown when both have picked" in text
 
 
 def test_updown_predictions_and_hands_are_not_in_the_alt_text() -> None:
@@ -117,7 +122,11 @@ def test_updown_predictions_and_hands_are_not_in_the_alt_text() -> None:
     assert U.view_for(a, 0) != U.view_for(b, 0)
     text = alt("updown", U, a, 3)
     assert text == alt("updown", U, b, 3)
-    assert "UUDDS" not in text and "Alice (A) predicted" in text
+    assert "UUDDS" not in text
+    # Nor that Alice has predicted (or how many have): the alt text, like the image, stays as posted
+    # while a prediction edits the board's text (which says who has predicted).
+    assert text == alt("updown", U, start, 3) and "predicted" not in text and "predicting" not in text
+    assert "Predicting in secret." in text
     other = U.new_game(3, {}, 6)  # another shuffle: other hands, the same public position
     assert U.view_for(other, None).hand_sizes == U.view_for(start, None).hand_sizes
     assert alt("updown", U, other, 3) == alt("updown", U, start, 3)
