@@ -472,6 +472,7 @@ class Tally:
     typed_sent: int = 0  # moves typed in DMs
     typed_unanswered: int = 0  # no answer seen (a process was killed meanwhile)
     typed_late: int = 0  # no answer within `TYPED_WAIT`, nothing killed
+    typed_unsure: int = 0  # answered with a note that does not name the move (not counted as acknowledged)
     paths: Counter[str] = field(default_factory=Counter)  # interactions sent, by input path
     games_started: Counter[str] = field(default_factory=Counter)
     games_finished: Counter[str] = field(default_factory=Counter)
@@ -1196,10 +1197,12 @@ class CrashRun:
             text = str(choice["number"])
             expect = re.compile(rf"✅ (?:Your pick|You picked) \*\*{choice['number']}\*\* ")
         elif info.kind == "divisors":
-            # (The note names the card while the other pick is awaited; the pick that reveals says
-            # both are in, which a note of an earlier round could say too: rarely taken for this one.)
+            # The note names the card while the other pick is awaited; the pick that reveals says "both
+            # cards are in", as a note of an earlier round (carried out again) may: answered, but not
+            # counted as acknowledged.
             text = str(choice["card"])
-            expect = re.compile(rf"✅ (?:Your card \*\*{text}\*\* is in|Both cards are in)")
+            expect = re.compile(rf"✅ Your card \*\*{text}\*\* is in")
+            unsure = "✅ Both cards are in."
         elif choice["type"] == "predict":
             text = choice["letters"]
             expect = re.compile(rf"✅ Your prediction `{text}` is in")
@@ -1207,6 +1210,8 @@ class CrashRun:
             label = RULES["updown"].rank_label(choice["rank"])
             text = label if rng.random() < 0.5 else str(choice["rank"])
             expect = re.compile(rf"✅ You placed {re.escape(label)}[♣♦♥♠]")
+        if info.kind != "divisors":
+            unsure = "\0"  # (never in a note)
         used = self.typed_used[(info.id, seat)]
         if text in used:
             return None
@@ -1229,6 +1234,8 @@ class CrashRun:
                         continue
                     if expect.search(m.content):
                         return "taken"
+                    if unsure in m.content:
+                        return "unsure"
                     if m.id not in mark and not PANEL_HEADER.match(m.content) and m.content[:1] not in "⏰🔔":
                         return m.content  # a new DM that is neither a panel nor a notice: a refusal
                 return None
@@ -1245,6 +1252,9 @@ class CrashRun:
             else:
                 self.tally.typed_late += 1
             return False
+        if said == "unsure":
+            self.tally.typed_unsure += 1
+            return True
         if said != "taken":
             self.tally.refusals[f"typed DM: {said[:70]}"] += 1
             return False
@@ -1654,6 +1664,7 @@ class CrashRun:
         line("moves typed in DMs", t.typed_sent)
         line("  no answer seen, a process killed", t.typed_unanswered)
         line(f"  no answer within {TYPED_WAIT:.0f} s, none killed", t.typed_late)
+        line("  answered 'both cards are in' (not counted)", t.typed_unsure)
         if self.multi:
             line("clock moves (310 or 610 s)", f"{self.jumps} (skipped, never quiet: {self.jumps_skipped})")
         lobby_paths = Counter(f"{a.verb} by {a.path}" for a in t.lobby_acks)
