@@ -14,9 +14,12 @@ The emulator (tests/emulator) runs in this process and keeps its world (servers,
 users, messages, synced commands) across the bot's lives; the bot runs as ``python bench/launch_bot.py``
 (the real ``quetbot`` entry point pointed at the emulator). ``--games`` tables (channels and threads,
 every kind in turn) play at once, each starting a new game when its game ends: the host opens the
-lobby with ``/<game> new``, the others ``/game join``, the host ``/game start``, then every seat the
-game waits for acts with the game's slash command (a legal move chosen at random from the state the
-bot stored, read from the database read-only). At a random moment, while interactions are in flight,
+lobby with ``/<game> new``, the others join and the host starts (by the card's buttons or by ``/game
+join`` / ``/game start``), then every seat the game waits for makes a legal move chosen at random from
+the state the bot stored (read from the database read-only), by an input path chosen at random: the
+slash command, the board's buttons and menus (with Dots' private "Where does it end?" menu), the DM
+panel's controls and forms, the panel the board's My move / My hand button shows, a typed DM reply.
+At a random moment, while interactions are in flight,
 a bot process is killed with SIGKILL; the emulator sees its gateway close, a new process IDENTIFYs on
 the same database, and play goes on. After the last kill no new game starts and every game is played
 to its end; then the bot is stopped and the database checked.
@@ -61,6 +64,9 @@ Checks, after the last game ended and the processes stopped:
   twice, no wait reminded twice, no DM panel sent anew where an edit was due; and every timeout forfeit
   in the move logs was announced, and the outbox is empty (every effect carried out; the bench waits
   up to a minute for it);
+- one board per version that the move log says shows one, none missing, none for a quiet move, in
+  order; no board text lost what it said above its status line (the reveals); every game's card is
+  there and offers no lobby control at the end;
 - SQLite: ``PRAGMA integrity_check`` says ok; PostgreSQL (the throwaway server): ``amcheck`` finds every
   B-tree index consistent.
 
