@@ -14,9 +14,12 @@ The emulator (tests/emulator) runs in this process and keeps its world (servers,
 users, messages, synced commands) across the bot's lives; the bot runs as ``python bench/launch_bot.py``
 (the real ``quetbot`` entry point pointed at the emulator). ``--games`` tables (channels and threads,
 every kind in turn) play at once, each starting a new game when its game ends: the host opens the
-lobby with ``/<game> new``, the others ``/game join``, the host ``/game start``, then every seat the
-game waits for acts with the game's slash command (a legal move chosen at random from the state the
-bot stored, read from the database read-only). At a random moment, while interactions are in flight,
+lobby with ``/<game> new``, the others join and the host starts (by the card's buttons or by ``/game
+join`` / ``/game start``), then every seat the game waits for makes a legal move chosen at random from
+the state the bot stored (read from the database read-only), by an input path chosen at random: the
+slash command, the board's buttons and menus (with Dots' private "Where does it end?" menu), the DM
+panel's controls and forms, the panel the board's My move / My hand button shows, a typed DM reply.
+At a random moment, while interactions are in flight,
 a bot process is killed with SIGKILL; the emulator sees its gateway close, a new process IDENTIFYs on
 the same database, and play goes on. After the last kill no new game starts and every game is played
 to its end; then the bot is stopped and the database checked.
@@ -61,6 +64,9 @@ Checks, after the last game ended and the processes stopped:
   twice, no wait reminded twice, no DM panel sent anew where an edit was due; and every timeout forfeit
   in the move logs was announced, and the outbox is empty (every effect carried out; the bench waits
   up to a minute for it);
+- one board per version that the move log says shows one, none missing, none for a quiet move, in
+  order; no board text lost what it said above its status line (the reveals); every game's card is
+  there and offers no lobby control at the end;
 - SQLite: ``PRAGMA integrity_check`` says ok; PostgreSQL (the throwaway server): ``amcheck`` finds every
   B-tree index consistent.
 
@@ -76,6 +82,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib
 import itertools
 import json
 import random
@@ -103,11 +110,14 @@ with warnings.catch_warnings():
     import discord  # noqa: F401
 
 from bench.crash_twice import KINDS as TWICE_KINDS  # noqa: E402
-from bench.crash_twice import Doubles, find_doubles  # noqa: E402
+from bench.crash_twice import Doubles, board_of, custom_ids, find_doubles, first_form  # noqa: E402
 from bench.launch_bot import start_bot  # noqa: E402
 from bot.games import RULES, play  # noqa: E402
+from bot.service import forfeit_of  # noqa: E402
 from bot.storage import sqlite_path  # noqa: E402
+from bot.table.present import News, presenter_of  # noqa: E402
 from bot.table.replies import mention  # noqa: E402
+from tests.e2e.driver import live_control, private_menu  # noqa: E402
 from tests.emulator import DiscordEmulator, EmulatorError  # noqa: E402
 from tests.emulator.models import (  # noqa: E402
     CallbackType,
@@ -121,7 +131,6 @@ from tests.emulator.models import (  # noqa: E402
 TOKEN = "crash.bot.token"
 KINDS = ("procession", "dots", "updown", "numbers", "divisors")
 SECRET = frozenset({"updown", "numbers", "divisors"})  # moves answered privately
-TYPED = frozenset({"updown", "numbers"})  # typed DM moves whose answer names the move (see `typed_move`)
 GAME_NUMBER = re.compile(r"game #(\d+)")
 SEAT_NUMBER = re.compile(r"game #(\d+): (\d+) players are in")  # the joiner is the last of them
 PANEL_HEADER = re.compile(r"\*\*[^*\n]+\*\* · game #(\d+) in <#\d+>")
@@ -432,7 +441,7 @@ class Table:
     users: list[User]
     computer: bool = False  # a computer player (easy) takes a seat in each game
     timeout: str | None = None  # the games' move timeout (None: the default, a day)
-    dm_moves: bool = False  # secret moves also from the DM panel and by typed DM replies
+    dm_moves: bool = False  # secret moves also from the panels (DM, or My move) and by typed DM replies
 
 
 @dataclass(frozen=True)
@@ -453,7 +462,8 @@ class LobbyAck:
     verb: str
     game_id: int
     user_id: int
-    seat: int | None = None
+    seat: int | None = None  # (a join by button: the card does not say which seat)
+    path: str = "command"
 
 
 @dataclass
@@ -468,6 +478,8 @@ class Tally:
     typed_sent: int = 0  # moves typed in DMs
     typed_unanswered: int = 0  # no answer seen (a process was killed meanwhile)
     typed_late: int = 0  # no answer within `TYPED_WAIT`, nothing killed
+    typed_unsure: int = 0  # answered with a note that does not name the move (not counted as acknowledged)
+    paths: Counter[str] = field(default_factory=Counter)  # interactions sent, by input path
     games_started: Counter[str] = field(default_factory=Counter)
     games_finished: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
@@ -509,6 +521,7 @@ class CrashRun:
         self.jumps_skipped = 0
         self.nonce_repeats = 0  # posts Discord answered with the message their nonce made before
         self.dm_log: dict[int, list[MessageRecord]] = defaultdict(list)  # DM channel -> its messages
+        self.posts: dict[int, list[MessageRecord]] = defaultdict(list)  # channel -> the bot's messages
         self.dms: dict[int, Channel] = {}  # user id -> their DM channel
         self.typed_used: dict[tuple[int, int], set[str]] = defaultdict(set)  # (game, seat) -> texts typed
         self.guilds: list[Any] = []
@@ -530,8 +543,16 @@ class CrashRun:
                     parent = emu.add_text_channel(guild, f"table-{i + 1}")
                     parents.append(parent)
                     channels.append(parent)
-            users = [emu.add_user(f"player{i + 1}", guilds=[guild]) for i in range(max(8, self.args.games))]
-            return [Table(channel, KINDS[i % len(KINDS)], users) for i, channel in enumerate(channels)]
+            # Each table has players of its own, so a typed DM answer always belongs to one game.
+            return [
+                Table(
+                    channel,
+                    KINDS[i % len(KINDS)],
+                    [emu.add_user(f"t{i + 1}p{j + 1}", guilds=[guild]) for j in range(3)],
+                    dm_moves=KINDS[i % len(KINDS)] in SECRET,
+                )
+                for i, channel in enumerate(channels)
+            ]
         # One server per shard; table i in server i % N (a thread of the server's previous channel
         # every other time round). Each table has players of its own (three, the most a game here
         # seats), so a typed DM answer always belongs to one game.
@@ -573,6 +594,8 @@ class CrashRun:
                 message.attachments = [replace(a, data=b"") for a in message.attachments]
             if message.channel.is_dm:
                 self.dm_log[message.channel.id].append(message)
+            elif message.author.id == emu.bot_user.id:
+                self.posts[message.channel.id].append(message)
             return message
 
         def repeated(*args: Any, **kwargs: Any) -> MessageRecord | None:
@@ -719,6 +742,7 @@ class CrashRun:
             self.tally.refusals[f"emulator: {what}: {str(exc)[:60]}"] += 1
             return None
         self.tally.interactions += 1
+        self.tally.paths[what] += 1
         self.pending[rec.id] = (proc, epoch, rec)
         try:
             # Answered, or past the 3 s deadline; a kill leaves it unanswered (the deadline passes).
@@ -759,7 +783,25 @@ class CrashRun:
     async def slash(
         self, user: User, channel: Channel, command: str, options: dict[str, Any]
     ) -> InteractionRecord | None:
-        return await self.interact(channel, lambda: self.emu.slash(user, channel, command, options), command)
+        lobby = command.startswith("game ") or command.endswith(" new")
+        what = f"/{command}" if lobby else "slash command (move)"
+        return await self.interact(channel, lambda: self.emu.slash(user, channel, command, options), what)
+
+    async def use(
+        self,
+        user: User,
+        message: MessageRecord,
+        component: dict[str, Any],
+        what: str,
+        value: str | None = None,
+    ) -> InteractionRecord | None:
+        """Click a button of ``message`` or (``value``) pick in one of its menus."""
+        cid = str(component["custom_id"])
+        if value is None:
+            return await self.interact(message.channel, lambda: self.emu.click(user, message, cid), what)
+        return await self.interact(
+            message.channel, lambda: self.emu.select(user, message, cid, [value]), what
+        )
 
     def refused(self, what: str, rec: InteractionRecord) -> None:
         self.tally.refusals[f"{what}: {self.answer_text(rec)[:70]}"] += 1
@@ -808,11 +850,11 @@ class CrashRun:
                         players = [host, *rng.sample(others, self.humans_for(table, rng) - 1)]
                 missing = [u for u in players if u.id not in info.seats]
                 if missing:
-                    progressed = await self.lobby_action(channel, missing[0], "join", info.id)
+                    progressed = await self.lobby_action(channel, missing[0], "join", info.id, rng)
                 elif table.computer and not any(uid < 0 for uid in info.seats):
                     progressed = await self.add_computer(channel, by_id[info.host_id], info.id)
                 else:
-                    progressed = await self.lobby_action(channel, by_id[info.host_id], "start", info.id)
+                    progressed = await self.lobby_action(channel, by_id[info.host_id], "start", info.id, rng)
             else:
                 if game_id != info.id:  # started before we saw its lobby
                     game_id = info.id
@@ -882,7 +924,30 @@ class CrashRun:
         self.tally.lobby_acks.append(LobbyAck("new", int(found[1]), host.id))
         return True
 
-    async def lobby_action(self, channel: Channel, user: User, verb: str, game_id: int) -> bool:
+    def card(self, channel: Channel, game_id: int) -> MessageRecord | None:
+        """The game's card (its lobby message) in the table's channel, if posted."""
+        join = f"q:{game_id}:-:join"
+        for message in reversed(self.posts.get(channel.id, [])):
+            if join in custom_ids(first_form(message)):
+                return message
+        return None
+
+    async def lobby_action(
+        self, channel: Channel, user: User, verb: str, game_id: int, rng: random.Random
+    ) -> bool:
+        """Join or start: by the card's button, or by ``/game join`` / ``/game start``."""
+        card = self.card(channel, game_id) if rng.random() < 0.5 else None
+        button = live_control(card, verb) if card is not None else None
+        if card is not None and button is not None and button["custom_id"] == f"q:{game_id}:-:{verb}":
+            rec = await self.use(user, card, button, f"{verb.capitalize()} button (lobby card)")
+            if rec is None:
+                return False
+            assert rec.callback is not None
+            if rec.callback.type not in (CallbackType.UPDATE_MESSAGE, CallbackType.DEFERRED_UPDATE_MESSAGE):
+                self.refused(f"{verb} button", rec)
+                return False
+            self.tally.lobby_acks.append(LobbyAck(verb, game_id, user.id, path="button"))
+            return True
         rec = await self.slash(user, channel, f"game {verb}", {})
         if rec is None:
             return False
@@ -921,8 +986,12 @@ class CrashRun:
         user: User,
         rng: random.Random,
     ) -> bool:
-        """One legal move for ``seat``, chosen at random: by the game's slash command in its place, or
-        (secret games, several processes) from the DM panel or typed in DMs."""
+        """One legal move for ``seat``, chosen at random, by an input path chosen at random: the game's
+        slash command in its place; the board's buttons or menus (Procession, Lines By The Dots, whose
+        start-dot menu answers with the private "Where does it end?" menu); for the secret games, the
+        DM panel's controls and forms, the panel the board's **My move** / **My hand** button shows
+        privately, or a typed DM reply. A path that offers no control for the move now (its board or
+        panel not shown yet) falls back to the slash command."""
         kind = info.kind
         rules = RULES[kind]
         legal = [a for a in rules.legal_actions(state, seat) if a["type"] not in ("forfeit", "drop")]
@@ -933,16 +1002,103 @@ class CrashRun:
         if kind == "updown" and choice["type"] == "predict":
             size = rng.randint(1, min(4, state.max_letters))
             choice["letters"] = "".join(rng.choice("UDS") for _ in range(size))
-        if table.dm_moves:
-            path = rng.choice(("command", "panel", "typed"))
-            done: bool | None = None
-            if path == "panel":
-                done = await self.panel_move(info, seat, user, choice)
-            elif path == "typed" and kind in TYPED:
-                done = await self.typed_move(info, seat, user, choice, rng)
-            if done is not None:
-                return done
+        paths = ["command"]
+        if kind not in SECRET:
+            paths.append("board")
+        elif table.dm_moves:
+            paths += ["panel", "mine", "typed"]
+        path = rng.choice(paths)
+        done: bool | None = None
+        if path == "board":
+            done = await self.board_move(place, info, seat, user, choice)
+        elif path == "panel":
+            panel = self.dm_panel(user, info.id)
+            done = None if panel is None else await self.panel_move(info, seat, user, choice, panel)
+        elif path == "mine":
+            done = await self.mine_move(place, info, seat, user, choice)
+        elif path == "typed":
+            done = await self.typed_move(info, seat, user, choice, rng)
+        if done is not None:
+            return done
         return await self.command_move(place, info, seat, user, choice, rng)
+
+    def board(self, place: Channel, info: GameInfo) -> MessageRecord | None:
+        """The board of the game's current version in its place, if posted (and still offering moves)."""
+        for message in reversed(self.posts.get(place.id, [])):
+            if message.ephemeral or board_of(first_form(message)) != (info.id, info.version):
+                continue
+            return message if any(c.get("custom_id") for c in message.all_components()) else None
+        return None
+
+    async def board_move(
+        self, place: Channel, info: GameInfo, seat: int, user: User, choice: dict[str, Any]
+    ) -> bool | None:
+        """The move from the board: Procession's position button; a line of Lines By The Dots from
+        the board's end menu, or from its start menu and then the private "Where does it end?" menu.
+        Answered by taking the board's (or the private menu's) controls off."""
+        board = self.board(place, info)
+        if board is None:
+            return None
+        if info.kind == "procession":
+            position = str(choice["position"])
+            found = [b for b in board.buttons() if b.get("label") == position and not b.get("disabled")]
+            if not found:
+                return None
+            rec = await self.use(user, board, found[0], "board button")
+            what = "board button"
+        elif choice["from"] is None:
+            menu = live_control(board, "to", choice["to"])
+            if menu is None:
+                return None
+            rec = await self.use(user, board, menu, "board menu (end)", choice["to"])
+            what = "board end menu"
+        else:
+            menu = live_control(board, "from", choice["from"])
+            if menu is None:
+                return None
+            opened = await self.use(user, board, menu, "board menu (start)", choice["from"])
+            if opened is None:
+                return False
+            picker = private_menu(opened)
+            if picker is None:
+                self.refused("board start menu", opened)
+                return False
+            ends = live_control(picker, "to", choice["to"])
+            if ends is None:
+                self.tally.problems.append(f"game #{info.id}: the private menu does not offer {choice['to']}")
+                return False
+            rec = await self.use(user, picker, ends, "private end menu", choice["to"])
+            what = "private end menu"
+        if rec is None:
+            return False
+        assert rec.callback is not None
+        if rec.callback.type is not CallbackType.UPDATE_MESSAGE:
+            if not rec.callback.ephemeral and board_of(first_form(rec.original)) if rec.original else False:
+                # Saved, but answered as a command is (with the new board), not by taking the clicked
+                # board's controls off.
+                self.tally.problems.append(f"game #{info.id}: a {what} click answered with a new board")
+            else:
+                self.refused(what, rec)
+                return False
+        self.tally.acks.append(Ack(info.id, seat, choice, "board"))
+        return True
+
+    async def mine_move(
+        self, place: Channel, info: GameInfo, seat: int, user: User, choice: dict[str, Any]
+    ) -> bool | None:
+        """The move from the panel the board's My move / My hand button shows the player privately."""
+        board = self.board(place, info)
+        mine = live_control(board, "mine") if board is not None else None
+        if board is None or mine is None:
+            return None
+        rec = await self.use(user, board, mine, "My move button (board)")
+        if rec is None:
+            return False
+        panel = rec.original
+        if panel is None or not panel.ephemeral:
+            self.refused("My move button", rec)
+            return False
+        return await self.panel_move(info, seat, user, choice, panel, path="mine")
 
     async def command_move(
         self,
@@ -987,12 +1143,19 @@ class CrashRun:
                 return message
         return None
 
-    async def panel_move(self, info: GameInfo, seat: int, user: User, choice: dict[str, Any]) -> bool | None:
-        """The move from the player's DM panel: its button and the form it opens (Numbers' pick, a
-        prediction), or its menu (a card). None when the panel offers no such control now."""
-        panel = self.dm_panel(user, info.id)
-        if panel is None:
-            return None
+    async def panel_move(
+        self,
+        info: GameInfo,
+        seat: int,
+        user: User,
+        choice: dict[str, Any],
+        panel: MessageRecord,
+        *,
+        path: str = "panel",
+    ) -> bool | None:
+        """The move from a panel of the player's (their DM panel, or the one shown privately under the
+        board): its button and the form it opens (Numbers' pick, a prediction), or its menu (a card).
+        None when the panel offers no such control now."""
         gid, kind = info.id, info.kind
         if kind == "numbers":
             verb, form = "pick", {"number": str(choice["number"])}
@@ -1006,27 +1169,27 @@ class CrashRun:
         component = panel.component(cid)
         if component is None:
             return None
-        dm = panel.channel
+        where = "DM panel" if path == "panel" else "private panel"
         if form is None:
             if value not in [o.get("value") for o in component.get("options") or []]:
                 return None
-            rec = await self.interact(dm, lambda: self.emu.select(user, panel, cid, [value]), f"DM {verb}")
+            rec = await self.use(user, panel, component, f"{where} menu", value)
         else:
-            opened = await self.interact(dm, lambda: self.emu.click(user, panel, cid), f"DM {verb} button")
+            opened = await self.use(user, panel, component, f"{where} button")
             if opened is None:
                 return False
             if opened.modal is None:
-                self.refused(f"DM {verb} button", opened)
+                self.refused(f"{where} {verb} button", opened)
                 return False
             rec = await self.interact(
-                dm, lambda: self.emu.submit_modal(user, opened, values=form), f"DM {verb} form"
+                panel.channel, lambda: self.emu.submit_modal(user, opened, values=form), f"{where} form"
             )
         if rec is None:
             return False
         if "✅" not in self.answer_text(rec):
-            self.refused(f"DM {verb}", rec)
+            self.refused(f"{where} {verb}", rec)
             return False
-        self.tally.acks.append(Ack(gid, seat, choice, "panel"))
+        self.tally.acks.append(Ack(gid, seat, choice, path))
         return True
 
     async def typed_move(
@@ -1039,6 +1202,13 @@ class CrashRun:
         if info.kind == "numbers":
             text = str(choice["number"])
             expect = re.compile(rf"✅ (?:Your pick|You picked) \*\*{choice['number']}\*\* ")
+        elif info.kind == "divisors":
+            # The note names the card while the other pick is awaited; the pick that reveals says "both
+            # cards are in", as a note of an earlier round (carried out again) may: answered, but not
+            # counted as acknowledged.
+            text = str(choice["card"])
+            expect = re.compile(rf"✅ Your card \*\*{text}\*\* is in")
+            unsure = "✅ Both cards are in."
         elif choice["type"] == "predict":
             text = choice["letters"]
             expect = re.compile(rf"✅ Your prediction `{text}` is in")
@@ -1046,6 +1216,8 @@ class CrashRun:
             label = RULES["updown"].rank_label(choice["rank"])
             text = label if rng.random() < 0.5 else str(choice["rank"])
             expect = re.compile(rf"✅ You placed {re.escape(label)}[♣♦♥♠]")
+        if info.kind != "divisors":
+            unsure = "\0"  # (never in a note)
         used = self.typed_used[(info.id, seat)]
         if text in used:
             return None
@@ -1068,6 +1240,8 @@ class CrashRun:
                         continue
                     if expect.search(m.content):
                         return "taken"
+                    if unsure in m.content:
+                        return "unsure"
                     if m.id not in mark and not PANEL_HEADER.match(m.content) and m.content[:1] not in "⏰🔔":
                         return m.content  # a new DM that is neither a panel nor a notice: a refusal
                 return None
@@ -1084,6 +1258,9 @@ class CrashRun:
             else:
                 self.tally.typed_late += 1
             return False
+        if said == "unsure":
+            self.tally.typed_unsure += 1
+            return True
         if said != "taken":
             self.tally.refusals[f"typed DM: {said[:70]}"] += 1
             return False
@@ -1179,7 +1356,12 @@ class CrashRun:
             await self.reader.open()
             games_rows, seat_rows, move_rows, outbox_rows = await self.reader.read(
                 [
-                    ("SELECT id, kind, status, options, seed, state, result FROM games ORDER BY id", ()),
+                    (
+                        "SELECT id, kind, status, options, seed, state, result, version, lobby_message_id, "
+                        "place_id "
+                        "FROM games ORDER BY id",
+                        (),
+                    ),
                     ("SELECT game_id, user_id FROM seats ORDER BY game_id, position", ()),
                     ("SELECT game_id, seat, action FROM moves ORDER BY game_id, seq", ()),
                     ("SELECT game_id, kind FROM outbox ORDER BY id", ()),
@@ -1227,7 +1409,7 @@ class CrashRun:
             ok = row is not None
             taken = seats[lob.game_id][lob.seat : lob.seat + 1] if lob.seat is not None else []
             if ok and lob.verb == "join":
-                ok = taken == [lob.user_id]
+                ok = taken == [lob.user_id] if lob.seat is not None else lob.user_id in seats[lob.game_id]
             if ok and lob.verb == "addbot":
                 ok = len(taken) == 1 and taken[0] < 0
             if ok and lob.verb == "start":
@@ -1236,7 +1418,7 @@ class CrashRun:
                 out["lobby_lost"].append(lob)
 
         # Every game is over, and its move log replays to the stored state and result.
-        for gid, (_, kind, status, options, seed, state, result) in sorted(games.items()):
+        for gid, (_, kind, status, options, seed, state, result, *_) in sorted(games.items()):
             if status != "finished":
                 out["unfinished"].append(f"game #{gid} ({kind}) is {status}")
                 continue
@@ -1265,7 +1447,119 @@ class CrashRun:
         doubles = find_doubles(self.emu.messages.values(), self.emu.bot_user.id)
         out["doubles"] = doubles
         out["unannounced_timeouts"] = self.unannounced_timeouts(moves, seats)
+        out.update(self.check_boards(games, seats, moves))
         return out
+
+    def shown_boards(self, cards: set[int]) -> dict[int, list[tuple[int, MessageRecord]]]:
+        """Each game's boards as the channels show them, in the order they were posted: (version,
+        message). A board answering a command may first be "thinking": its first form naming a
+        version is the board."""
+        out: dict[int, list[tuple[int, MessageRecord]]] = defaultdict(list)
+        posts = sorted((m for ms in self.posts.values() for m in ms if not m.ephemeral), key=lambda m: m.seq)
+        for message in posts:
+            if message.id in cards or any(cid.endswith(":-:join") for cid in custom_ids(first_form(message))):
+                continue  # a card: it shows the final board at the end
+            board = next((b for v in message.versions if (b := board_of(v)) is not None), None)
+            if board is not None:
+                out[board[0]].append((board[1], message))
+        return out
+
+    def bare_board(self, gid: int, place: int, version: int, boards: list[tuple[int, MessageRecord]]) -> bool:
+        """Whether the game's place shows a post of the game with neither image nor controls where
+        the board of ``version`` belongs (after the board before it, before the one after it): a
+        board of Lines By The Dots between the two lines of a turn has no image, and posted late
+        (a newer version saved meanwhile) no controls, so nothing in it names its version."""
+        before = max((m.seq for v, m in boards if v < version), default=0)
+        after = min((m.seq for v, m in boards if v > version), default=1 << 62)
+        return any(
+            before < m.seq < after
+            and not m.ephemeral
+            and f"game #{gid}" in first_form(m).content
+            and not first_form(m).attachments
+            and not custom_ids(first_form(m))
+            for m in self.posts.get(place, [])
+        )
+
+    def check_boards(
+        self,
+        games: dict[int, tuple[Any, ...]],
+        seats: dict[int, list[int]],
+        moves: dict[int, list[tuple[int, dict[str, Any]]]],
+    ) -> dict[str, Any]:
+        """Boards and cards, against the move logs:
+
+        - one board per version that the log says shows one (the start, and every move that is not
+          a quiet secret choice), none missing, none for a quiet move, posted in order of versions;
+        - no board's text lost its earlier lines: a quiet move edits the current board's text below
+          what it said above its status line (the reveals), which must stay;
+        - each game has its card, and at the end the card offers no lobby control (Join, Start)."""
+        # A game's card is the message the bot recorded as its lobby message (posted late, after a
+        # kill, it may show the game already started: no Join button in its first form).
+        cards = {gid: self.emu.messages.get(int(row[8])) for gid, row in games.items() if row[8] is not None}
+        shown = self.shown_boards({m.id for m in cards.values() if m is not None})
+        missing: list[str] = []
+        extra: list[str] = []
+        disorder: list[str] = []
+        texts_lost: list[str] = []
+        cards_broken: list[str] = []
+        boards_checked = texts_checked = cards_checked = 0
+        for gid, row in sorted(games.items()):
+            kind, status, version = str(row[1]), str(row[2]), int(row[7])
+            card = cards.get(gid)
+            if card is None or card.deleted:
+                cards_broken.append(f"game #{gid} ({kind}): no card")
+            else:
+                cards_checked += 1
+                left = [v for v in ("join", "start", "leave") if live_control(card, v) is not None]
+                if status == "finished" and left:
+                    cards_broken.append(f"game #{gid} ({kind}): the card still offers {', '.join(left)}")
+            if status != "finished":
+                continue
+            rules = RULES[kind]
+            quiet = presenter_of(importlib.import_module(f"cogs.{kind}.present")).quiet
+            log = moves.get(gid, [])
+            start = version - len(log)
+            expected = [start]
+            state = rules.new_game(len(seats[gid]), json.loads(row[3]), int(row[4]))
+            for i, (seat, action) in enumerate(log):
+                after = play(rules, state, seat, action)
+                news = News(
+                    seat, rules.view_for(state, None), rules.view_for(after, None), forfeit_of(action)
+                )
+                if not quiet(news):
+                    expected.append(start + i + 1)
+                state = after
+            got = [v for v, _ in shown.get(gid, [])]
+            boards_checked += len(got)
+            lacking = sorted(set(expected) - set(got))
+            if lacking and row[9] is not None:
+                lacking = [v for v in lacking if not self.bare_board(gid, int(row[9]), v, shown.get(gid, []))]
+            if lacking:
+                missing.append(f"game #{gid} ({kind}): no board of version(s) {lacking}")
+            if set(got) - set(expected):
+                extra.append(
+                    f"game #{gid} ({kind}): boards of quiet version(s) {sorted(set(got) - set(expected))}"
+                )
+            if got != sorted(got):
+                disorder.append(f"game #{gid} ({kind}): boards posted in the order {got}")
+            for v, message in shown.get(gid, []):
+                first = next(m for m in message.versions if board_of(m) is not None).content
+                above = first.rsplit("\n", 1)[0]
+                texts_checked += 1
+                if not message.content.startswith(above):
+                    texts_lost.append(
+                        f"game #{gid} ({kind}) board of version {v}: {first!r} became {message.content!r}"
+                    )
+        return {
+            "boards_missing": missing,
+            "boards_extra": extra,
+            "boards_disorder": disorder,
+            "texts_lost": texts_lost,
+            "cards_broken": cards_broken,
+            "boards_checked": boards_checked,
+            "texts_checked": texts_checked,
+            "cards_checked": cards_checked,
+        }
 
     def unannounced_timeouts(
         self, moves: dict[int, list[tuple[int, dict[str, Any]]]], seats: dict[int, list[int]]
@@ -1326,6 +1620,10 @@ class CrashRun:
         doubles: Doubles = found.get("doubles") or Doubles()
         unannounced = found.get("unannounced_timeouts", [])
         undone = found.get("undone", [])
+        boards_missing, boards_extra = found.get("boards_missing", []), found.get("boards_extra", [])
+        boards_disorder, texts_lost = found.get("boards_disorder", []), found.get("texts_lost", [])
+        cards_broken = found.get("cards_broken", [])
+        shown_problems = [*boards_missing, *boards_extra, *boards_disorder, *texts_lost, *cards_broken]
         refusals = sum(t.refusals.values())
         paths = Counter(a.path for a in t.acks)
 
@@ -1357,6 +1655,8 @@ class CrashRun:
         line("games played to the end", f"{finished}: {by_kind}")
         line("games in the database", found.get("games", 0))
         line("interactions sent", t.interactions)
+        for what, count in sorted(t.paths.items(), key=lambda kv: (-kv[1], kv[0])):
+            line(f"  {what}", count)
         line("  unanswered (in flight at a kill)", t.unanswered)
         line("  unanswered within 3 s, bot up", t.late)
         if t.latencies:
@@ -1367,16 +1667,19 @@ class CrashRun:
                 f"median {statistics.median(lat) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms",
             )
         line("  refused (answered, not a success)", refusals)
+        line("moves typed in DMs", t.typed_sent)
+        line("  no answer seen, a process killed", t.typed_unanswered)
+        line(f"  no answer within {TYPED_WAIT:.0f} s, none killed", t.typed_late)
+        line("  answered 'both cards are in' (not counted)", t.typed_unsure)
         if self.multi:
-            line("moves typed in DMs", t.typed_sent)
-            line("  no answer seen, a process killed", t.typed_unanswered)
-            line(f"  no answer within {TYPED_WAIT:.0f} s, none killed", t.typed_late)
             line("clock moves (310 or 610 s)", f"{self.jumps} (skipped, never quiet: {self.jumps_skipped})")
-        line("lobby actions acknowledged", len(t.lobby_acks))
+        lobby_paths = Counter(f"{a.verb} by {a.path}" for a in t.lobby_acks)
         line(
-            "moves acknowledged",
-            f"{len(t.acks)}"
-            + (f" ({', '.join(f'{k} {v}' for k, v in sorted(paths.items()))})" if self.multi else ""),
+            "lobby actions acknowledged",
+            f"{len(t.lobby_acks)} ({', '.join(f'{k} {v}' for k, v in sorted(lobby_paths.items()))})",
+        )
+        line(
+            "moves acknowledged", f"{len(t.acks)} ({', '.join(f'{k} {v}' for k, v in sorted(paths.items()))})"
         )
         line("moves in the log", found.get("moves", 0))
         if self.multi:
@@ -1387,10 +1690,19 @@ class CrashRun:
         seen = ", ".join(f"{k} {doubles.seen[k]}" for k in TWICE_KINDS)
         line("traces checked for doubles", seen)
         line("old boards still offering moves", len(doubles.stale_controls))
+        line(
+            "boards, texts, cards checked",
+            ", ".join(str(found.get(k, 0)) for k in ("boards_checked", "texts_checked", "cards_checked")),
+        )
         line("MOVES LOST", len(lost))
         line("LOBBY ACTIONS LOST", len(lobby_lost))
         line("REPLAY MISMATCHES", len(mismatches))
         line("DONE TWICE", doubles.total)
+        line("BOARDS MISSING", len(boards_missing))
+        line("BOARDS FOR QUIET MOVES", len(boards_extra))
+        line("BOARDS OUT OF ORDER", len(boards_disorder))
+        line("BOARD TEXTS THAT LOST LINES", len(texts_lost))
+        line("CARDS MISSING OR STILL OPEN", len(cards_broken))
         line("FORFEITS NEVER ANNOUNCED", len(unannounced))
         line("EFFECTS LEFT IN THE OUTBOX", len(undone))
         line("UNFINISHED GAMES", len(unfinished))
@@ -1419,11 +1731,18 @@ class CrashRun:
             print(f"    stale: {text}")
         if undone:
             print(f"    left in the outbox: {', '.join(undone[:10])}" + (", ..." if len(undone) > 10 else ""))
-        for text in [*mismatches[:20], *unannounced[:20], *unfinished[:20], *t.problems[:20]]:
+        for text in [
+            *mismatches[:20],
+            *unannounced[:20],
+            *unfinished[:20],
+            *shown_problems[:20],
+            *t.problems[:20],
+        ]:
             print(f"    {text}")
         integrity = str(found.get("integrity"))
         failed = (
             bool(lost or lobby_lost or mismatches or unfinished or unannounced or undone or t.problems)
+            or bool(shown_problems)
             or doubles.total > 0
             or not (integrity == "ok" or integrity.startswith(("ok (", "not checked")))
             or self.kills < self.args.kills

@@ -53,6 +53,7 @@ from bench.crash_safety import BotProcess, CrashRun, slash_move
 from bench.crash_twice import board_of, find_doubles, first_form
 from bot.games import RULES
 from tests.db import query
+from tests.e2e.driver import live_control, private_menu, use_control
 from tests.emulator import DiscordEmulator, EmulatorError
 from tests.emulator.models import CallbackType, Channel, InteractionRecord, MessageRecord, User
 from tests.emulator.traps import Trap
@@ -169,15 +170,6 @@ def walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
-def control(message: MessageRecord, verb: str) -> dict[str, Any] | None:
-    """The message's live component whose custom_id ends in ``:<verb>``."""
-    for component in message.all_components():
-        cid = str(component.get("custom_id", ""))
-        if cid.endswith(f":{verb}") and not component.get("disabled"):
-            return component
-    return None
-
-
 # ---- what players do ---------------------------------------------------------------------------------
 
 Act = Callable[[Table], Awaitable[Reply]]
@@ -258,17 +250,8 @@ def board_menu_move(verb: str) -> Act:
 
     async def act(t: Table) -> Reply:
         user, seat = t.mover()
-        choice = choice_for(t, seat)
-        post = newest_board(t)
-        value = choice[verb]
-        menu = next(
-            c
-            for c in post.all_components()
-            if c.get("type") == 3
-            and f":{verb}" in str(c["custom_id"])
-            and value in [o["value"] for o in c["options"]]
-        )
-        rec = await t.emu.select(user, post, menu["custom_id"], [value])
+        rec = await use_control(t.emu, user, newest_board(t), verb, choice_for(t, seat)[verb])
+        assert rec is not None, f"no {verb} menu on the board"
         if verb == "from":
             t.forms[user.id] = rec
         return rec
@@ -283,16 +266,17 @@ def picker_move() -> Act:
         user, seat = t.mover()
         opened = t.forms[user.id]
         await opened.response()
-        picker = opened.original
-        if picker is None or not [c for c in picker.all_components() if c.get("type") == 3]:
+        picker = private_menu(opened)
+        if picker is None:
             # The menu was answered already (a retry): the start dot again, from the board.
             opened = await board_menu_move("from")(t)
             assert isinstance(opened, InteractionRecord)
             await opened.response()
-            picker = opened.original
+            picker = private_menu(opened)
         assert picker is not None
-        menu = next(c for c in picker.all_components() if c.get("type") == 3)
-        return await t.emu.select(user, picker, menu["custom_id"], [choice_for(t, seat)["to"]])
+        rec = await use_control(t.emu, user, picker, "to", choice_for(t, seat)["to"])
+        assert rec is not None
+        return rec
 
     return act
 
@@ -313,7 +297,7 @@ def open_form(seat: int, verb: str, private: bool = False) -> Act:
     async def act(t: Table) -> Reply:
         user = t.users[seat]
         panel = panel_of(t, user, private)
-        button = control(panel, verb)
+        button = live_control(panel, verb)
         assert button is not None, f"no {verb} control on {user.name}'s panel: {panel.content!r}"
         rec = await t.emu.click(user, panel, button["custom_id"])
         t.forms[user.id] = rec
@@ -347,7 +331,7 @@ def panel_menu_move(seat: int, verb: str, private: bool = False) -> Act:
         choice = choice_for(t, seat)
         value = str(choice.get("card", choice.get("rank")))
         panel = panel_of(t, user, private)
-        menu = control(panel, verb)
+        menu = live_control(panel, verb)
         assert menu is not None, f"no {verb} menu on {user.name}'s panel: {panel.content!r}"
         return await t.emu.select(user, panel, menu["custom_id"], [value])
 
@@ -381,7 +365,7 @@ def typed_move(seat: int) -> Act:
 def lobby_button(verb: str, seat: int) -> Act:
     async def act(t: Table) -> Reply:
         card = t.card()
-        button = control(card, verb)
+        button = live_control(card, verb)
         assert button is not None, f"no {verb} button on the card: {card.content!r}"
         return await t.emu.click(t.users[seat], card, button["custom_id"])
 

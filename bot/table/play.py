@@ -63,10 +63,14 @@ def source_of(interaction: discord.Interaction, game: Loaded) -> Source:
         return Source.COMMAND
     if interaction.guild_id is None:
         return Source.DM_PANEL
-    if message.id == game.row.board_message_id and interaction.type == discord.InteractionType.component:
-        return Source.BOARD
     if message.flags.ephemeral:
         return Source.PRIVATE
+    if interaction.type == discord.InteractionType.component:
+        # A public message whose move control names the game's current version (the router checked
+        # it) is that version's board, whether or not the row names it yet: the outbox records a
+        # board's id only after Discord answered its post, so a kill in between (or another process
+        # posting it) leaves the row naming the board before, until the outbox takes the post up again.
+        return Source.BOARD
     return Source.COMMAND
 
 

@@ -323,3 +323,40 @@ async def forge_component(
     if values is None:
         return await emu.click(user, old, custom_id)
     return await emu.select(user, old, custom_id, values)
+
+
+# ---- controls, found by verb (shared with bench/kill_sweep.py and bench/crash_safety.py) -------------
+
+
+def live_control(message: MessageRecord, verb: str, value: str | None = None) -> dict[str, Any] | None:
+    """The message's usable component whose custom_id ends in ``:<verb>`` (or, a menu of several
+    parts, holds ``:<verb>:``); with ``value``, a menu offering that option."""
+    for component in message.all_components():
+        cid = str(component.get("custom_id", ""))
+        if component.get("disabled") or not (cid.endswith(f":{verb}") or f":{verb}:" in cid):
+            continue
+        if value is None or value in [o.get("value") for o in component.get("options") or []]:
+            return component
+    return None
+
+
+async def use_control(
+    emu: DiscordEmulator, user: User, message: MessageRecord, verb: str, value: str | None = None
+) -> InteractionRecord | None:
+    """Click the ``verb`` button of ``message`` or, with ``value``, pick it in the ``verb`` menu
+    offering it; None when the message has no such control."""
+    component = live_control(message, verb, value)
+    if component is None:
+        return None
+    if value is None:
+        return await emu.click(user, message, component["custom_id"])
+    return await emu.select(user, message, component["custom_id"], [value])
+
+
+def private_menu(rec: InteractionRecord) -> MessageRecord | None:
+    """The private message an interaction was answered with, if it still offers a menu (Lines By The
+    Dots' "Where does it end?")."""
+    shown = rec.original
+    if shown is None or not any(c.get("type") == 3 for c in shown.all_components()):
+        return None
+    return shown

@@ -21,7 +21,7 @@ from bot.games import dots, procession
 from bot.service import GameService
 from bot.storage import Storage
 from bot.table.replies import ANSWER_WITHIN
-from tests.db import query
+from tests.db import change, query
 from tests.e2e.driver import (
     assert_clean,
     bot_messages,
@@ -35,7 +35,7 @@ from tests.e2e.driver import (
 )
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
-from tests.emulator.models import MessageRecord, Perm
+from tests.emulator.models import CallbackType, MessageRecord, Perm
 from tests.emulator.world import Scene, User
 
 SETTLE = 5.0  # seconds for what a move owes to arrive (after a restart, too)
@@ -381,3 +381,51 @@ async def test_a_move_made_while_discord_takes_the_last_answer_does_not_overtake
     assert move_count(bot_db, game_id) == 2
     versions = board_versions(emu, scene)
     assert versions == sorted(set(versions)) and len(versions) == 3, versions
+
+
+# ---- a click on a board whose id the bot had not recorded -------------------------------------------
+
+
+async def test_a_click_on_a_board_not_yet_recorded_is_answered_as_a_board_click(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
+) -> None:
+    """Killed right after Discord created a board (before the bot heard back), the bot has not
+    recorded that board's id: restarted, its row names the board before until the outbox takes the
+    post up again. A click on the new board meanwhile is still a click on the board: answered by
+    taking that board's controls off, with the next board posted in the channel (not as a reply to
+    the click, as a slash command is answered). The row is set back as the kill leaves it."""
+    game_id = await start_game(emu, scene.channel, "procession new", scene.alice, scene.bob, n=5)
+    users = {scene.alice.id: scene.alice, scene.bob.id: scene.bob}
+
+    def mover() -> User:
+        state = procession.State.from_dict(game_state(bot_db, game_id) or {})
+        (seat,) = procession.to_act(state)
+        uid = query(bot_db, "SELECT user_id FROM seats WHERE game_id = ? AND position = ?", (game_id, seat))
+        return users[int(uid[0][0])]
+
+    async def flip(board: MessageRecord) -> Any:
+        button = next(b for b in board.buttons() if not b.get("disabled") and b.get("label", "").isdigit())
+        rec = await emu.click(mover(), board, button["custom_id"])
+        await rec.response()
+        await emu.wait_until(lambda: latest_board(emu, scene.channel).id != board.id, timeout=SETTLE)
+        await emu.wait_idle()
+        return rec
+
+    first = latest_board(emu, scene.channel)
+    await flip(first)
+    second = latest_board(emu, scene.channel)
+    await bot_harness.crash()
+    await change(bot_db, "UPDATE games SET board_message_id = ? WHERE id = ?", (first.id, game_id))
+    await bot_harness.start()
+
+    rec = await flip(second)
+    assert rec.callback.type is CallbackType.UPDATE_MESSAGE
+    assert emu.message(second.id).custom_ids == []
+    third = latest_board(emu, scene.channel)
+    assert third.interaction is None and move_count(bot_db, game_id) == 2
+    assert [m.id for m in bot_messages(emu, scene.channel) if m.attachments and not is_card(m)][-3:] == [
+        first.id,
+        second.id,
+        third.id,
+    ]
+    assert_clean(emu)
