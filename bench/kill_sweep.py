@@ -675,6 +675,7 @@ class Sweep:
             ]
         else:
             await self.kill_and_restart(trap, reply, table, before, out)
+            await self.placed(table)
         if trap is None and self.case.meanwhile:  # where the database stands after the next move too
             await self.answered(await after[0].act(table), after[0].name, out)
             await self.settle()
@@ -721,6 +722,18 @@ class Sweep:
             )
         if not landed and now == before:  # the player tries again, as nothing happened
             await self.answered(await step.act(table), f"{step.name} (again)", out)
+
+    async def placed(self, table: Table, within: float = 15.0) -> None:
+        """A game started to be played in a thread has that thread: players go on where the card's
+        link takes them (a move sent to the channel while the restarted bot is still making the
+        thread is refused, rightly, with a pointer to it), without waiting for anything else."""
+        if table.game_id is None and table.stored() is None:
+            return
+        rows = query(self.db, "SELECT start_place FROM games WHERE id = ?", (table.game_id,))
+        if not rows or rows[0][0] != "thread":
+            return
+        with contextlib.suppress(EmulatorError):
+            await self.emu.wait_until(lambda: table.place() is not table.channel, within, "the game's thread")
 
     async def answered(self, reply: Reply, what: str, out: Outcome) -> None:
         """Wait for the answer a step gets (a refusal is a problem); record the target's."""
