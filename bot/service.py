@@ -223,18 +223,16 @@ class GameCache:
         is known here a moment before it is stored)."""
         ids = {g.id for g in games}
         here = list(games) + [
-            g
-            for g in self._games.values()
-            if g.id not in ids and g.row.live and channel_id in (g.row.channel_id, g.row.place_id)
+            g for g in self._games.values() if g.id not in ids and channel_id in g.row.places
         ]
-        here = [g for g in here if channel_id in self._keys(g.row)]
+        here = [g for g in here if channel_id in g.row.places]
         if epoch == self.epoch:
             self._at[channel_id] = {g.id for g in here}
         return sorted(here, key=lambda g: g.id)
 
     @staticmethod
-    def _keys(row: GameRow | None) -> set[int]:
-        return {row.channel_id, row.place_id} if row is not None and row.live else set()
+    def _keys(row: GameRow | None) -> frozenset[int]:
+        return row.places if row is not None else frozenset()
 
     def _index(self, old: GameRow | None, new: GameRow) -> None:
         before, after = self._keys(old), self._keys(new)
@@ -366,7 +364,7 @@ class GameService:
                 # may also be one another process has finished since: each is read again.
                 read = {g.id for g in stored}
                 games = [g if g.id in read else await self.get(g.id) for g in games]
-                games = [g for g in games if g.row.live and channel_id in (g.row.channel_id, g.row.place_id)]
+                games = [g for g in games if channel_id in g.row.places]
         return games
 
     async def game_here(
@@ -382,7 +380,7 @@ class GameService:
         choice in turn, then the caller's own game; still several, `WhichGame` names them. With none
         there, a game of the caller's played in its own thread off this channel is pointed to."""
         games = await self.live_at(place_id)
-        here = [g for g in games if g.row.place_id == place_id]
+        here = [g for g in games if g.row.played_at(place_id)]
         candidates = [g for g in here if kind is None or g.row.kind == kind]
         for test in (*prefer, lambda row: row.seat_of(user_id) is not None):
             if len(candidates) <= 1:
@@ -407,7 +405,7 @@ class GameService:
         away = [
             g
             for g in games
-            if g.row.place_id != place_id
+            if not g.row.played_at(place_id)
             and g.row.seat_of(user_id) is not None
             and (kind is None or g.row.kind == kind)
         ]

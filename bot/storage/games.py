@@ -140,13 +140,17 @@ class Games(Repository):
         return await self._db.read(read())
 
     async def live_games_at(self, *, channel_id: int) -> list[GameRow]:
-        """The live games played in a channel (or thread), and those whose lobby card is there."""
+        """The live games played in a channel (or thread), and those whose lobby card is there; and
+        a game started from its card in a thread that has the card's id (a thread started from a
+        message takes its id) which the game may not name as its place yet."""
         return await self._db.read(
             select_games(
                 "WHERE g.id IN (SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active') "
-                "UNION SELECT id FROM games WHERE place_id = ? AND status IN ('lobby', 'active')) "
+                "UNION SELECT id FROM games WHERE place_id = ? AND status IN ('lobby', 'active') "
+                "UNION SELECT id FROM games WHERE lobby_message_id = ? AND status = 'active' "
+                "AND start_place = 'thread') "
                 "ORDER BY g.id",
-                (channel_id, channel_id),
+                (channel_id, channel_id, channel_id),
             )
         )
 

@@ -58,6 +58,22 @@ class GameRow:
         """The game's own thread, when it has one."""
         return self.place_id if self.place_id != self.channel_id else None
 
+    @property
+    def places(self) -> frozenset[int]:
+        """The channels and threads where this live game is found: its card's channel, where it is
+        played, and (started to be played in a thread) the thread started from its card, which has
+        the card's id, even before the game names it as its place (a command used there at once)."""
+        if not self.live:
+            return frozenset()
+        found = {self.channel_id, self.place_id}
+        if self.status == "active" and self.start_place == "thread" and self.lobby_message_id is not None:
+            found.add(self.lobby_message_id)
+        return frozenset(found)
+
+    def played_at(self, place_id: int) -> bool:
+        """Whether the game is played in ``place_id`` (see `places`: its card's thread counts at once)."""
+        return place_id == self.place_id or (place_id != self.channel_id and place_id in self.places)
+
     def seat_of(self, user_id: int) -> int | None:
         try:
             return self.seats.index(user_id)

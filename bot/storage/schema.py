@@ -281,4 +281,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN start_place TEXT;
     """,
+    # 13 (a game found from its thread before the thread is recorded): a thread started from a
+    # message has that message's id, so a command used in a game's new thread, before the bot has
+    # written the thread down as the game's place, finds the game by its card.
+    """
+    CREATE INDEX games_by_lobby_message ON games (lobby_message_id) WHERE lobby_message_id IS NOT NULL;
+    """,
 )

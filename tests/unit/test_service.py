@@ -84,6 +84,27 @@ async def test_a_game_moved_to_its_thread_is_found_there_and_pointed_to_from_the
     assert [g.id for g in await fresh.live_at(100)] == [game.id]
 
 
+async def test_a_game_is_found_in_the_thread_of_its_card_before_the_thread_is_recorded(
+    service: GameService,
+) -> None:
+    """A thread started from a message has the message's id: a command used in a game's new thread,
+    before the thread is written down as the game's place, finds the game (not "no game here")."""
+    game = await lobby(service, channel=100)
+    await service.set_messages(game.id, lobby_message_id=555)
+    started = await service.start(game.id, 10, place="thread")
+    assert started.game.row.place_id == 100  # the thread is not recorded yet
+    assert (await service.game_here(555, 11)).id == game.id
+    assert (await service.game_here(100, 10)).id == game.id  # and in the channel, until then
+    fresh = GameService(service.storage)  # the same, read afresh from storage (a new process)
+    assert (await fresh.game_here(555, 11)).id == game.id
+    # Played in place (no thread asked for), the card's id is no place of the game's.
+    other = await lobby(service, channel=200)
+    await service.set_messages(other.id, lobby_message_id=777)
+    await service.start(other.id, 10, place="off")
+    with pytest.raises(NoGameHere):
+        await GameService(service.storage).game_here(777, 11)
+
+
 async def test_lobby_seats_host_and_limits(service: GameService) -> None:
     game = await lobby(service, players=1)
     with pytest.raises(LobbyError, match="at least 2"):
