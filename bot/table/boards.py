@@ -153,6 +153,8 @@ class Boards:
             kind, news.after, table, headline, image=kind.present.board_image(news.after)
         )
         message_id = await self._send(item, context, channel, payload)
+        if message_id is not None:
+            self.deps.shown.posted(message_id, self.text(kind, news.after, table, headline, status=False))
         return Done(board_message_id=message_id)
 
     async def _quiet(
@@ -183,9 +185,11 @@ class Boards:
             )
             await self._send(item, context, channel, {"content": text, "allowed_mentions": NO_PINGS})
             return
-        if history is None:
-            history = await self.deps.service.history(game.id, until=table.version)
-        above = self._shown_above(game, kind, history, table.version - 1, table.lang)
+        above = self.deps.shown.above(board)
+        if above is None:  # posted before a restart, or by another process: rebuilt from the log
+            if history is None:
+                history = await self.deps.service.history(game.id, until=table.version)
+            above = self._shown_above(game, kind, history, table.version - 1, table.lang)
         path = "/channels/{channel_id}/messages/{message_id}"
         route = Route("PATCH", path, channel_id=place, message_id=board)
         body = {"content": fit(f"{above}\n{headline}\n{status}"), "allowed_mentions": {"parse": []}}
@@ -245,7 +249,10 @@ class Boards:
         headline = self._first_headline(game, kind, view, table, str(item.args.get("place", "")))
         channel = self.deps.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
         payload = await self.payload(kind, view, table, headline, first=True)
-        return Done(board_message_id=await self._send(item, context, channel, payload))
+        message_id = await self._send(item, context, channel, payload)
+        if message_id is not None:
+            self.deps.shown.posted(message_id, self.text(kind, view, table, headline, status=False))
+        return Done(board_message_id=message_id)
 
     async def _send(
         self, item: OutboxItem, context: Context, channel: discord.PartialMessageable, payload: dict[str, Any]
