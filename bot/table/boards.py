@@ -237,9 +237,10 @@ class Boards:
         """The first board of a game that has just started."""
         game = await self.deps.service.get(item.game_id)
         kind = self.deps.catalog.get(game.row.kind)
-        state = (
-            (await self.deps.service.history(game.id, until=0)).start
-            if game.row.version != int(item.args["version"])
+        row = game.row
+        state = (  # the game's first state (moves were made since): dealt again from its seed
+            kind.rules.new_game(len(row.seats), row.options, row.seed)
+            if row.version != int(item.args["version"])
             else game.state
         )
         lang = await self.deps.audiences.server(game.row.guild_id)
