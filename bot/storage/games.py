@@ -118,7 +118,7 @@ def change(
     yield from cas(game_id, expected_version, sets)
     for write in writes:
         yield from write
-    items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects)
+    items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects, locked=True)
     row = yield from select_game(game_id)
     return Written(row=row, effects=items)
 
@@ -230,7 +230,7 @@ class Games(Repository):
             )
             game_id = int(rows[0][0])
             yield from write_seats(game_id, [(host_id, host_name)])
-            items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects)
+            items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects, locked=True)
             return Written(row=(yield from select_game(game_id)), effects=items)
 
         return await self._db.write(work())
@@ -273,7 +273,7 @@ class Games(Repository):
                 return None
             game_id = int(rows[0][0])
             yield from write_seats(game_id, seats)
-            items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects)
+            items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects, locked=True)
             return Written(row=(yield from select_game(game_id)), effects=items)
 
         return await self._db.write(work())

@@ -35,10 +35,26 @@ def _item(row: Row) -> OutboxItem:
     )
 
 
-def insert_effects(game_id: int, effects: Sequence[Effect]) -> Txn[tuple[OutboxItem, ...]]:
-    """Append the effects, in order, after every item already in the outbox (ids only grow)."""
+def lock_game(game_id: int) -> Txn[None]:
+    """Hold the game's row lock until the transaction ends (a change to nothing). Taken first by a
+    transaction that also changes other rows the game's moves change (its waits), so that two
+    transactions never wait for each other."""
+    yield Q("UPDATE games SET version = version WHERE id = ?", (game_id,))
+
+
+def insert_effects(
+    game_id: int, effects: Sequence[Effect], *, locked: bool = False
+) -> Txn[tuple[OutboxItem, ...]]:
+    """Append the effects, in order, after every item already in the outbox (ids only grow).
+
+    A game's items get their ids holding the game's row lock (taken here unless the transaction
+    holds it already, ``locked``: it changed the row), so they commit in the order of their ids:
+    a process that read the game's pending items has seen every item below the highest it saw
+    (what `bot.table.outbox` relies on when processes share the database)."""
     if not effects:
         return ()
+    if not locked:
+        yield from lock_game(game_id)
     now = clock.now()
     items = []
     for effect in effects:

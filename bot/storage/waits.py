@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from bot import clock
 from bot.storage.driver import Many, Q, Repository, Row, Txn
-from bot.storage.outbox import insert_effects
+from bot.storage.outbox import insert_effects, lock_game
 from bot.storage.rows import Effect, OutboxItem, Wait
 
 _COLUMNS = "game_id, seat, since, deadline, reminded"
@@ -115,6 +115,8 @@ class Waits(Repository):
 
         def work() -> Txn[tuple[OutboxItem, ...]]:
             same = "" if deadline is None else " AND deadline = ?"
+            if effects:
+                yield from lock_game(game_id)  # (before the wait's row, as a move's change does)
             claimed = yield Q(
                 f"UPDATE waits SET reminded = 1 WHERE game_id = ? AND seat = ? AND reminded = 0{same} "
                 "RETURNING seat",
@@ -122,7 +124,7 @@ class Waits(Repository):
             )
             if not claimed:
                 return ()
-            return (yield from insert_effects(game_id, effects))
+            return (yield from insert_effects(game_id, effects, locked=True))
 
         return list(await self._db.write(work()))
 

@@ -107,6 +107,9 @@ class Outbox:
         # `_hold`); None when it is alone (then nothing is leased).
         self.holder = holder
         self._leases: dict[int, float] = {}  # game id -> when this process's lease on it expires
+        # Game id -> the highest id of its items known when its pending items were last read under
+        # the lease: an item above it is carried out only after reading them again (`_carry_queue`).
+        self._seen: dict[int, int] = {}
         self._carriers: dict[str, Carrier] = {}
         self._queues: dict[int, dict[int, OutboxItem]] = {}  # game id -> its known items by id
         self._contexts: dict[int, Context] = {}  # item id -> context
@@ -248,7 +251,7 @@ class Outbox:
                     game_id=game_id, holder=self.holder, completions=completions
                 )
                 completions.clear()
-                self._leases.pop(game_id, None)
+                self._let_go(game_id)
                 follow = [item for result in results for item in result.effects]
                 if follow:
                     self.kick(follow)
@@ -260,7 +263,7 @@ class Outbox:
                     await self.storage.release_outbox(
                         game_id=game_id, holder=self.holder, completions=completions
                     )
-                self._leases.pop(game_id, None)
+                self._let_go(game_id)
         if not self._queues.get(game_id):
             self._queues.pop(game_id, None)
 
@@ -283,27 +286,41 @@ class Outbox:
         assert self.holder is not None
         delay = 0.02
         while True:
-            now = self.clock()
+            now, known = self.clock(), max(self._queues.get(game_id, {}), default=0)
             pending = await self.storage.claim_outbox(
                 game_id=game_id, holder=self.holder, now=now, expires=now + LEASE
             )
             queue = self._queues.setdefault(game_id, {})
             if pending is not None:
                 self._leases[game_id] = now + LEASE
-                still = {item.id for item in pending}
-                self._hand_over(game_id, [i for i in queue if i not in still])
-                for item in pending:
-                    if item.id not in self._done:
-                        queue.setdefault(item.id, item)
-                        self._finished.setdefault(item.id, asyncio.Event())
+                self._take(game_id, pending, known)
                 return True
-            self._leases.pop(game_id, None)
-            still = await self.storage.pending_of(item_ids=list(queue))
-            self._hand_over(game_id, [i for i in queue if i not in still])
+            self._let_go(game_id)
+            asked = list(queue)  # (not those kicked while the answer comes: they are pending)
+            still = await self.storage.pending_of(item_ids=asked)
+            self._hand_over(game_id, [i for i in asked if i not in still])
             if not queue:
                 return False
             await asyncio.sleep(delay)
             delay = min(2 * delay, 1.0)
+
+    def _let_go(self, game_id: int) -> None:
+        self._leases.pop(game_id, None)
+        self._seen.pop(game_id, None)
+
+    def _take(self, game_id: int, pending: Sequence[OutboxItem], known: int) -> None:
+        """The lease is this process's, and ``pending`` all the game's items not yet completed: add
+        them to its queue; those queued here that are no longer pending were carried out elsewhere.
+        ``known``: the highest id queued here before that read began (committed before it). No item
+        of the game written before these can show up later (see `_carry_queue`)."""
+        queue = self._queues.setdefault(game_id, {})
+        still = {item.id for item in pending}
+        self._hand_over(game_id, [i for i in queue if i <= known and i not in still])
+        for item in pending:
+            if item.id not in self._done:
+                queue.setdefault(item.id, item)
+                self._finished.setdefault(item.id, asyncio.Event())
+        self._seen[game_id] = max([*still, known])
 
     def _hand_over(self, game_id: int, item_ids: Sequence[int]) -> None:
         """These items were carried out by another process: whoever waits for them goes on."""
@@ -322,17 +339,24 @@ class Outbox:
             wait = item.not_before - self.clock()
             if wait > 0:
                 await asyncio.sleep(wait)
-            if completions is not None and self._leases.get(game_id, 0.0) - self.clock() < LEASE / 2:
-                if not await self._renew(game_id):
-                    # Another process took the game over (this one was too slow): what was done is
-                    # recorded at once; the rest is that process's, or comes back with the lease.
-                    await self.storage.complete_effects(completions=list(completions))
-                    completions.clear()
-                    return
-                if completions:
-                    # A game busy for long keeps its lease: what was done is recorded now too, so
-                    # a crash redoes at most half a lease of it (a post's nonce holds for minutes).
-                    await self._record(completions)
+            if completions is not None:
+                aging = self._leases.get(game_id, 0.0) - self.clock() < LEASE / 2
+                if aging or item.id > self._seen.get(game_id, 0):
+                    # Renewed, the lease also reads the game's pending items again: another process
+                    # may have written some since, which come before this one (ids grow per game
+                    # in commit order, see `insert_effects`).
+                    if not await self._renew(game_id):
+                        # Another process took the game over (this one was too slow): what was done
+                        # is recorded at once; the rest is that process's, or comes back with the lease.
+                        await self.storage.complete_effects(completions=list(completions))
+                        completions.clear()
+                        return
+                    if aging and completions:
+                        # A game busy for long keeps its lease: what was done is recorded now too,
+                        # so a crash redoes at most half a lease of it (a post's nonce holds for
+                        # minutes).
+                        await self._record(completions)
+                    continue
             held = self._reserved.get(item.id)
             if held is not None:  # its mover is being answered: it comes first, once kicked
                 await held.wait()
@@ -367,14 +391,15 @@ class Outbox:
 
     async def _renew(self, game_id: int) -> bool:
         assert self.holder is not None
-        now = self.clock()
+        now, known = self.clock(), max(self._queues.get(game_id, {}), default=0)
         pending = await self.storage.claim_outbox(
             game_id=game_id, holder=self.holder, now=now, expires=now + LEASE
         )
         if pending is None:
-            self._leases.pop(game_id, None)
+            self._let_go(game_id)
             return False
         self._leases[game_id] = now + LEASE
+        self._take(game_id, pending, known)
         return True
 
     # ---- recording what was carried out -------------------------------------------------------------

@@ -186,6 +186,75 @@ async def test_a_process_waits_for_the_lease_and_the_holder_carries_out_in_order
     assert await storage.claim_outbox(game_id=game, holder="c", now=clock.now, expires=clock.now + 1) == []
 
 
+async def test_the_holder_carries_another_processs_earlier_item_before_its_own_later_one(
+    storage: Storage,
+) -> None:
+    # A holds the game's lease, carrying out item 1. Meanwhile B's move writes item 2 (B waits for
+    # the lease), then A's move writes item 3. A must carry out 2 before 3: its own queue knows only
+    # 1 and 3, so it reads the game's pending items again before an item it has not seen in the
+    # database (once, the found bug: boards posted as versions 14, 18, 16).
+    clock = Clock()
+    game = await lobby(storage, 1)
+    rec_a, rec_b = Recorder(), Recorder()
+    a = leased_worker(storage, rec_a, "a", clock)
+    b = leased_worker(storage, rec_b, "b", clock)
+    rec_a.gate = asyncio.Event()
+    first = await storage.add_effects(game_id=game, effects=[Effect("slow", {"n": 1})])
+    a.kick(first)
+    await asyncio.sleep(0.05)
+    second = await storage.add_effects(game_id=game, effects=[Effect("note", {"n": 2})])
+    b.kick(second)
+    third = await storage.add_effects(game_id=game, effects=[Effect("note", {"n": 3})])
+    a.kick(third)
+    await asyncio.sleep(0.05)
+    rec_a.gate.set()
+    await a.wait_for(third[0].id)
+    await b.wait_for(second[0].id)
+    await settle(a)
+    await settle(b)
+    assert rec_a.carried == [(game, "1"), (game, "2"), (game, "3")]  # all of them by the holder
+    assert rec_b.carried == []
+    assert await storage.effects_of_game(game_id=game) == []
+
+
+async def test_an_item_kicked_while_the_lease_is_asked_for_is_not_taken_as_done(storage: Storage) -> None:
+    # B asks for the lease (A holds it); while that answer comes, B's next move writes item 3. The
+    # answer says which of B's items are pending: item 3 was not asked about, so it stays B's to
+    # carry out (or A's, under the lease), and is not dropped as carried out elsewhere.
+    clock = Clock()
+    game = await lobby(storage, 1)
+    rec_a, rec_b = Recorder(), Recorder()
+    a = leased_worker(storage, rec_a, "a", clock)
+    b = leased_worker(storage, rec_b, "b", clock)
+    rec_a.gate = asyncio.Event()
+    a.kick(await storage.add_effects(game_id=game, effects=[Effect("slow", {"n": 1})]))
+    await asyncio.sleep(0.05)
+    b.kick(await storage.add_effects(game_id=game, effects=[Effect("note", {"n": 2})]))
+    real = storage.pending_of
+    late: list[OutboxItem] = []
+
+    async def pending_of(*, item_ids: list[int]) -> set[int]:
+        answer = await real(item_ids=item_ids)
+        if not late:
+            late.extend(await storage.add_effects(game_id=game, effects=[Effect("note", {"n": 3})]))
+            b.kick(late)
+        return answer
+
+    storage.pending_of = pending_of  # type: ignore[method-assign]
+    try:
+        await asyncio.sleep(0.1)
+        assert late
+        rec_a.gate.set()
+        await b.wait_for(late[0].id)
+        await settle(a)
+        await settle(b)
+    finally:
+        del storage.pending_of
+    assert sorted(rec_a.carried + rec_b.carried) == [(game, "1"), (game, "2"), (game, "3")]
+    assert rec_a.carried[:1] == [(game, "1")]
+    assert await storage.effects_of_game(game_id=game) == []
+
+
 async def test_a_lease_held_by_a_dead_process_is_taken_over_when_it_expires(storage: Storage) -> None:
     clock = Clock()
     game = await lobby(storage, 1)
