@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games import play as apply_action
-from bot.games import rules_for
+from bot.registry import rules_for
+from bot.rules import play as apply_action
 
 Policy = Callable[[Any, random.Random], dict[str, Any]]
 

@@ -112,7 +112,8 @@ with warnings.catch_warnings():
 from bench.crash_twice import KINDS as TWICE_KINDS  # noqa: E402
 from bench.crash_twice import Doubles, board_of, custom_ids, find_doubles, first_form  # noqa: E402
 from bench.launch_bot import start_bot  # noqa: E402
-from bot.games import RULES, play  # noqa: E402
+from bot.registry import RULES  # noqa: E402
+from bot.rules import play  # noqa: E402
 from bot.service import forfeit_of  # noqa: E402
 from bot.storage import sqlite_path  # noqa: E402
 from bot.table.present import News, presenter_of  # noqa: E402

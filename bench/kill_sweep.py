@@ -51,7 +51,7 @@ from PIL import Image
 
 from bench.crash_safety import BotProcess, CrashRun, slash_move
 from bench.crash_twice import board_of, find_doubles, first_form
-from bot.games import RULES
+from bot.registry import RULES
 from tests.db import query
 from tests.e2e.driver import live_control, private_menu, use_control
 from tests.emulator import DiscordEmulator, EmulatorError

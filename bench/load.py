@@ -96,7 +96,8 @@ with warnings.catch_warnings():
     import discord  # noqa: F401
 
 from bench.launch_bot import start_bot  # noqa: E402
-from bot.games import RULES, play  # noqa: E402
+from bot.registry import RULES  # noqa: E402
+from bot.rules import play  # noqa: E402
 from tests.emulator import DiscordEmulator, InteractionFailed  # noqa: E402
 from tests.emulator.models import Channel, InteractionRecord, MessageRecord, Perm, User, shard_of  # noqa: E402
 from tests.pg import USER, PostgresServer, Unavailable, _ensure_user, binaries, free_port  # noqa: E402

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import json
 import random
 import sys
@@ -29,10 +28,10 @@ from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.games import RULES
 from bot.memory.periods import PERIODS
 from bot.players import LEVELS
 from bot.players.seats import computer_id, computer_name
+from bot.registry import GAMES, RULES
 from bot.service import GameService
 from bot.storage import Storage
 from bot.storage.driver import Many, Q, Txn
@@ -131,7 +130,7 @@ def memory_for(storage: Storage) -> Memory:
     """The commands' Memory on ``storage`` (what it uses of the bot: storage, router, catalog)."""
     catalog = Catalog()
     for kind in KINDS:
-        catalog.add(GameKind.of(RULES[kind], importlib.import_module(f"cogs.{kind}.present")))
+        catalog.add(GameKind.of(GAMES[kind]))
     router = Router(GameService(storage), Replies())
     deps = cast(Deps, type("BenchDeps", (), {"storage": storage, "router": router, "catalog": catalog})())
     return Memory(deps)

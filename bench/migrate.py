@@ -29,9 +29,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.games import RULES, play
 from bot.players import LEVELS
 from bot.players.seats import computer_id, computer_name
+from bot.registry import RULES
+from bot.rules import play
 from bot.storage import Storage
 from bot.storage.driver import Many, Q, Txn
 from bot.storage.rows import dumps

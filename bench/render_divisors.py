@@ -16,8 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.timing import bench_language, print_render_medians, run_count
-from bot.games import divisors as D
-from bot.render.divisors import render_board
+from cogs.divisors import rules as D
+from cogs.divisors.render import render_board
 
 
 def busy_game(seed: int) -> D.State:

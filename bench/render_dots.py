@@ -13,8 +13,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.timing import bench_language, print_render_medians, run_count
-from bot.games import dots as T
-from bot.render.dots import render_board
+from cogs.dots import rules as T
+from cogs.dots.render import render_board
 
 
 def finished_game(size: int, players: int, seed: int) -> T.State:

@@ -16,8 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.timing import bench_language, print_render_medians, run_count
-from bot.games import numbers as N
-from bot.render.numbers import render_board
+from cogs.numbers import rules as N
+from cogs.numbers.render import render_board
 
 NAMES = ("Alice", "Bartholomew the Magnificent")
 

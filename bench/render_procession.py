@@ -15,8 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.timing import bench_language, print_render_medians, run_count
-from bot.games import procession as P
-from bot.render.procession import render_board
+from cogs.procession import rules as P
+from cogs.procession.render import render_board
 
 
 def longest_game(n: int, tries: int = 400) -> P.State:

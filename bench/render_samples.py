@@ -25,13 +25,17 @@ from bench.render_dots import finished_game
 from bench.render_numbers import full_round
 from bench.render_procession import longest_game
 from bench.render_updown import played_deal
-from bot.games import divisors as D
-from bot.games import dots as T
-from bot.games import numbers as N
-from bot.games import procession as P
-from bot.games import updown as U
 from bot.i18n import language
-from bot.render import divisors, dots, numbers, procession, updown
+from cogs.divisors import render as divisors
+from cogs.divisors import rules as D
+from cogs.dots import render as dots
+from cogs.dots import rules as T
+from cogs.numbers import render as numbers
+from cogs.numbers import rules as N
+from cogs.procession import render as procession
+from cogs.procession import rules as P
+from cogs.updown import render as updown
+from cogs.updown import rules as U
 
 NAMES = ("Alice", "Bob", "Chloé", "Dmitri", "Eve", "Fatima", "Gus", "Hana", "Ivo", "Jun")
 TRANSLATED_SAMPLES = ("de", "ru")

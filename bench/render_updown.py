@@ -15,8 +15,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.timing import bench_language, print_render_medians, run_count
-from bot.games import updown as U
-from bot.render.updown import render_row
+from cogs.updown import rules as U
+from cogs.updown.render import render_row
 
 NAMES = (
     "Alice",

@@ -14,7 +14,6 @@ CPU time (on a machine shared with other work, the CPU time is the steadier figu
 
 from __future__ import annotations
 
-import importlib
 import random
 import sys
 import time
@@ -23,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.games import RULES, play
 from bot.memory.animation import LIMIT
 from bot.memory.replay import GameLog
-from bot.players import choose
+from bot.registry import GAMES, RULES, choose
+from bot.rules import play
 from bot.table.catalog import GameKind
 from bot.table.replays import render
 
@@ -81,7 +80,7 @@ def main() -> None:
         if QUICK and cut is not None and len(log.moves) > cut:
             note = f" (--quick: the first {cut} of its {len(log.moves)} moves)"
             log = replace(log, moves=log.moves[:cut])
-        game = GameKind.of(RULES[kind], importlib.import_module(f"cogs.{kind}.present"))
+        game = GameKind.of(GAMES[kind])
         render(replace(log, moves=log.moves[:20]), game)  # warm the caches, as a running bot has them
         wall, cpu = time.perf_counter(), time.process_time()
         done = render(log, game)

@@ -30,9 +30,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.arena import Cell, Policy, play, report
-from bot.games import divisors as D
 from bot.players import LEVELS
-from bot.players import divisors as P
+from cogs.divisors import player as P
+from cogs.divisors import rules as D
 
 GAME = "divisors"
 OPTIONS = {"m": 12}

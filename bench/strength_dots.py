@@ -26,9 +26,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.arena import Cell, Policy, play, report, timed
-from bot.games.dots import View
 from bot.players import LEVELS
-from bot.players import dots as player
+from cogs.dots import player
+from cogs.dots.rules import View
 
 TARGET = 0.65
 SIZES = (5, 6, 7, 8)

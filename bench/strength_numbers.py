@@ -31,9 +31,9 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.arena import Cell, Policy, play, report, timed
-from bot.games.numbers import View, decode_list, largest
 from bot.players import LEVELS
-from bot.players import numbers as player
+from cogs.numbers import player
+from cogs.numbers.rules import View, decode_list, largest
 
 TARGET = 0.60
 SIZES = (6, 8)

@@ -29,8 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.arena import Cell, Policy, play, report
-from bot.games import procession as rules
-from bot.players import procession as player
+from cogs.procession import player, rules
 
 GAME = "procession"
 

@@ -26,8 +26,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.arena import Cell, Policy, play, report
-from bot.games.updown import Play, Predict, View, card_rank
-from bot.players import updown as player
+from cogs.updown import player
+from cogs.updown.rules import Play, Predict, View, card_rank
 
 GAME = "updown"
 FULL_GAMES = 1000

@@ -4,10 +4,8 @@ wires them into the discord.py client. Nothing imports this module but the entry
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import logging
-import pkgutil
 import socket
 from typing import Any
 
@@ -19,12 +17,13 @@ from bot.clock import install as install_clock
 from bot.config import Settings
 from bot.i18n.audience import Audiences
 from bot.i18n.commands import CommandTranslator
+from bot.registry import GAMES, RULES
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import OutboxItem, Storage
 from bot.table.boards import Boards
 from bot.table.cards import Cards
-from bot.table.catalog import Catalog
+from bot.table.catalog import Catalog, GameKind
 from bot.table.computers import Computers
 from bot.table.deps import Deps
 from bot.table.lobby import Lobbies
@@ -40,19 +39,9 @@ from bot.table.shown import Shown
 from bot.table.threads import Places
 from bot.table.tools import Tools
 from bot.table.typed import TypedAnswers
+from cogs.game import GameAdmin
 
 log = logging.getLogger(__name__)
-
-
-def _game_packages() -> tuple[str, ...]:
-    """Every module or package in cogs/ is a part of the bot (a game, or the shared /game): adding a
-    game means adding its package there, with a ``build(tools)``."""
-    import cogs
-
-    return tuple(f"cogs.{m.name}" for m in sorted(pkgutil.iter_modules(cogs.__path__), key=lambda m: m.name))
-
-
-PARTS = _game_packages()
 
 
 class QuetBot(commands.Bot):
@@ -82,7 +71,7 @@ class QuetBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.storage = storage = await Storage.open(self.settings.db_path)
-        self.service = service = GameService(storage, shared=self.settings.shares_database)
+        self.service = service = GameService(storage, RULES, shared=self.settings.shares_database)
         self.catalog = catalog = Catalog()
         router = Router(service, Replies())
         self.clock = clock = Clock(self.settings.clock_offset_file)
@@ -154,11 +143,10 @@ class QuetBot(commands.Bot):
 
         self.tools = tools = Tools(deps, boards, panels, plays, lobbies, places)
         self.cards = cards
-        for name in PARTS:
-            kind, cog = importlib.import_module(name).build(tools)
-            if kind is not None:
-                catalog.add(kind)
-            await self.add_cog(cog)
+        for spec in GAMES.values():
+            catalog.add(GameKind.of(spec))
+            await self.add_cog(spec.commands(tools))
+        await self.add_cog(GameAdmin(tools))
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(audiences.seen, "on_interaction")
         self.add_listener(router.on_interaction, "on_interaction")

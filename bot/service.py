@@ -29,10 +29,11 @@ from bot.errors import (
     StaleButton,
     WhichGame,
 )
-from bot.games import play, rules_for
-from bot.games.base import FORFEIT, resolve_options
 from bot.i18n import Msg
+from bot.inputs import excerpt
 from bot.players.seats import computer_name, is_computer, next_computer, people
+from bot.rules import play
+from bot.rules.base import FORFEIT, AnyRules, resolve_options
 from bot.storage import DmLink, Effect, GameRow, OutboxItem, Storage, Written
 from bot.storage.errors import Conflict
 
@@ -299,13 +300,25 @@ class GameService:
     key.
     """
 
-    def __init__(self, storage: Storage, *, shared: bool = False) -> None:
+    def __init__(self, storage: Storage, rules: Mapping[str, AnyRules], *, shared: bool = False) -> None:
         self.storage = storage
+        self.rules = rules  # every game's rules, by name (`bot.registry.RULES`)
         self.shared = shared
         self.cache = GameCache()
         self._locks: dict[int, asyncio.Lock] = {}
         # Told after every committed change (with the game, when it is a start or a move).
         self.on_change: Callable[[Loaded | None], None] | None = None
+
+    def rules_for(self, kind: str) -> AnyRules:
+        """The rules of the game called ``kind``, or `NoGameHere`."""
+        rules = self.rules.get(kind)
+        if rules is None:
+            raise NoGameHere(
+                "There is no game called {kind} here. The games are: {games}.",
+                kind=repr(excerpt(kind)),
+                games=", ".join(sorted(self.rules)),
+            )
+        return rules
 
     def load(self, row: GameRow) -> Loaded:
         """The parsed game of ``row``, without parsing again a version already known."""
@@ -315,7 +328,7 @@ class GameService:
             if cached.row != row:
                 cached = replace(cached, row=row)
             return self.cache.put(cached)
-        rules = rules_for(row.kind)
+        rules = self.rules_for(row.kind)
         state = None if row.state is None else rules.State.from_dict(row.state)
         return self.cache.put(Loaded(row=row, rules=rules, state=state))
 
@@ -394,7 +407,7 @@ class GameService:
                 Msg(
                     "Several {title} games are live here ({numbers}). Use the buttons on the board "
                     "(or lobby) of the one you mean, or play in its thread.",
-                    title=rules_for(kind).TITLE,
+                    title=self.rules_for(kind).TITLE,
                 )
                 if kind
                 else Msg(
@@ -416,7 +429,7 @@ class GameService:
                 Msg(
                     "Your {title} game is played in its thread {thread} ({numbers}). Use the command "
                     "there, or the buttons on its board.",
-                    title=rules_for(game.row.kind).TITLE,
+                    title=self.rules_for(game.row.kind).TITLE,
                     thread=f"<#{game.row.place_id}>",
                 ),
             )
@@ -434,15 +447,15 @@ class GameService:
             other = here[0]
             raise NoGameHere(
                 "The game here is {title} (#{game_id}), not {wanted}. Use the /{command} commands or /game.",
-                title=rules_for(other.row.kind).TITLE,
+                title=self.rules_for(other.row.kind).TITLE,
                 game_id=other.id,
-                wanted=rules_for(kind).TITLE,
+                wanted=self.rules_for(kind).TITLE,
                 command=other.row.kind,
             )
         if kind:
             raise NoGameHere(
                 "There is no {title} game in this channel. Start one with /{command} new.",
-                title=rules_for(kind).TITLE,
+                title=self.rules_for(kind).TITLE,
                 command=kind,
             )
         raise NoGameHere("There is no live game in this channel. Start one with /<game> new.")
@@ -516,7 +529,7 @@ class GameService:
         effects: Sequence[Effect] = (),
     ) -> Changed:
         """A new lobby, committed with the ``effects`` it owes (its card)."""
-        rules = rules_for(kind)
+        rules = self.rules_for(kind)
         resolved = resolve_options(rules.OPTIONS, options)
         written = await self.storage.create_lobby(
             kind=kind,
@@ -574,7 +587,7 @@ class GameService:
         is one, joined; else a new lobby (same game, channel, options, time per move) with them as host
         and the game's computers seated again at their levels. The lobby, and whether it is new."""
         old = (await self.get(game_id)).row
-        kind = rules_for(old.kind)
+        kind = self.rules_for(old.kind)
         if old.status != "finished":
             raise LobbyError(
                 "Game #{game_id} is not over: a rematch follows a finished game.", game_id=game_id
@@ -646,7 +659,7 @@ class GameService:
             self._require_lobby(row)
             if user_id != row.host_id:
                 raise NotAllowed("Only the host, {host}, can add computer players.", host=f"<@{row.host_id}>")
-            rules = rules_for(row.kind)
+            rules = self.rules_for(row.kind)
             if len(row.seats) >= rules.MAX_PLAYERS:
                 raise LobbyError(
                     Msg.n(
@@ -883,7 +896,7 @@ class GameService:
     async def replay(self, game_id: int) -> Any:
         """Rebuild a game's state from its initial state and its move log."""
         row, moves = await self.storage.game_with_moves(game_id=game_id)
-        rules = rules_for(row.kind)
+        rules = self.rules_for(row.kind)
         state = rules.new_game(len(row.seats), row.options, row.seed)
         for move in moves:
             state = play(rules, state, move.seat, move.action)
@@ -896,7 +909,7 @@ class GameService:
         made it however many moves were committed since (never from a cached row, which may be
         older than the log)."""
         row, moves = await self.storage.game_with_moves(game_id=game_id)
-        rules = rules_for(row.kind)
+        rules = self.rules_for(row.kind)
         start_version = row.version - len(moves) - (1 if row.status == "cancelled" else 0)
         first = state = rules.new_game(len(row.seats), row.options, row.seed)
         steps: list[Step] = []

@@ -15,12 +15,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BadInput, GameError, NoGameHere, NotAllowed, WhichGame
-from bot.games import rules_for
-from bot.games.base import FORFEIT
 from bot.i18n import LANGUAGES, Lang
 from bot.i18n.audience import AUTO, reader
 from bot.players import LEVELS
-from bot.rules_text import RULES_TEXT, rules_of
+from bot.registry import RULES_TEXT, rules_for, rules_of
+from bot.rules.base import FORFEIT
 from bot.service import Loaded
 from bot.storage import GameRow
 from bot.table.lobby import channel_of
@@ -81,7 +80,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     def __init__(self, tools: Tools) -> None:
         self.tools = tools
         super().__init__()
-        route_rules(tools.deps.router)
+        route_rules(tools.deps.router, tools.deps.catalog)
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
         user_id = interaction.user.id
@@ -278,7 +277,3 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @app_commands.describe(game_id="The game's number (on its card and boards: game #12)")
     async def replay(self, interaction: discord.Interaction, game_id: int) -> None:
         await send_replay(interaction, self.tools.deps, game_id)
-
-
-def build(tools: Tools) -> tuple[None, commands.Cog]:
-    return None, GameAdmin(tools)

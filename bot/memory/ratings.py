@@ -123,7 +123,7 @@ def seat_results(
     kind: str, seats: Sequence[int], result: Mapping[str, Any], forfeited: Collection[int]
 ) -> tuple[SeatResult, ...]:
     """The seats of a finished game (user ids in seat order), from its stored outcome (``winners``,
-    ``scores``, ``draw``: `bot.games.base.Outcome` as JSON) and the seats that forfeited."""
+    ``scores``, ``draw``: `bot.rules.base.Outcome` as JSON) and the seats that forfeited."""
     n = len(seats)
     winners = {int(s) for s in result.get("winners") or () if isinstance(s, int) and 0 <= s < n}
     raw_scores = result.get("scores")

@@ -21,13 +21,13 @@ from typing import Any
 
 from PIL import Image
 
-from bot.games import play
-from bot.games.base import ActionJSON, AnyRules
 from bot.i18n import ENGLISH, Lang
 from bot.memory.animation import Animation, encode
 from bot.render.alt import fit_alt, player
 from bot.render.colours import INK, MUTED
 from bot.render.common import Canvas, text_width
+from bot.rules import play
+from bot.rules.base import ActionJSON, AnyRules
 from bot.table.present import News, Presenter, TableInfo, outcome_text
 
 FRAME_MS = 1000  # each position is shown this long

@@ -42,7 +42,8 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.games import RULES, play
+from bot.registry import RULES
+from bot.rules import play
 from bot.storage.driver import Driver, Q, Row, Rows, Txn, fetch
 from bot.storage.errors import StorageError
 from bot.storage.postgres import MIGRATION_LOCK, Bulk, PostgresDriver, redact

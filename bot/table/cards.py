@@ -22,7 +22,6 @@ from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
 from bot import clock
-from bot.games import rules_for
 from bot.i18n import Lang
 from bot.players.seats import is_computer
 from bot.service import Loaded
@@ -139,12 +138,11 @@ class Cards:
         )
         return {"content": content, "view": view, "allowed_mentions": NO_PINGS}
 
-    @staticmethod
-    def _computer_buttons(game: Loaded, lang: Lang) -> list[discord.ui.Item[Any]]:
+    def _computer_buttons(self, game: Loaded, lang: Lang) -> list[discord.ui.Item[Any]]:
         """The host's controls for computer players, in the row under the lobby's own."""
         row = game.row
         items: list[discord.ui.Item[Any]] = []
-        if len(row.seats) < rules_for(row.kind).MAX_PLAYERS:
+        if len(row.seats) < self.deps.catalog.get(row.kind).rules.MAX_PLAYERS:
             items.append(
                 button(lang.pt("label", "Add computer"), custom_id(row.id, "addbot"), emoji="🤖", row=1)
             )

@@ -4,24 +4,39 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from bot.errors import NoGameHere
+from bot.i18n import ENGLISH, Lang
 from bot.service import Loaded
+from bot.spec import GameSpec, Player
 from bot.table.present import Presenter, PrivatePresenter, TableInfo, presenter_of, private_of
 
 
 @dataclass(frozen=True)
 class GameKind:
-    rules: Any  # the game's rules module (bot/games/<name>.py), checked by the registry there
+    rules: Any  # the game's rules module (cogs/<name>/rules.py), checked by the registry
     present: Presenter
     private: PrivatePresenter | None = None  # games with secrets only
+    player: Player | None = None
+    rules_body: str = ""  # the rules text's msgid (see `rules_text`)
+    ranked_by_score: bool = False
 
     @classmethod
-    def of(cls, rules: Any, present: ModuleType) -> GameKind:
-        """A game from its rules module and its present module (see `presenter_of`)."""
-        return cls(rules=rules, present=presenter_of(present), private=private_of(present))
+    def of(cls, spec: GameSpec[Any, Any, Any]) -> GameKind:
+        """What the table uses of a game's spec (its presenters built from its present module)."""
+        return cls(
+            rules=spec.rules,
+            present=presenter_of(spec.present),
+            private=private_of(spec.present),
+            player=spec.player,
+            rules_body=spec.rules_text.body,
+            ranked_by_score=spec.ranked_by_score,
+        )
+
+    def rules_text(self, lang: Lang = ENGLISH) -> str:
+        """The rules as /game rules and the Rules button give them, in ``lang``."""
+        return lang.t(self.rules_body)
 
     @property
     def name(self) -> str:

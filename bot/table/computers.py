@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from bot.errors import GameError
 from bot.players.seats import is_computer, level_of
 from bot.service import Loaded
+from bot.spec import Player
 from bot.table.deps import Deps
 from bot.table.minds import Minds
 from bot.table.play import Plays
@@ -91,12 +92,18 @@ class Computers:
             return False
         view = game.view(seat)  # what a person in this seat would see, and nothing more
         rng = random.Random(f"{game.row.seed}:{game.row.version}:{seat}")  # the same choice on a retry
-        action = await self.minds.choose(game.row.kind, view, level_of(seats[seat]), rng)
+        action = await self.minds.choose(self._player(game.row.kind), view, level_of(seats[seat]), rng)
         try:
             return await self.plays.act_computer(game, seat, action)
         except GameError as exc:  # the game moved on meanwhile (another try, a forfeit): nothing to do
             log.info("The computer's move in game %s was not taken: %s", game_id, exc)
             return False
+
+    def _player(self, kind: str) -> Player:
+        player = self.deps.catalog.get(kind).player
+        if player is None:
+            raise LookupError(f"No computer player for {kind!r}.")
+        return player
 
     async def stop(self) -> None:
         tasks = list(self._running.values())

@@ -1,6 +1,6 @@
 """Where computer players think: a pool of worker processes, off the event loop and off its GIL.
 
-A decision is pure CPU work (`bot.players.choose`); run in a thread it would still share the
+A decision is pure CPU work (a game's ``player.choose``); run in a thread it would still share the
 interpreter lock with the event loop and slow every other game while it searches. `Minds` sends it to
 a worker process instead (``workers`` of them, started on the first decision, with the ``spawn``
 method so no thread of the bot is copied into them); the view and the seeded rng travel pickled, so
@@ -19,7 +19,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bot.players import choose
+from bot.players import LEVELS
+from bot.spec import Player
 
 log = logging.getLogger(__name__)
 
@@ -35,17 +36,20 @@ class Minds:
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
         return self._pool
 
-    async def choose(self, game: str, view: Any, level: str, rng: random.Random) -> dict[str, Any]:
-        """The computer's action (see `bot.players.choose`), computed in a worker process."""
+    async def choose(self, choose: Player, view: Any, level: str, rng: random.Random) -> dict[str, Any]:
+        """The computer's action (``choose``: a game's player, see `bot.players`), computed in a
+        worker process (``choose`` travels by name: a module-level function)."""
+        if level not in LEVELS:
+            raise ValueError(f"Unknown level {level!r}; one of {', '.join(LEVELS)}.")
         if self.workers <= 0:
-            return await asyncio.to_thread(choose, game, view, level, rng)
+            return await asyncio.to_thread(choose, view, level, rng)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), choose, game, view, level, rng)
+            return await loop.run_in_executor(self._executor(), choose, view, level, rng)
         except BrokenProcessPool:
             log.warning("A computer player's worker process died; this choice is made in a thread")
             self._discard()
-            return await asyncio.to_thread(choose, game, view, level, rng)
+            return await asyncio.to_thread(choose, view, level, rng)
 
     def _discard(self) -> None:
         pool, self._pool = self._pool, None

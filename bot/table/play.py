@@ -26,9 +26,9 @@ from typing import Any
 import discord
 
 from bot.errors import MoveSaved
-from bot.games.base import Action
 from bot.i18n.audience import reader
 from bot.players.seats import is_computer
+from bot.rules.base import Action
 from bot.service import Loaded, MoveResult
 from bot.storage import Effect
 from bot.table.boards import LATE_NOTE, Boards

@@ -16,9 +16,9 @@ from typing import Any, Generic, TypeVar
 import discord
 
 from bot.errors import player_number
-from bot.games.base import Outcome
 from bot.i18n import ENGLISH, Lang
 from bot.players.seats import is_computer
+from bot.rules.base import Outcome
 from bot.table.replies import mention
 
 V = TypeVar("V")

@@ -1,14 +1,22 @@
-"""The Numerical Card Game: rules in bot/games/divisors.py, commands in commands.py, presentation in
-present.py, image in bot/render/divisors.py."""
+"""The Numerical Card Game, one package: ``rules.py`` the pure rules, ``present.py`` what players read
+(built from views), ``render.py`` the board's image, ``player.py`` the computer player,
+``rules_text.py`` the rules as /game rules tells them, ``commands.py`` the slash commands. Tests:
+tests/games/divisors/.
+
+``SPEC`` (built in ``spec.py``) is loaded on first use, so that importing the pure parts (the rules,
+the player) loads no discord, database or drawing code."""
 
 from __future__ import annotations
 
-from bot.games import divisors
-from bot.table.catalog import GameKind
-from bot.table.tools import Tools
-from cogs.divisors import present
-from cogs.divisors.commands import DivisorsCommands
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cogs.divisors.spec import SPEC as SPEC
 
 
-def build(tools: Tools) -> tuple[GameKind, DivisorsCommands]:
-    return GameKind.of(divisors, present), DivisorsCommands(tools)
+def __getattr__(name: str) -> Any:
+    if name == "SPEC":
+        from cogs.divisors.spec import SPEC
+
+        return SPEC
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,5 +1,5 @@
 """/divisors: the Numerical Card Game, secret card picks in round-robin pairings.
-Rules in bot/games/divisors.py; presentation in present.py."""
+Rules in cogs/divisors/rules.py; presentation in present.py."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import divisors
+import cogs.divisors.rules as divisors
 from bot.i18n.audience import reader
 from bot.inputs import whole_number
 from bot.service import Loaded

@@ -15,11 +15,9 @@ from typing import Any
 
 import discord
 
-from bot.games import divisors
-from bot.games.divisors import Result
+import cogs.divisors.rules as divisors
 from bot.i18n import N_, Lang, Msg, Np_
 from bot.render.alt import fit_alt, player
-from bot.render.divisors import render_board
 from bot.table.components import select
 from bot.table.ids import custom_id
 from bot.table.present import (
@@ -29,6 +27,8 @@ from bot.table.present import (
     forfeit_line,
     quiet_when,
 )
+from cogs.divisors.render import render_board
+from cogs.divisors.rules import Result
 
 View = divisors.View
 END_RULE = {

@@ -1,14 +1,22 @@
-"""Lines By The Dots: rules in bot/games/dots.py, commands in commands.py, presentation in
-present.py, image in bot/render/dots.py."""
+"""Lines By The Dots, one package: ``rules.py`` the pure rules, ``present.py`` what players read
+(built from views), ``render.py`` the board's image, ``player.py`` the computer player,
+``rules_text.py`` the rules as /game rules tells them, ``commands.py`` the slash commands. Tests:
+tests/games/dots/.
+
+``SPEC`` (built in ``spec.py``) is loaded on first use, so that importing the pure parts (the rules,
+the player) loads no discord, database or drawing code."""
 
 from __future__ import annotations
 
-from bot.games import dots
-from bot.table.catalog import GameKind
-from bot.table.tools import Tools
-from cogs.dots import present
-from cogs.dots.commands import DotsCommands
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cogs.dots.spec import SPEC as SPEC
 
 
-def build(tools: Tools) -> tuple[GameKind, DotsCommands]:
-    return GameKind.of(dots, present), DotsCommands(tools)
+def __getattr__(name: str) -> Any:
+    if name == "SPEC":
+        from cogs.dots.spec import SPEC
+
+        return SPEC
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""/dots: Lines By The Dots, a vertical line then a horizontal line per turn. Rules in bot/games/dots.py.
+"""/dots: Lines By The Dots, a vertical line then a horizontal line per turn. Rules in cogs/dots/rules.py.
 
 Moving without typing: the board's menus (see present.py). Picking a start dot answers privately
 with a menu of its endpoints whose custom_id carries the start dot, so the choice survives a
@@ -11,9 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import cogs.dots.rules as dots
 from bot.errors import BadInput, IllegalMove, NotYourTurn
-from bot.games import dots
-from bot.games.dots import directed
 from bot.i18n import N_
 from bot.i18n.audience import reader
 from bot.service import Loaded
@@ -21,6 +20,7 @@ from bot.table.ids import ComponentId
 from bot.table.replies import reply_private
 from bot.table.tools import TIMEOUT_HELP, Timeout, Tools, timeout_autocomplete
 from cogs.dots.present import SELECT_MAX, ends_menu
+from cogs.dots.rules import directed
 
 SIZE = dots.SIZE_OPTION
 SizeRange = app_commands.Range[int, SIZE.min, SIZE.max]  # type: ignore[valid-type]

@@ -15,15 +15,15 @@ from typing import Any, NamedTuple
 
 import discord
 
-from bot.games import dots
-from bot.games.dots import directed
+import cogs.dots.rules as dots
 from bot.i18n import N_, Lang, Msg
 from bot.render.alt import fit_alt, player
 from bot.render.colours import seat_letter
-from bot.render.dots import render_board
 from bot.table.components import select
 from bot.table.ids import custom_id
 from bot.table.present import News, TableInfo, forfeit_line, points, whose_move
+from cogs.dots.render import render_board
+from cogs.dots.rules import directed
 
 View = dots.View
 SELECT_MAX = 25  # Discord's limit on the options of one select menu

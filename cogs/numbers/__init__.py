@@ -1,14 +1,22 @@
-"""Numbers To Number: rules in bot/games/numbers.py, commands in commands.py, presentation in
-present.py, image in bot/render/numbers.py."""
+"""Numbers To Number, one package: ``rules.py`` the pure rules, ``present.py`` what players read
+(built from views), ``render.py`` the board's image, ``player.py`` the computer player,
+``rules_text.py`` the rules as /game rules tells them, ``commands.py`` the slash commands. Tests:
+tests/games/numbers/.
+
+``SPEC`` (built in ``spec.py``) is loaded on first use, so that importing the pure parts (the rules,
+the player) loads no discord, database or drawing code."""
 
 from __future__ import annotations
 
-from bot.games import numbers
-from bot.table.catalog import GameKind
-from bot.table.tools import Tools
-from cogs.numbers import present
-from cogs.numbers.commands import NumbersCommands
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cogs.numbers.spec import SPEC as SPEC
 
 
-def build(tools: Tools) -> tuple[GameKind, NumbersCommands]:
-    return GameKind.of(numbers, present), NumbersCommands(tools)
+def __getattr__(name: str) -> Any:
+    if name == "SPEC":
+        from cogs.numbers.spec import SPEC
+
+        return SPEC
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""/numbers: two players' simultaneous secret numbers write a binary list. Rules in bot/games/numbers.py."""
+"""/numbers: two players' simultaneous secret numbers write a binary list. Rules in cogs/numbers/rules.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import numbers
+import cogs.numbers.rules as numbers
 from bot.i18n.audience import reader
 from bot.service import Loaded
 from bot.table.components import send_modal

@@ -12,12 +12,10 @@ from typing import Any
 
 import discord
 
+import cogs.numbers.rules as numbers
 from bot.errors import GameError, GameOver, IllegalMove
-from bot.games import numbers
-from bot.games.numbers import ALREADY_PICKED
 from bot.i18n import N_, Lang, Msg, Np_
 from bot.render.alt import fit_alt, player
-from bot.render.numbers import render_board
 from bot.table.components import button
 from bot.table.ids import custom_id
 from bot.table.present import (
@@ -27,6 +25,8 @@ from bot.table.present import (
     forfeit_line,
     quiet_when,
 )
+from cogs.numbers.render import render_board
+from cogs.numbers.rules import ALREADY_PICKED
 
 View = numbers.View
 D_BINARY_MAX = 16  # list D's members in binary too when it has at most this many

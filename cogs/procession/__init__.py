@@ -1,14 +1,22 @@
-"""Procession: rules in bot/games/procession.py, commands in commands.py, presentation in
-present.py, image in bot/render/procession.py, computer player (later) in bot/players/."""
+"""Procession, one package: ``rules.py`` the pure rules, ``present.py`` what players read
+(built from views), ``render.py`` the board's image, ``player.py`` the computer player,
+``rules_text.py`` the rules as /game rules tells them, ``commands.py`` the slash commands. Tests:
+tests/games/procession/.
+
+``SPEC`` (built in ``spec.py``) is loaded on first use, so that importing the pure parts (the rules,
+the player) loads no discord, database or drawing code."""
 
 from __future__ import annotations
 
-from bot.games import procession
-from bot.table.catalog import GameKind
-from bot.table.tools import Tools
-from cogs.procession import present
-from cogs.procession.commands import ProcessionCommands
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cogs.procession.spec import SPEC as SPEC
 
 
-def build(tools: Tools) -> tuple[GameKind, ProcessionCommands]:
-    return GameKind.of(procession, present), ProcessionCommands(tools)
+def __getattr__(name: str) -> Any:
+    if name == "SPEC":
+        from cogs.procession.spec import SPEC
+
+        return SPEC
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,4 +1,4 @@
-"""/procession: flip one digit; a run-length multiset may not repeat. Rules in bot/games/procession.py."""
+"""/procession: flip one digit; a run-length multiset may not repeat. Rules in cogs/procession/rules.py."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games import procession
+import cogs.procession.rules as procession
 from bot.inputs import whole_number
 from bot.service import Loaded
 from bot.table.ids import ComponentId

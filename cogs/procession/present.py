@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games import procession
+import cogs.procession.rules as procession
 from bot.render.alt import fit_alt, player
 from bot.render.colours import seat_letter
-from bot.render.procession import render_board
 from bot.table.components import button
 from bot.table.ids import custom_id
 from bot.table.present import News, TableInfo, forfeit_line
+from cogs.procession.render import render_board
 
 View = procession.View
 

@@ -1,4 +1,4 @@
-"""/updown: secret U/D/S predictions, then a row of cards. Rules in bot/games/updown.py."""
+"""/updown: secret U/D/S predictions, then a row of cards. Rules in cogs/updown/rules.py."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import cogs.updown.rules as updown
 from bot.errors import IllegalMove
-from bot.games import updown
 from bot.i18n.audience import reader
 from bot.inputs import whole_number
 from bot.service import Loaded

@@ -10,11 +10,10 @@ from typing import Any
 
 import discord
 
+import cogs.updown.rules as updown
 from bot.errors import BadInput
-from bot.games import updown
 from bot.i18n import ENGLISH, N_, Lang
 from bot.render.alt import fit_alt, player
-from bot.render.updown import render as render_board
 from bot.table.components import button, select
 from bot.table.ids import custom_id
 from bot.table.present import (
@@ -25,6 +24,7 @@ from bot.table.present import (
     newly_waiting,
     quiet_when,
 )
+from cogs.updown.render import render as render_board
 
 View = updown.View
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from bot.games import RULES
 from bot.players.seats import is_computer
-from tests.e2e.conftest import COMPUTER_PAUSE
+from bot.registry import RULES
+from tests.conftest import COMPUTER_PAUSE
 from tests.e2e.driver import bot_messages, forge_component, lobby_message, private_reply, wait_dm_control
 from tests.e2e.test_threads import command_for
 from tests.emulator import DiscordEmulator

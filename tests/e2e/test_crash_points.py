@@ -17,10 +17,12 @@ from typing import Any
 
 import pytest
 
-from bot.games import dots, procession
+from bot.registry import RULES
 from bot.service import GameService
 from bot.storage import Storage
 from bot.table.replies import ANSWER_WITHIN
+from cogs.dots import rules as dots
+from cogs.procession import rules as procession
 from tests.db import change, query
 from tests.e2e.driver import (
     assert_clean,
@@ -119,7 +121,7 @@ async def test_a_late_board_shows_the_move_that_made_its_version_whatever_was_sa
     as in that moment. The board must still show V's move, not the next one."""
     storage = await Storage.open(database)
     try:
-        drawing = GameService(storage)
+        drawing = GameService(storage, RULES)
         lobby = drawing.open_lobby(
             kind="procession", guild_id=1, channel_id=100, host_id=10, host_name="Ann", options={"n": 5}
         )
@@ -134,7 +136,7 @@ async def test_a_late_board_shows_the_move_that_made_its_version_whatever_was_sa
 
         first = await drawing.act(game.id, *flip(state))
         version = first.after.row.version
-        await GameService(storage).act(game.id, *flip(first.after.state))  # the next move, meanwhile
+        await GameService(storage, RULES).act(game.id, *flip(first.after.state))  # the next move, meanwhile
 
         history = await drawing.history(game.id, until=version)
         step = history.step(version)

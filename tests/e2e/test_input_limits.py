@@ -19,7 +19,10 @@ from typing import Any
 
 import pytest
 
-from bot.games import divisors, numbers, procession, updown
+from cogs.divisors import rules as divisors
+from cogs.numbers import rules as numbers
+from cogs.procession import rules as procession
+from cogs.updown import rules as updown
 from tests.e2e.driver import db_snapshot, forge_component, game_state, start_game
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games import updown
+from cogs.updown import rules as updown
 from tests.e2e.driver import assert_discord_accepted_all, boards, bot_messages, private_reply
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness

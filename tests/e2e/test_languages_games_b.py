@@ -23,17 +23,17 @@ import pytest
 from PIL import Image
 
 from bot.errors import GameError
-from bot.games import divisors as D
-from bot.games import numbers as N
 from bot.i18n import ENGLISH, Lang, Msg, language
 from bot.i18n.commands import COMMAND_NAME, OPTION_NAME
-from bot.render.divisors import render_board as render_divisors
-from bot.render.numbers import render_board as render_numbers
-from bot.rules_text import RULES_TEXT, rules_of
+from bot.registry import RULES_TEXT, rules_of
+from cogs.divisors import rules as D
 from cogs.divisors.present import MINE_LABEL as DIVISORS_MINE
 from cogs.divisors.present import result_text
+from cogs.divisors.render import render_board as render_divisors
+from cogs.numbers import rules as N
 from cogs.numbers.present import ALREADY_PICKED, number_text
 from cogs.numbers.present import MINE_LABEL as NUMBERS_MINE
+from cogs.numbers.render import render_board as render_numbers
 from tests.e2e.driver import (
     assert_discord_accepted_all,
     bot_messages,

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from bot.games import procession
 from bot.table.replies import ANSWER_WITHIN
+from cogs.procession import rules as procession
 from tests.db import query
 from tests.e2e.driver import (
     assert_clean,

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.games import numbers, updown
+from cogs.numbers import rules as numbers
+from cogs.updown import rules as updown
 from tests.e2e.driver import (
     assert_discord_accepted_all,
     boards,

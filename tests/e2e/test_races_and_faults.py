@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from bot.games import procession, updown
+from cogs.procession import rules as procession
+from cogs.updown import rules as updown
 from tests.e2e.driver import latest_board, move_count, start_game
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness

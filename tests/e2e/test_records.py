@@ -16,7 +16,7 @@ from PIL import Image
 from bot.memory.ratings import recompute, shown
 from bot.players.seats import computer_id, is_computer
 from bot.table.ids import custom_id
-from tests.e2e.conftest import COMPUTER_PAUSE
+from tests.conftest import COMPUTER_PAUSE
 from tests.e2e.driver import lobby_message, private_reply
 from tests.e2e.test_threads import command_for
 from tests.emulator import DiscordEmulator

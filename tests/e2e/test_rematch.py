@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from bot.games import RULES
+from bot.registry import RULES
 from tests.e2e.driver import bot_messages, is_card, private_reply
 from tests.e2e.test_computers import settle
 from tests.e2e.test_threads import command_for

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.games import RULES
-from tests.e2e.conftest import COMPUTER_PAUSE
+from bot.registry import RULES
+from tests.conftest import COMPUTER_PAUSE
 from tests.e2e.driver import db_snapshot, lobby_message, private_reply
 from tests.e2e.test_threads import command_for
 from tests.emulator import DiscordEmulator

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.games import RULES
+from bot.registry import RULES
 from bot.storage import GameRow, Storage
 from bot.table.notify import FOLLOW_EVERY
 from tests.e2e.driver import (

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.rules_text import RULES_TEXT
+from bot.registry import RULES_TEXT
 from tests.e2e.driver import latest_board, private_reply, start_game
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from bot.games import RULES, updown
+from bot.registry import RULES
+from cogs.updown import rules as updown
 from tests.e2e.driver import bot_messages, latest_board, lobby_message, private_reply
 from tests.e2e.driver import open_and_start as start
 from tests.emulator import DiscordEmulator

@@ -9,12 +9,12 @@ from typing import Any
 
 from PIL import Image
 
-from bot.games import divisors as D
-from bot.games import dots as T
-from bot.games import numbers as N
-from bot.games import procession as P
-from bot.games import updown as U
 from bot.table.present import TableInfo
+from cogs.divisors import rules as D
+from cogs.dots import rules as T
+from cogs.numbers import rules as N
+from cogs.procession import rules as P
+from cogs.updown import rules as U
 
 NAMES = ("Alice", "Bartholomew the Magnificent", "Chloé", "Dmitri", "Eve", "Fatima", "Gus", "Hana")
 

@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from bot.games import divisors as D
-from bot.games import numbers as N
-from bot.games import updown as U
+from bot.registry import GAMES as SPECS
 from bot.render.alt import ALT_LIMIT, fit_alt
 from bot.table.present import Presenter, presenter_of
+from cogs.divisors import rules as D
+from cogs.numbers import rules as N
+from cogs.updown import rules as U
 from tests.render.helpers import positions, table_for
 
 GAMES = ["procession", "updown", "numbers", "divisors", "dots"]
@@ -134,11 +135,11 @@ def test_updown_predictions_and_hands_are_not_in_the_alt_text() -> None:
 
 
 async def test_the_board_file_carries_the_alt_text() -> None:
-    from bot.games import procession as P
     from bot.table.boards import Boards
     from bot.table.catalog import GameKind
+    from cogs.procession import rules as P
 
-    kind = GameKind.of(P, importlib.import_module("cogs.procession.present"))
+    kind = GameKind.of(SPECS["procession"])
     state = P.new_game(2, {"n": 5}, 0)
     view, table = P.view_for(state, None), table_for(P, state, 2)
     file = await Boards(deps=None, places=None).image(kind, view, table)  # type: ignore[arg-type]

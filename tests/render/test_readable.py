@@ -8,11 +8,11 @@ import importlib
 
 import pytest
 
-from bot.games import procession as P
 from bot.render import colours
 from bot.render.colours import BACKGROUND, BORDER, INK, MUTED, PLAYER_COLOURS, contrast, seat_letter
 from bot.render.common import MIN_WIDTH
 from bot.table.present import presenter_of
+from cogs.procession import rules as P
 from tests.render.helpers import played, png_rgb, png_size, positions, table_for
 
 DARK_THEME = (49, 51, 56)  # #313338
@@ -51,13 +51,13 @@ def test_boards_are_framed_and_wide_enough(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_no_text_under_14_px(game: str) -> None:
-    module = importlib.import_module(f"bot.render.{game}")
+    module = importlib.import_module(f"cogs.{game}.render")
     sizes = {name: getattr(module, name) for name in ("TEXT", "SMALL", "TITLE") if hasattr(module, name)}
     assert sizes and all(size >= 14 for size in sizes.values()), sizes
 
 
 def test_procession_has_a_title_and_room() -> None:
-    from bot.render import procession as R
+    from cogs.procession import render as R
 
     png = R.render_board(P.view_for(P.new_game(2, {"n": 3}, 0), None), ("Al", "Bo"))
     width, height = png_size(png)

@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
-from bot.games import dots as T
-from bot.games import procession as P
-from bot.games import updown as U
 from bot.i18n import ENGLISH, LANGUAGES, Lang, language
 from bot.render import common
-from bot.render import dots as RD
-from bot.render import procession as RP
-from bot.render import updown as RU
 from bot.table.present import presenter_of
+from cogs.dots import render as RD
+from cogs.dots import rules as T
+from cogs.procession import render as RP
+from cogs.procession import rules as P
+from cogs.updown import render as RU
+from cogs.updown import rules as U
 from tests.render.helpers import played, positions, table_for
 
 GAMES = ["procession", "updown", "dots"]

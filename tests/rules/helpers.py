@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from bot.games.base import GameState
+from bot.rules.base import GameState
 
 S = TypeVar("S", bound=GameState)
 

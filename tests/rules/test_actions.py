@@ -12,8 +12,14 @@ from typing import Any
 import pytest
 
 from bot.errors import BadInput, NoGameHere
-from bot.games import RULES, check_rules, divisors, dots, numbers, play, procession, rules_for, updown
-from bot.games.base import Forfeit, GameRules, Option, action_json
+from bot.registry import RULES, rules_for
+from bot.rules import check_rules, play
+from bot.rules.base import Forfeit, GameRules, Option, action_json
+from cogs.divisors import rules as divisors
+from cogs.dots import rules as dots
+from cogs.numbers import rules as numbers
+from cogs.procession import rules as procession
+from cogs.updown import rules as updown
 
 GAMES = sorted(RULES)
 
@@ -136,7 +142,7 @@ def test_registry() -> None:
 
 
 def _copy_of(module: types.ModuleType, **changes: Any) -> types.ModuleType:
-    fake = types.ModuleType("bot.games.fake")
+    fake = types.ModuleType("cogs.x.rules")
     fake.__dict__.update({k: v for k, v in vars(module).items() if not k.startswith("__")})
     for name, value in changes.items():
         if value is None:
@@ -149,7 +155,9 @@ def _copy_of(module: types.ModuleType, **changes: Any) -> types.ModuleType:
 def test_a_module_missing_a_piece_is_refused_by_name() -> None:
     assert check_rules(_copy_of(procession)) is not None
     for missing in ("parse_action", "view_for", "OPTIONS", "State", "NAME"):
-        with pytest.raises(TypeError, match=rf"^bot\.games\.fake does not fulfil .*: it has no {missing}\.$"):
+        with pytest.raises(
+            TypeError, match=rf"^cogs\.x\.rules does not fulfil .*: it has no {missing}\.$"
+        ):
             check_rules(_copy_of(procession, **{missing: None}))
     with pytest.raises(TypeError, match=r"apply must take 3 arguments \(state, seat, action\)"):
         check_rules(_copy_of(procession, apply=lambda state, action: state))

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from bot.errors import GameError
-from bot.games import RULES, play
+from bot.registry import RULES
+from bot.rules import play
 
 GAMES = sorted(RULES)
 

@@ -20,7 +20,12 @@ from bot.errors import (
     name_list,
     player_number,
 )
-from bot.games import RULES, divisors, dots, numbers, procession, updown
+from bot.registry import RULES
+from cogs.divisors import rules as divisors
+from cogs.dots import rules as dots
+from cogs.numbers import rules as numbers
+from cogs.procession import rules as procession
+from cogs.updown import rules as updown
 
 
 def mention(seat: int) -> str:

@@ -169,18 +169,19 @@ def test_the_import_graph_is_read_as_python_reads_it(tmp_path: Path) -> None:
     """The reader finds what the code imports: relative imports, imports inside functions and under
     TYPE_CHECKING, and `from package import submodule`."""
     graph = import_graph()
-    assert {"bot.app", "bot.games.procession", "cogs.procession", "bot.games", "cogs"} <= set(graph)
+    assert {"bot.app", "cogs.procession.rules", "cogs.procession", "bot.registry", "cogs"} <= set(graph)
     assert "bot.scheduler" in graph["bot.app"]  # a plain top-level import
     hidden = tmp_path / "hidden.py"
     hidden.write_text(HIDDEN_IMPORTS, encoding="utf-8")
     found = {target for target, _ in imports("bot.hidden", {**modules(), "bot.hidden": hidden})}
     assert {"bot.app", "bot.scheduler"} <= found  # under `if TYPE_CHECKING:`, inside a function
-    assert "bot.games.procession" in graph["cogs.procession"]  # `from bot.games import procession`
-    assert "bot.games" in graph["cogs.procession"]
+    assert "cogs.procession.spec" in graph["cogs.procession"]  # (inside its __getattr__)
+    assert "cogs.procession.rules" in graph["cogs.procession.present"]  # `import cogs.procession.rules`
+    assert "cogs.procession" in graph["bot.registry"]  # `from cogs import procession`
     known = modules()
-    assert resolve("bot.games.procession", 1, "base", known) == "bot.games.base"
-    assert resolve("bot.games", 1, "base", known) == "bot.games.base"
-    assert resolve("bot.render.procession", 2, "games", known) == "bot.games"
+    assert resolve("cogs.procession.render", 1, "rules", known) == "cogs.procession.rules"
+    assert resolve("bot.rules", 1, "base", known) == "bot.rules.base"
+    assert resolve("cogs.procession.render", 2, "game", known) == "cogs.game"
     assert resolve("bot.app", 1, None, known) == "bot"
 
 

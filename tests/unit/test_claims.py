@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import Clock
+from bot.registry import RULES
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Completion, Effect, StaleVersion, Storage
@@ -175,7 +176,7 @@ async def test_a_forfeit_losing_the_race_to_a_move_leaves_the_new_wait(storage: 
             )
             raise StaleVersion()
 
-    service = GameService(storage, shared=True)
+    service = GameService(storage, RULES, shared=True)
     scheduler = Scheduler(
         storage, service, RacedPlays(), Outbox(storage), clock=lambda: due.deadline + 1, holder=A
     )  # type: ignore[arg-type]

@@ -16,6 +16,7 @@ from bot.players.seats import (
     number_of,
     people,
 )
+from bot.registry import RULES
 from bot.service import GameService
 from bot.storage import Storage
 from bot.table.replies import mention
@@ -42,7 +43,7 @@ def test_ids_names_and_levels_round_trip() -> None:
 async def test_a_computer_awaited_is_due_after_the_pause_and_leaves_when_it_moved(database: str) -> None:
     storage = await Storage.open(database)
     try:
-        service = GameService(storage)
+        service = GameService(storage, RULES)
         game = (
             await service.open_lobby(
                 kind="procession", guild_id=1, channel_id=5, host_id=10, host_name="Ann", options={"n": 4}

@@ -33,12 +33,15 @@ from babel.messages.catalog import Message
 import bot
 import cogs
 from bot.errors import GameError, GameFinished, NotANumber, OutOfRange, WhichGame, YouLeft
-from bot.games import RULES, divisors, numbers, updown
 from bot.i18n import ENGLISH, LANGUAGES, TRANSLATED, Lang, Msg, language
 from bot.i18n.commands import COMMAND_NAME
 from bot.i18n.extract import command_texts, error_classes, template, unextractable
+from bot.registry import RULES
 from bot.storage.errors import StaleVersion
 from bot.table.options import BadOption
+from cogs.divisors import rules as divisors
+from cogs.numbers import rules as numbers
+from cogs.updown import rules as updown
 
 # Words spelled the same in a language as in English, reviewed: a translation may keep them, and a
 # translation identical to its English is accepted when every word of it is one of these.
@@ -102,15 +105,15 @@ SAMPLES: dict[str, Callable[[], list[GameError]]] = {
     "bot.errors.YouLeft": lambda: [YouLeft()],
     "bot.errors.WhichGame": lambda: list(_which_game()),
     "bot.storage.errors.StaleVersion": lambda: [StaleVersion()],
-    "bot.games.divisors.NoPairingLeft": lambda: [divisors.NoPairingLeft([(0, 1), (2, 3)])],
-    "bot.games.divisors.PickIsFinal": lambda: [divisors.PickIsFinal(1)],
-    "bot.games.numbers.PickIsFinal": lambda: [numbers.PickIsFinal(5, 1)],
-    "bot.games.updown.BadLetters": lambda: [
+    "cogs.divisors.rules.NoPairingLeft": lambda: [divisors.NoPairingLeft([(0, 1), (2, 3)])],
+    "cogs.divisors.rules.PickIsFinal": lambda: [divisors.PickIsFinal(1)],
+    "cogs.numbers.rules.PickIsFinal": lambda: [numbers.PickIsFinal(5, 1)],
+    "cogs.updown.rules.BadLetters": lambda: [
         raised(updown.parse_letters, "up, down"),
         raised(updown.parse_letters, "UDX;é"),
     ],
-    "bot.games.updown.OutOfPlayoff": lambda: [updown.OutOfPlayoff([0, 2])],
-    "bot.games.updown.StillPredicting": lambda: [
+    "cogs.updown.rules.OutOfPlayoff": lambda: [updown.OutOfPlayoff([0, 2])],
+    "cogs.updown.rules.StillPredicting": lambda: [
         updown.StillPredicting([1, 2]),
         updown.StillPredicting([1, 2], seat=1),
         updown.StillPredicting([1], seat=1),

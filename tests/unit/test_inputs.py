@@ -10,9 +10,12 @@ import pytest
 from bot import deadlines, inputs
 from bot.deadlines import SUGGESTIONS, parse_timeout, timeout_choices
 from bot.errors import BadInput, NotANumber, OutOfRange
-from bot.games import divisors, dots, numbers, updown
 from bot.i18n import LANGUAGES, Msg, language
 from bot.inputs import ID_MAX, binary_number, excerpt, is_ascii_digits, not_allowed, parse_id, whole_number
+from cogs.divisors import rules as divisors
+from cogs.dots import rules as dots
+from cogs.numbers import rules as numbers
+from cogs.updown import rules as updown
 
 DISCORD_LIMIT = 2000
 HUGE = "7" * 5000  # beyond Python's 4,300-digit int conversion limit

@@ -8,15 +8,15 @@ import asyncio
 import pytest
 
 from bot.errors import BadInput
-from bot.games import numbers, updown
+from bot.registry import GAMES, RULES
 from bot.service import GameService, Loaded
 from bot.storage import Storage
 from bot.table.catalog import GameKind
 from bot.table.notify import Notify
 from bot.table.panels import BURIED_AFTER, DmTraffic
 from bot.table.play import Source, owed
-from cogs.numbers import present as numbers_present
-from cogs.updown import present as updown_present
+from cogs.numbers import rules as numbers
+from cogs.updown import rules as updown
 
 ALICE, BOB, CAROL = 10, 11, 12
 
@@ -153,10 +153,10 @@ def panel_effects(effects: list) -> list[tuple[str, dict]]:
 
 
 async def test_owed_edits_only_the_panels_whose_player_has_news(storage: Storage) -> None:
-    service = GameService(storage)
+    service = GameService(storage, RULES)
     notify = Notify(storage)
     await notify.choose(CAROL, "dm")
-    kind = GameKind.of(updown, updown_present)
+    kind = GameKind.of(GAMES["updown"])
     game = await started(service, "updown", 3)
     written: list[list[tuple[str, dict]]] = []
 
@@ -190,8 +190,8 @@ async def test_owed_edits_only_the_panels_whose_player_has_news(storage: Storage
 
 
 async def test_owed_in_numbers_reveals_and_the_end(storage: Storage) -> None:
-    service = GameService(storage)
-    kind = GameKind.of(numbers, numbers_present)
+    service = GameService(storage, RULES)
+    kind = GameKind.of(GAMES["numbers"])
     game = await started(service, "numbers", 2, m=3)
     rows: list[list[tuple[str, dict]]] = []
     for user, number, source in ((ALICE, 1, Source.DM_PANEL), (BOB, 1, Source.DM_PANEL)):

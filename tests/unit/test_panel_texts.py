@@ -15,12 +15,14 @@ from typing import Any
 
 import pytest
 
-from bot.games import divisors, numbers, updown
 from bot.table.play import secrets_changed
 from bot.table.present import News
 from cogs.divisors import present as divisors_present
+from cogs.divisors import rules as divisors
 from cogs.numbers import present as numbers_present
+from cogs.numbers import rules as numbers
 from cogs.updown import present as updown_present
+from cogs.updown import rules as updown
 from tests.render.helpers import table_for
 
 # (rules, presenter, players, options)

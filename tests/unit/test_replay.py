@@ -24,7 +24,6 @@ import pytest
 from PIL import Image
 
 from bot.errors import GameError, NoGameHere, NotAPlayer
-from bot.games import RULES, play
 from bot.memory.animation import encode, shared_palette
 from bot.memory.replay import (
     FRAME_MS,
@@ -38,7 +37,8 @@ from bot.memory.replay import (
     summary,
     transcript,
 )
-from bot.players import choose
+from bot.registry import RULES, choose
+from bot.rules import play
 from bot.storage import GameRow
 from bot.table.present import Presenter, presenter_of
 from bot.table.replays import replayable

@@ -11,7 +11,7 @@ import pytest
 
 from bot.i18n import ENGLISH, TRANSLATED, Lang, language
 from bot.i18n.commands import COMMAND_NAME, OPTION_NAME
-from bot.rules_text import RULES_TEXT, rules_of
+from bot.registry import RULES_TEXT, rules_of
 
 MESSAGE_LIMIT = 2000
 NUMBER = re.compile(r"\d+")

@@ -17,6 +17,7 @@ from bot.errors import (
     StaleButton,
     WhichGame,
 )
+from bot.registry import RULES
 from bot.service import GameService
 from bot.storage import MIGRATIONS, StaleVersion, Storage
 
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.both_dbs
 @pytest.fixture
 async def service(database: str):
     storage = await Storage.open(database)
-    yield GameService(storage)
+    yield GameService(storage, RULES)
     await storage.close()
 
 
@@ -79,7 +80,7 @@ async def test_a_game_moved_to_its_thread_is_found_there_and_pointed_to_from_the
     with pytest.raises(NoGameHere):
         await service.game_here(100, 99)  # somebody else's game: nothing here for them
     # The same, read afresh from storage (a new process).
-    fresh = GameService(service.storage)
+    fresh = GameService(service.storage, RULES)
     assert (await fresh.game_here(555, 10)).id == game.id
     assert [g.id for g in await fresh.live_at(100)] == [game.id]
 
@@ -95,14 +96,14 @@ async def test_a_game_is_found_in_the_thread_of_its_card_before_the_thread_is_re
     assert started.game.row.place_id == 100  # the thread is not recorded yet
     assert (await service.game_here(555, 11)).id == game.id
     assert (await service.game_here(100, 10)).id == game.id  # and in the channel, until then
-    fresh = GameService(service.storage)  # the same, read afresh from storage (a new process)
+    fresh = GameService(service.storage, RULES)  # the same, read afresh from storage (a new process)
     assert (await fresh.game_here(555, 11)).id == game.id
     # Played in place (no thread asked for), the card's id is no place of the game's.
     other = await lobby(service, channel=200)
     await service.set_messages(other.id, lobby_message_id=777)
     await service.start(other.id, 10, place="off")
     with pytest.raises(NoGameHere):
-        await GameService(service.storage).game_here(777, 11)
+        await GameService(service.storage, RULES).game_here(777, 11)
 
 
 async def test_lobby_seats_host_and_limits(service: GameService) -> None:
@@ -236,7 +237,7 @@ async def test_shared_services_never_answer_from_a_stale_row(database: str) -> N
     one = await Storage.open(database)
     two = await Storage.open(database)
     try:
-        a, b = GameService(one, shared=True), GameService(two, shared=True)
+        a, b = GameService(one, RULES, shared=True), GameService(two, RULES, shared=True)
         game = await lobby(a, channel=100)
         assert [g.id for g in await b.live_at(100)] == [game.id]  # b caches nothing yet, reads it
         await b.start(game.id, 10)
@@ -247,7 +248,7 @@ async def test_shared_services_never_answer_from_a_stale_row(database: str) -> N
         second = await lobby(b, channel=100)
         assert [g.id for g in await a.live_at(100)] == [game.id, second.id]  # b's new lobby, untold
         # A move a made from a row b has since changed is refused, not applied over b's.
-        unshared = GameService(one)
+        unshared = GameService(one, RULES)
         seen = await unshared.get(game.id)
         mover = (await b.get(game.id)).state.turn
         await b.act(game.id, 10 + mover, {"type": "flip", "position": 2})

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from bot.__main__ import main
-from bot.games import RULES
 from bot.players.seats import computer_id, computer_name
+from bot.registry import RULES
 from bot.service import GameService
 from bot.storage import MIGRATIONS, Storage, StorageError
 from bot.storage.postgres import PostgresDriver
@@ -132,7 +132,7 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
     mutes, typed replies, the outbox (items done and pending), records. Answers a few facts."""
     rng = random.Random(seed)
     storage = await Storage.open(path)
-    service = GameService(storage)
+    service = GameService(storage, RULES)
     channel = 10
     try:
         for kind in KINDS:
@@ -237,7 +237,7 @@ async def test_everything_is_copied_verified_and_new_ids_are_fresh(
                 row = await storage.get_game(game_id=game_id)
                 assert row == await sqlite_storage.get_game(game_id=game_id)
                 if row.state is not None:
-                    replayed = await GameService(storage).replay(game_id)
+                    replayed = await GameService(storage, RULES).replay(game_id)
                     assert replayed.to_dict() == row.state
             assert await storage.pending_effects(now=10**10) == await sqlite_storage.pending_effects(
                 now=10**10
@@ -245,7 +245,7 @@ async def test_everything_is_copied_verified_and_new_ids_are_fresh(
         finally:
             await sqlite_storage.close()
         # New rows get fresh ids: past the largest game id, past every outbox id ever given.
-        service = GameService(storage)
+        service = GameService(storage, RULES)
         fresh = await new_game(service, "procession", 5000, 2)
         assert fresh.game.id == facts["max_game"] + 1
         items = await storage.add_effects(game_id=fresh.game.id, effects=[Effect("after", {})])

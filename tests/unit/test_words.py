@@ -7,11 +7,20 @@ import ast
 import re
 from pathlib import Path
 
-from bot.rules_text import RULES_TEXT
+from bot.registry import GAMES, RULES_TEXT
 
 ROOT = Path(__file__).resolve().parents[2]
 # The code whose strings people read: the games' commands and presentation, the table machinery.
-READ_BY_PEOPLE = ["cogs", "bot/table", "bot/rules_text.py", "bot/errors.py", "bot/inputs.py"]
+# The games' texts (commands, presentation, rules text) and the framework's; not their rules, players
+# or renderers, whose strings are mostly keys and names in code.
+GAME_TEXTS = ("commands.py", "present.py", "rules_text.py")
+READ_BY_PEOPLE = [
+    "cogs/game.py",
+    *(f"cogs/{game}/{part}" for game in GAMES for part in GAME_TEXTS),
+    "bot/table",
+    "bot/errors.py",
+    "bot/inputs.py",
+]
 KEYS = {"seat", "seats"}  # a string that is a field's name (``event["seat"]``) is not a text
 
 

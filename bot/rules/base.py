@@ -1,0 +1,427 @@
+"""The contract every game's rules module fulfils, and the helpers shared by all of them.
+
+A rules module (``cogs/<name>/rules.py``) is pure: no discord, database driver, PIL or table imports
+(tests/unit/test_purity.py checks), no module-level randomness. `GameRules` spells out what it
+exposes; the registry (`bot.registry`, with `bot.rules.check_rules`) checks every module against it
+once, at import, and mypy checks each one statically (its spec's ``GameSpec[State, View, Move]``):
+
+- ``NAME`` (the slash command group, e.g. ``"procession"``), ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``
+- ``OPTIONS``: a tuple of `Option` (the ``/<name> new`` options with their ranges and defaults), each
+  also a constant of its own (``procession.N_OPTION``): the one source of those ranges
+- ``State``: a frozen dataclass with ``to_dict()`` and ``State.from_dict(d)`` (validates, raises
+  ``ValueError`` on malformed data); JSON round-trippable
+- ``new_game(n_players, options, seed) -> State``
+- ``to_act(state) -> frozenset[int]``: the seats (0-based) that must act now; empty once the game is over
+- ``legal_actions(state, seat)``: the moves the seat is asked for now, each as its logged JSON
+- ``parse_action(data)``: logged JSON -> the typed action (the game's own ``Move`` or `Forfeit`);
+  ``BadInput`` when the JSON is malformed. Parsing is apart from legality, as in python-chess's
+  ``Move.from_uci`` and ``Board.push``: a parsed action may still be illegal now.
+- ``apply(state, seat, action) -> State``: a *new* state; raises a ``GameError`` subclass and changes
+  nothing when the action is malformed (``BadInput``), not allowed now (``IllegalMove``) or comes from a
+  seat that must not act (``NotYourTurn``). Takes the typed move, or its JSON (parsed first).
+- ``forfeit(state, seat) -> State``: the seat leaves play as RULES.md says
+- ``outcome(state) -> Outcome | None``: ``None`` while the game goes on
+- ``view_for(state, seat | None)``: everything a seat (or, with ``None``, the public channel) may see.
+  Renderers and message builders only ever receive a view.
+
+Seats are 0-based in code; people are named, never numbered by seat (see `bot.errors`). Actions are
+small frozen dataclasses; each one's ``to_json()`` is the JSON object with a ``"type"`` key that the
+move log stores (``{"type": "flip", "position": 3}``), and replaying the log from ``new_game`` with
+`bot.games.play` reproduces the stored state. A game's own moves write that JSON with `move_json` and
+are read back by its `Moves`, from their dataclass fields.
+
+A record whose JSON is just its fields (a ``State``, a result) writes it with `fields_json`; its
+``from_dict`` reads the values back with `stored_int` and `stored_event` and checks them with `require`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, get_type_hints, runtime_checkable
+
+from bot.errors import BadInput
+from bot.i18n.lang import Lang, Msg
+
+ActionJSON = Mapping[str, Any]
+"""An action as the move log stores it: a JSON object with a ``"type"`` key."""
+
+Action = ActionJSON  # the name the Discord layer imports for the JSON form
+
+FORFEIT: dict[str, str] = {"type": "forfeit"}
+
+
+# ---- records as JSON --------------------------------------------------------------------------------
+
+
+def fields_json(record: Any) -> dict[str, Any]:
+    """A frozen dataclass as JSON data: each field in order, under its name less a trailing ``_``
+    (``Line.from_`` is logged as ``"from"``), its value made plain: a tuple or list becomes a list (of
+    plain values), a frozenset a sorted list, a dict a deep copy, a value with a ``to_dict`` that dict;
+    numbers, strings, booleans and None stay as they are. A class whose JSON is just that takes it as
+    its method: ``to_dict = fields_json``."""
+    return {_json_key(f.name): _plain(getattr(record, f.name)) for f in fields(record)}
+
+
+def _json_key(field_name: str) -> str:
+    return field_name.removesuffix("_")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}  # a copy (JSON data: plain values all through)
+    if isinstance(value, Msg):
+        return str(value)  # a sentence to translate is logged in English
+    to_dict = getattr(value, "to_dict", None)
+    return value if to_dict is None else to_dict()
+
+
+# ---- actions ----------------------------------------------------------------------------------------
+
+
+@runtime_checkable
+class TypedAction(Protocol):
+    """What every typed action provides: its ``"type"`` in the log, and its logged JSON."""
+
+    TYPE: ClassVar[str]
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """Leaving the game (``/game leave``, or ``reason="timeout"`` at a missed deadline). Every game
+    takes it, through its ``forfeit`` function (`bot.games.play` routes it there)."""
+
+    TYPE: ClassVar[str] = "forfeit"
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE} if self.reason is None else {"type": self.TYPE, "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: ActionJSON) -> Forfeit:
+        reason = data.get("reason")
+        if reason is not None and not isinstance(reason, str):
+            raise BadInput("That move could not be read.")
+        return cls(reason)
+
+
+A = TypeVar("A")
+P = TypeVar("P")
+
+
+def read_action(action: A | ActionJSON, parse: Callable[[ActionJSON], P]) -> A | P:
+    """An action given to ``apply`` as its typed value: JSON is parsed with the module's ``parse``; a
+    typed action is taken as it is; anything else is ``BadInput``."""
+    if isinstance(action, Mapping):
+        return parse(action)
+    if not callable(getattr(action, "to_json", None)):  # (a runtime Protocol check costs far more)
+        raise BadInput("That move could not be read.")
+    return action  # type: ignore[return-value]
+
+
+def action_json(action: TypedAction | ActionJSON) -> dict[str, Any]:
+    """The logged JSON of an action given either way."""
+    return dict(action) if isinstance(action, Mapping) else action.to_json()
+
+
+def move_json(move: Any) -> dict[str, Any]:
+    """The logged JSON of a game's own move, a frozen dataclass with a ``TYPE``: ``{"type": TYPE}``, then
+    its fields (`fields_json`). A move class takes it as its method: ``to_json = move_json``."""
+    return {"type": move.TYPE, **fields_json(move)}
+
+
+T = TypeVar("T", bound=TypedAction)
+
+
+@dataclass(frozen=True)
+class Moves(Generic[T]):
+    """A game's own moves (its ``Move`` classes) as the move log has them, and ``wrong``: the sentence
+    that refuses any other action ("In Procession the only move is flipping a digit.").
+
+    Each class writes its JSON with `move_json` and is read back from it here, field by field; a field
+    is an ``int``, a ``str`` or a ``str | None`` (which may be missing), each refused with ``BadInput``
+    when it is not one (`int_field`, `str_field`, `optional_str_field`).
+    """
+
+    kinds: tuple[type[T], ...]
+    wrong: str
+
+    def __post_init__(self) -> None:
+        for kind in self.kinds:
+            _field_readers(kind)  # a field of a type it cannot read fails here, at import
+
+    def parse(self, data: ActionJSON) -> T | Forfeit:
+        """A logged action as its typed value (one of these moves, or a `Forfeit`); ``BadInput`` when
+        the JSON is malformed. Whether the move is legal now is ``apply``'s business."""
+        kind = action_type(data)
+        if kind == Forfeit.TYPE:
+            return Forfeit.from_json(data)
+        for move in self.kinds:
+            if move.TYPE == kind:
+                build: Callable[..., T] = move
+                return build(*(read(data, key) for key, read in _field_readers(move)))
+        raise BadInput(self.wrong)
+
+    def read(self, action: T | ActionJSON) -> T:
+        """An action given to ``apply`` as one of these moves: JSON is parsed first; a forfeit, another
+        game's move or anything else is refused with ``BadInput``."""
+        move = read_action(action, self.parse)
+        if not isinstance(move, self.kinds):
+            raise BadInput(self.wrong)
+        return move
+
+
+# ---- options and outcomes ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    """A numeric option of ``/<game> new``: the one place its range and default are written.
+
+    A cog builds its slash option from it: ``n: app_commands.Range[int, N_OPTION.min, N_OPTION.max] =
+    N_OPTION.default`` with ``@app_commands.describe(n=N_OPTION.help)``.
+    """
+
+    name: str
+    description: str
+    default: int
+    min: int
+    max: int
+
+    @property
+    def help(self) -> str:
+        """The description with the range and default: "How many digits the row has (2-12, default 6)"."""
+        return f"{self.description} ({self.min}-{self.max}, default {self.default})"
+
+    def allows(self, value: int) -> bool:
+        return self.min <= value <= self.max
+
+    def value(self, options: Mapping[str, int]) -> int:
+        """Its value in ``new_game``'s ``options`` (the default when absent); ``ValueError`` when out of
+        range."""
+        value = options.get(self.name, self.default)
+        if not self.allows(value):
+            raise ValueError(f"{self.name} must be from {self.min} to {self.max}")
+        return value
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winners`` are the seats sharing the win (several on a tie; all remaining seats on a draw),
+    ``scores`` the final score per seat when the game keeps scores, ``reason`` a short sentence for the
+    announcement ("no legal move is left", "every dot is taken", ...): an English msgid (marked with
+    ``N_``), or a `Reason` when the sentence has fields; `reason_in` says it in a language.
+    """
+
+    winners: tuple[int, ...]
+    reason: str | Msg
+    scores: tuple[int, ...] | None = None
+    draw: bool = False
+
+    to_dict = fields_json
+
+    def reason_in(self, lang: Lang) -> str:
+        """The reason in ``lang``."""
+        return lang.say(self.reason.msg if isinstance(self.reason, Reason) else self.reason)
+
+
+class Reason(str):
+    """An outcome's reason with fields ("the higher total (4 to 3)"): the English sentence, which is
+    what every reader of ``Outcome.reason`` as a string gets (and what its JSON stores), carrying the
+    `Msg` it was made from, which `Outcome.reason_in` translates. ``Reason.of(Msg("...", x=1))``."""
+
+    msg: Msg
+
+    @classmethod
+    def of(cls, msg: Msg) -> Reason:
+        reason = cls(str(msg))
+        reason.msg = msg
+        return reason
+
+
+# ---- the contract -----------------------------------------------------------------------------------
+
+
+class GameState(Protocol):
+    """A game's state: immutable, JSON round-trippable."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Self: ...
+
+
+S = TypeVar("S", bound=GameState)
+V = TypeVar("V", covariant=True)
+M = TypeVar("M", bound=TypedAction)
+
+
+@runtime_checkable
+class GameRules(Protocol[S, V, M]):
+    """What a rules module provides, generic in its State, its View and its own moves (``M``; a
+    forfeit is a `Forfeit`, common to all games). A module is checked against it as a whole:
+    ``rules: GameRules[procession.State, procession.View, procession.Move] = procession``."""
+
+    NAME: str
+    TITLE: str
+    MIN_PLAYERS: int
+    MAX_PLAYERS: int
+    OPTIONS: tuple[Option, ...]
+    State: type[S]
+
+    def new_game(self, n_players: int, options: Mapping[str, int], seed: int) -> S: ...
+
+    def to_act(self, state: S) -> frozenset[int]: ...
+
+    def legal_actions(self, state: S, seat: int) -> Sequence[dict[str, Any]]: ...
+
+    def parse_action(self, data: ActionJSON) -> M | Forfeit: ...
+
+    def apply(self, state: S, seat: int, action: M | ActionJSON) -> S: ...
+
+    def forfeit(self, state: S, seat: int) -> S: ...
+
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    def view_for(self, state: S, seat: int | None) -> V: ...
+
+
+AnyRules = GameRules[Any, Any, Any]
+
+
+# ---- helpers for the rules modules ------------------------------------------------------------------
+
+
+def resolve_options(options_spec: tuple[Option, ...], given: Mapping[str, Any]) -> dict[str, int]:
+    """Fill defaults and check ranges; raise ``BadInput`` naming the allowed range."""
+    known = {o.name for o in options_spec}
+    unknown = set(given) - known
+    if unknown:
+        raise BadInput("Unknown option {option}.", option=repr(sorted(unknown)[0]))
+    out: dict[str, int] = {}
+    for opt in options_spec:
+        value = given.get(opt.name, opt.default)
+        if value is None:
+            value = opt.default
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BadInput(
+                "Option {option} must be a whole number from {low} to {high}.",
+                option=opt.name,
+                low=opt.min,
+                high=opt.max,
+            )
+        if not opt.allows(value):
+            raise BadInput(
+                "Option {option} must be from {low} to {high} (you gave {value}).",
+                option=opt.name,
+                low=opt.min,
+                high=opt.max,
+                value=value,
+            )
+        out[opt.name] = value
+    return out
+
+
+def action_type(action: object) -> str:
+    """The action's ``type``, or ``BadInput`` when the action is not a JSON object with one."""
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        raise BadInput("That move could not be read.")
+    return str(action["type"])
+
+
+def int_field(action: ActionJSON, key: str) -> int:
+    """An integer field of an action, or ``BadInput``."""
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadInput("The move needs a whole number for {key}.", key=key)
+    return value
+
+
+def str_field(action: ActionJSON, key: str) -> str:
+    """A string field of an action, or ``BadInput``."""
+    value = action.get(key)
+    if not isinstance(value, str):
+        raise BadInput("The move needs text for {key}.", key=key)
+    return value
+
+
+def optional_str_field(action: ActionJSON, key: str) -> str | None:
+    """A string field of an action that may be missing or null, or ``BadInput``."""
+    value = action.get(key)
+    if value is not None and not isinstance(value, str):
+        raise BadInput("The move needs text for {key}.", key=key)
+    return value
+
+
+_READERS: dict[Any, Callable[[ActionJSON, str], Any]] = {
+    int: int_field,
+    str: str_field,
+    str | None: optional_str_field,
+}
+
+
+@cache
+def _field_readers(kind: Any) -> tuple[tuple[str, Callable[[ActionJSON, str], Any]], ...]:
+    """The JSON key and the reader of each field of a move class, in order."""
+    hints = get_type_hints(kind)
+    try:
+        return tuple((_json_key(f.name), _READERS[hints[f.name]]) for f in fields(kind))
+    except KeyError as exc:
+        raise TypeError(f"{kind.__name__}: a move's field must be an int, a str or a str | None") from exc
+
+
+def check_players(title: str, n_players: int, least: int, most: int) -> None:
+    """``new_game``'s check of the player count: ``ValueError`` naming the game and its range."""
+    if not least <= n_players <= most:
+        raise ValueError(f"{title} needs {least}-{most} players")
+
+
+def next_seat(n_players: int, after: int, forfeited: Collection[int]) -> int:
+    """The seat after ``after`` in seat order (round the table) that has not forfeited; ``after`` itself
+    when every other seat has."""
+    for step in range(1, n_players + 1):
+        seat = (after + step) % n_players
+        if seat not in forfeited:
+            return seat
+    return after
+
+
+def check_seat(n_players: int, seat: int) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n_players:
+        raise ValueError(f"seat {seat!r} is not in a game of {n_players} players")
+
+
+def stored_int(value: Any, game: str | None = None) -> int:
+    """An integer of a stored state (a bool is not one), or ``ValueError``; with ``game``, the message
+    names it (for a ``from_dict`` that lets these errors through as they are)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{_invalid(game)}{value!r} is not an integer")
+    return value
+
+
+def stored_event(value: Any, game: str | None = None) -> dict[str, Any]:
+    """An event of a stored state, copied: a JSON object with a ``"type"``, or ``ValueError`` (naming
+    ``game`` when given, as `stored_int` does)."""
+    if not isinstance(value, Mapping) or not isinstance(value.get("type"), str):
+        raise ValueError(f"{_invalid(game)}malformed event")
+    return copy.deepcopy(dict(value))
+
+
+def _invalid(game: str | None) -> str:
+    return "" if game is None else f"invalid {game} state: "
+
+
+def require(cond: bool, what: str) -> None:
+    """``from_dict`` validation: raise ``ValueError`` unless ``cond``."""
+    if not cond:
+        raise ValueError(f"invalid state: {what}")

@@ -1,0 +1,63 @@
+"""What a game is to the framework: one typed `GameSpec`, exported by its package ``cogs/<game>/``.
+
+A game package holds its pure rules (``rules.py``), its presentation (``present.py``: view -> text,
+components, alt text), its renderer (``render.py``: view -> PNG), its pure computer player
+(``player.py``), its rules text (``rules_text.py``) and its slash commands (``commands.py``, the cog);
+its ``__init__.py`` puts them together in ``SPEC``. The framework (``bot/``) meets the games through
+`bot.registry` only, which lists the specs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Generic
+
+from discord.ext import commands
+
+from bot.rules.base import GameRules, M, S, V
+
+
+@dataclass(frozen=True)
+class RulesText:
+    """The rules as /game rules and the Rules button tell them: a short summary of RULES.md with a
+    worked example. The body is one msgid (a translation keeps every number of the example)."""
+
+    title: str
+    body: str
+
+
+Player = Callable[[Any, str, random.Random], dict[str, Any]]  # (own view, level, rng) -> the action's JSON
+
+
+@dataclass(frozen=True)
+class GameSpec(Generic[S, V, M]):
+    """One game, as the framework uses it.
+
+    ``rules``: the pure rules (checked against `bot.rules.base.GameRules` by the registry).
+    ``present``: the presentation module (see `bot.table.present.presenter_of`), whose ``render``
+    draws the board from ``render.py``. ``player``: the computer player's ``choose``. ``commands``:
+    the cog's class, built with the table's tools. ``ranked_by_score``: the final scores rank every
+    seat (else the losers tie below the winners)."""
+
+    rules: GameRules[S, V, M]
+    present: ModuleType
+    player: Player
+    commands: Callable[..., commands.Cog]
+    rules_text: RulesText
+    ranked_by_score: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.rules.NAME
+
+    @property
+    def title(self) -> str:
+        return self.rules.TITLE
+
+    @property
+    def secret(self) -> bool:
+        """Whether players make secret choices (collected privately: DM panels)."""
+        return hasattr(self.present, "panel")

@@ -1,0 +1,113 @@
+"""The games' pure parts stay pure: checked, not hoped.
+
+A game's rules (``cogs/<game>/rules.py``) and computer player (``player.py``) import no discord, no PIL,
+no database driver and none of the table's code (bot.table, bot.service, bot.storage); its renderer
+(``render.py``) no discord and no storage. Checked twice: in the source (every import the module makes,
+and those of the project modules it imports, at any depth, inside functions too), and at run time (a
+fresh interpreter imports the module alone and lists what got loaded: a package's ``__init__`` counts
+there, which is why a game's ``SPEC`` is loaded on first use).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.registry import GAMES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+NO_TABLE = ("discord", "PIL", "aiosqlite", "asyncpg", "sqlite3", "bot.table", "bot.service", "bot.storage")
+FORBIDDEN = {
+    "rules": NO_TABLE,
+    "player": NO_TABLE,
+    "render": ("discord", "aiosqlite", "asyncpg", "sqlite3", "bot.table", "bot.service", "bot.storage"),
+}
+CASES = [(game, part) for game in GAMES for part in FORBIDDEN]
+
+
+def _path(module: str) -> Path | None:
+    base = ROOT.joinpath(*module.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _imports(module: str) -> set[str]:
+    """Every module name the module's source imports, anywhere in it (absolute names)."""
+    path = _path(module)
+    assert path is not None
+    found: set[str] = set()
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                source = ".".join([*base, node.module] if node.module else base)
+            else:
+                source = node.module or ""
+            found.add(source)
+            found.update(f"{source}.{alias.name}" for alias in node.names if _path(f"{source}.{alias.name}"))
+    return found
+
+
+def _closure(module: str) -> dict[str, str]:
+    """Every module imported by ``module``'s source and, through the project's own modules, by theirs:
+    name -> the project module that imports it."""
+    seen: dict[str, str] = {}
+    todo = [module]
+    while todo:
+        current = todo.pop()
+        for name in _imports(current):
+            if name in seen:
+                continue
+            seen[name] = current
+            if name.split(".")[0] in ("bot", "cogs") and _path(name) is not None:
+                todo.append(name)
+    return seen
+
+
+def _banned(name: str, forbidden: tuple[str, ...]) -> bool:
+    return any(name == f or name.startswith(f + ".") for f in forbidden)
+
+
+@pytest.mark.parametrize(("game", "part"), CASES)
+def test_the_source_imports_nothing_it_must_not(game: str, part: str) -> None:
+    module = f"cogs.{game}.{part}"
+    found = _closure(module)
+    bad = sorted(f"{name} (imported by {by})" for name, by in found.items() if _banned(name, FORBIDDEN[part]))
+    assert bad == [], f"{module} must stay pure"
+
+
+@pytest.mark.parametrize(("game", "part"), CASES)
+def test_importing_it_alone_loads_nothing_it_must_not(game: str, part: str) -> None:
+    module = f"cogs.{game}.{part}"
+    code = f"import json, sys; import {module}; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    loaded = json.loads(out.stdout)
+    assert [name for name in loaded if _banned(name, FORBIDDEN[part])] == []
+
+
+def test_the_checks_see_an_impure_module(tmp_path: Path) -> None:
+    """The source check finds an import inside a function, and one a project module makes for it."""
+    assert _banned("discord.ui", NO_TABLE) and not _banned("discordant", NO_TABLE)
+    found = _closure("cogs.procession.commands")  # (the cog: discord, and the table's code)
+    assert "discord" in found and any(_banned(name, ("bot.table",)) for name in found)
+    assert "bot.errors" in _closure("cogs.procession.rules")  # (through bot.rules.base)
+
+
+def test_the_specs_are_the_games_parts() -> None:
+    for name, spec in GAMES.items():
+        assert spec.rules.__name__ == f"cogs.{name}.rules"
+        assert spec.present.__name__ == f"cogs.{name}.present"
+        assert spec.player.__module__ == f"cogs.{name}.player"
+        assert spec.commands.__module__ == f"cogs.{name}.commands"
