@@ -155,9 +155,7 @@ def _copy_of(module: types.ModuleType, **changes: Any) -> types.ModuleType:
 def test_a_module_missing_a_piece_is_refused_by_name() -> None:
     assert check_rules(_copy_of(procession)) is not None
     for missing in ("parse_action", "view_for", "OPTIONS", "State", "NAME"):
-        with pytest.raises(
-            TypeError, match=rf"^cogs\.x\.rules does not fulfil .*: it has no {missing}\.$"
-        ):
+        with pytest.raises(TypeError, match=rf"^cogs\.x\.rules does not fulfil .*: it has no {missing}\.$"):
             check_rules(_copy_of(procession, **{missing: None}))
     with pytest.raises(TypeError, match=r"apply must take 3 arguments \(state, seat, action\)"):
         check_rules(_copy_of(procession, apply=lambda state, action: state))
