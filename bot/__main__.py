@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 import discord
 
+from bot import logs
 from bot.app import create_bot
 from bot.config import ConfigError, load_settings
 
@@ -136,7 +136,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     except ConfigError as exc:
         print(f"quetbot: {exc}", file=sys.stderr)
         sys.exit(2)
-    discord.utils.setup_logging(level=logging.INFO)
+    logs.setup(
+        fmt=settings.log_format,
+        level=settings.log_level,
+        secrets=[settings.token],
+        shard=None if settings.shard_count is None else settings.shard_label,
+    )
     bot = create_bot(settings)
     try:
         bot.run(settings.token, log_handler=None)

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from dotenv import load_dotenv
 
+from bot.logs import FORMATS, LEVELS
 from bot.storage import StorageError, sqlite_path
 
 
@@ -31,6 +32,9 @@ class Settings:
     # This process's name in the claims of due work (default: host and shards); two processes running
     # at once must not share one.
     instance: str | None = None
+    # Logs: "text" (discord.py's plain lines) or "json" (one object a line), from this level up.
+    log_format: str = "text"
+    log_level: str = "INFO"
 
     @property
     def shard_label(self) -> str:
@@ -136,6 +140,14 @@ def load_settings(
         env.get("QUETBOT_SHARD_COUNT", "") if shard_count is None else shard_count,
         env.get("QUETBOT_SHARDS", "") if shards is None else shards,
     )
+    log_format_raw = env.get("QUETBOT_LOG_FORMAT", "").strip()
+    if log_format_raw.lower() not in ("", *FORMATS):
+        raise ConfigError(f"QUETBOT_LOG_FORMAT must be text or json, not {log_format_raw!r}.")
+    log_level_raw = env.get("QUETBOT_LOG_LEVEL", "").strip()
+    if log_level_raw.upper() not in ("", *LEVELS):
+        raise ConfigError(
+            f"QUETBOT_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {log_level_raw!r}."
+        )
     db = env.get("QUETBOT_DB", "").strip() or "quetbot.sqlite3"
     try:
         sqlite_path(db)  # (only to refuse what is neither a file nor a known URL)
@@ -151,4 +163,6 @@ def load_settings(
         shard_ids=sharding.ids,
         clock_offset_file=env.get("QUETBOT_CLOCK_OFFSET_FILE", "").strip() or None,
         instance=env.get("QUETBOT_INSTANCE", "").strip() or None,
+        log_format=log_format_raw.lower() or "text",
+        log_level=log_level_raw.upper() or "INFO",
     )
