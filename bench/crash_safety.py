@@ -82,7 +82,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib
 import itertools
 import json
 import random
@@ -112,11 +111,12 @@ with warnings.catch_warnings():
 from bench.crash_twice import KINDS as TWICE_KINDS  # noqa: E402
 from bench.crash_twice import Doubles, board_of, custom_ids, find_doubles, first_form  # noqa: E402
 from bench.launch_bot import start_bot  # noqa: E402
+from bot.registry import GAMES as SPECS  # noqa: E402
 from bot.registry import RULES  # noqa: E402
 from bot.rules import play  # noqa: E402
 from bot.service import forfeit_of  # noqa: E402
 from bot.storage import sqlite_path  # noqa: E402
-from bot.table.present import News, presenter_of  # noqa: E402
+from bot.table.present import News  # noqa: E402
 from bot.table.replies import mention  # noqa: E402
 from tests.e2e.driver import live_control, private_menu  # noqa: E402
 from tests.emulator import DiscordEmulator, EmulatorError  # noqa: E402
@@ -1517,7 +1517,7 @@ class CrashRun:
             if status != "finished":
                 continue
             rules = RULES[kind]
-            quiet = presenter_of(importlib.import_module(f"cogs.{kind}.present")).quiet
+            quiet = SPECS[kind].present.quiet
             log = moves.get(gid, [])
             start = version - len(log)
             expected = [start]

@@ -12,12 +12,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Any, Generic
+from typing import Any, Generic, TypeVar
 
 from discord.ext import commands
 
-from bot.rules.base import GameRules, M, S, V
+from bot.rules.base import GameRules, M, S
+from bot.table.present import Presenter, PrivatePresenter
+
+V = TypeVar("V")  # the game's view
 
 
 @dataclass(frozen=True)
@@ -37,13 +39,15 @@ class GameSpec(Generic[S, V, M]):
     """One game, as the framework uses it.
 
     ``rules``: the pure rules (checked against `bot.rules.base.GameRules` by the registry).
-    ``present``: the presentation module (see `bot.table.present.presenter_of`), whose ``render``
-    draws the board from ``render.py``. ``player``: the computer player's ``choose``. ``commands``:
+    ``present``: the public presentation (its ``render`` draws the board, from ``render.py``);
+    ``private``: what one player sees of a game with secret choices (None: no secrets).
+    ``player``: the computer player's ``choose``. ``commands``:
     the cog's class, built with the table's tools. ``ranked_by_score``: the final scores rank every
     seat (else the losers tie below the winners)."""
 
     rules: GameRules[S, V, M]
-    present: ModuleType
+    present: Presenter[V]
+    private: PrivatePresenter[V] | None
     player: Player
     commands: Callable[..., commands.Cog]
     rules_text: RulesText
@@ -60,4 +64,4 @@ class GameSpec(Generic[S, V, M]):
     @property
     def secret(self) -> bool:
         """Whether players make secret choices (collected privately: DM panels)."""
-        return hasattr(self.present, "panel")
+        return self.private is not None

@@ -10,25 +10,25 @@ from bot.errors import NoGameHere
 from bot.i18n import ENGLISH, Lang
 from bot.service import Loaded
 from bot.spec import GameSpec, Player
-from bot.table.present import Presenter, PrivatePresenter, TableInfo, presenter_of, private_of
+from bot.table.present import Presenter, PrivatePresenter, TableInfo
 
 
 @dataclass(frozen=True)
 class GameKind:
     rules: Any  # the game's rules module (cogs/<name>/rules.py), checked by the registry
-    present: Presenter
-    private: PrivatePresenter | None = None  # games with secrets only
+    present: Presenter[Any]
+    private: PrivatePresenter[Any] | None = None  # games with secrets only
     player: Player | None = None
     rules_body: str = ""  # the rules text's msgid (see `rules_text`)
     ranked_by_score: bool = False
 
     @classmethod
     def of(cls, spec: GameSpec[Any, Any, Any]) -> GameKind:
-        """What the table uses of a game's spec (its presenters built from its present module)."""
+        """What the table uses of a game's spec."""
         return cls(
             rules=spec.rules,
-            present=presenter_of(spec.present),
-            private=private_of(spec.present),
+            present=spec.present,
+            private=spec.private,
             player=spec.player,
             rules_body=spec.rules_text.body,
             ranked_by_score=spec.ranked_by_score,

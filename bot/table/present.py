@@ -9,8 +9,7 @@ The table machinery (boards, panels, the outbox) calls presenters; presenters ca
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
-from types import ModuleType
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 import discord
@@ -134,25 +133,26 @@ def _plain_alt(view: Any, table: TableInfo) -> str:
     return text
 
 
-@dataclass(frozen=True)
-class Presenter:
-    """A game's public presentation: the functions its present.py offers (defaults where most games
-    agree). Each is a function of the public view; none sees a state."""
+@dataclass(frozen=True, kw_only=True)
+class Presenter(Generic[V]):
+    """A game's public presentation (its present.py builds one, ``PRESENTER``, by keyword: a name
+    that is not a field fails at import), with defaults where most games agree. Each is a function
+    of the public view; none sees a state."""
 
-    render: Callable[[Any, TableInfo], bytes]  # the board image
-    headline: Callable[[News[Any], TableInfo], str]  # what the move did, a line or a few
+    render: Callable[[V, TableInfo], bytes]  # the board image
+    headline: Callable[[News[V], TableInfo], str]  # what the move did, a line or a few
     # Whose move it is (with a mention), or the result.
-    status: Callable[[Any, TableInfo], str] = _usual_status
+    status: Callable[[V, TableInfo], str] = _usual_status
     # The controls under a live board (they carry the version).
-    board_items: Callable[[Any, TableInfo], list[discord.ui.Item[Any]]] = _no_controls
+    board_items: Callable[[V, TableInfo], list[discord.ui.Item[Any]]] = _no_controls
     # True when the move is told by a line of text instead of a new board.
-    quiet: Callable[[News[Any]], bool] = _never
-    start_note: Callable[[Any, TableInfo], str] = _no_note  # under the first board
+    quiet: Callable[[News[V]], bool] = _never
+    start_note: Callable[[V, TableInfo], str] = _no_note  # under the first board
     # Whether the board post carries the image (Dots leaves it out between a turn's two lines).
-    board_image: Callable[[Any], bool] = _always
+    board_image: Callable[[V], bool] = _always
     # The image's alt text: the position in words, from the public view (Discord takes 1,024
     # characters; stay under 1,000).
-    alt_text: Callable[[Any, TableInfo], str] = _plain_alt
+    alt_text: Callable[[V, TableInfo], str] = _plain_alt
     mine_label: str = ""  # the board button that shows a player's panel privately (secret games)
 
 
@@ -164,38 +164,21 @@ def _newly_asked(news: News[Any], table: TableInfo) -> list[int]:
     return newly_waiting(news.before.to_act, news.after.to_act, news.seat)
 
 
-@dataclass(frozen=True)
-class PrivatePresenter:
-    """What a game with secrets also shows one player, from that player's own view."""
+@dataclass(frozen=True, kw_only=True)
+class PrivatePresenter(Generic[V]):
+    """What a game with secrets also shows one player, from that player's own view (its present.py
+    builds one, ``PRIVATE``, by keyword; a game without secrets has none)."""
 
-    panel: Callable[[Any, int, TableInfo], Panel]
-    confirm: Callable[[News[Any], TableInfo], str]  # the private answer to the mover (their views)
-    awaits_typed: Callable[[Any, int], bool]  # whether the seat may answer now by typing in a DM
-    typed_action: Callable[[Any, int, str], Any]  # the action a typed answer stands for
+    panel: Callable[[V, int, TableInfo], Panel]
+    confirm: Callable[[News[V], TableInfo], str]  # the private answer to the mover (their views)
+    awaits_typed: Callable[[V, int], bool]  # whether the seat may answer now by typing in a DM
+    typed_action: Callable[[V, int, str], Any]  # the action a typed answer stands for
     # Why a typed DM answer from the seat is not taken now ("you already picked ..."), or None.
-    not_waiting_reason: Callable[[Any, int, TableInfo], str | None] = _no_reason
+    not_waiting_reason: Callable[[V, int, TableInfo], str | None] = _no_reason
     # The seats (other than the mover) that get a fresh DM panel after a move (public views).
-    asked: Callable[[News[Any], TableInfo], list[int]] = _newly_asked
+    asked: Callable[[News[V], TableInfo], list[int]] = _newly_asked
     # Whether the panel changes with whose turn it is (else it is not edited when the turn passes).
     turn_shown: bool = True
-
-
-def presenter_of(module: ModuleType) -> Presenter:
-    """A game's present module as its presenter: the functions it defines under the field names
-    (``render``, ``headline``, ...; ``MINE_LABEL`` for the label), defaults for the others."""
-    names = {f.name: f.name for f in fields(Presenter)} | {"mine_label": "MINE_LABEL"}
-    return Presenter(**{f: getattr(module, name) for f, name in names.items() if hasattr(module, name)})
-
-
-def private_of(module: ModuleType) -> PrivatePresenter | None:
-    """A game's present module as its private presenter, when it defines ``panel`` (games with
-    secrets); ``TURN_SHOWN`` for the flag."""
-    if not hasattr(module, "panel"):
-        return None
-    names = {f.name: f.name for f in fields(PrivatePresenter)} | {"turn_shown": "TURN_SHOWN"}
-    return PrivatePresenter(
-        **{f: getattr(module, name) for f, name in names.items() if hasattr(module, name)}
-    )
 
 
 def quiet_when(*kinds: str) -> Callable[[News[Any]], bool]:

@@ -20,13 +20,7 @@ from bot.i18n import N_, Lang, Msg, Np_
 from bot.render.alt import fit_alt, player
 from bot.table.components import select
 from bot.table.ids import custom_id
-from bot.table.present import (
-    News,
-    Panel,
-    TableInfo,
-    forfeit_line,
-    quiet_when,
-)
+from bot.table.present import News, Panel, Presenter, PrivatePresenter, TableInfo, forfeit_line, quiet_when
 from cogs.divisors.render import render_board
 from cogs.divisors.rules import Result
 
@@ -487,3 +481,22 @@ def alt_text(view: View, table: TableInfo) -> str:
         else:
             parts.append(lang.t("Final round: {results}.", results=last))
     return fit_alt(parts)
+
+
+PRESENTER: Presenter[divisors.View] = Presenter(
+    render=render,
+    headline=headline,
+    quiet=quiet,
+    start_note=start_note,
+    alt_text=alt_text,
+    mine_label=MINE_LABEL,
+)
+
+PRIVATE: PrivatePresenter[divisors.View] | None = PrivatePresenter(
+    panel=panel,
+    confirm=confirm,
+    awaits_typed=awaits_typed,
+    typed_action=typed_action,
+    not_waiting_reason=not_waiting_reason,
+    asked=asked,
+)

@@ -21,7 +21,7 @@ from bot.render.alt import fit_alt, player
 from bot.render.colours import seat_letter
 from bot.table.components import select
 from bot.table.ids import custom_id
-from bot.table.present import News, TableInfo, forfeit_line, points, whose_move
+from bot.table.present import News, Presenter, PrivatePresenter, TableInfo, forfeit_line, points, whose_move
 from cogs.dots.render import render_board
 from cogs.dots.rules import directed
 
@@ -375,3 +375,16 @@ def _owes_alt(view: View, who: str, lang: Lang) -> str:
         d, N_("{player} owes a vertical line from {dot}."), N_("{player} owes a horizontal line from {dot}.")
     )
     return lang.t(text, player=who, dot=here)
+
+
+PRESENTER: Presenter[dots.View] = Presenter(
+    render=render,
+    headline=headline,
+    status=status,
+    board_items=board_items,
+    start_note=start_note,
+    board_image=board_image,
+    alt_text=alt_text,
+)
+
+PRIVATE: PrivatePresenter[dots.View] | None = None  # (no secrets)

@@ -12,7 +12,8 @@ from cogs.dots.rules_text import TEXT
 
 SPEC: GameSpec[rules.State, rules.View, rules.Move] = GameSpec(
     rules=rules,
-    present=present,
+    present=present.PRESENTER,
+    private=present.PRIVATE,
     player=player.choose,
     commands=DotsCommands,
     rules_text=TEXT,

@@ -18,13 +18,7 @@ from bot.i18n import N_, Lang, Msg, Np_
 from bot.render.alt import fit_alt, player
 from bot.table.components import button
 from bot.table.ids import custom_id
-from bot.table.present import (
-    News,
-    Panel,
-    TableInfo,
-    forfeit_line,
-    quiet_when,
-)
+from bot.table.present import News, Panel, Presenter, PrivatePresenter, TableInfo, forfeit_line, quiet_when
 from cogs.numbers.render import render_board
 from cogs.numbers.rules import ALREADY_PICKED
 
@@ -362,3 +356,21 @@ def alt_text(view: View, table: TableInfo) -> str:
         first = names[0] if names else "A"
         parts.append(lang.t("Moves ({player} first): {moves}.", player=first, moves=pairs))
     return fit_alt(parts)
+
+
+PRESENTER: Presenter[numbers.View] = Presenter(
+    render=render,
+    headline=headline,
+    quiet=quiet,
+    start_note=start_note,
+    alt_text=alt_text,
+    mine_label=MINE_LABEL,
+)
+
+PRIVATE: PrivatePresenter[numbers.View] | None = PrivatePresenter(
+    panel=panel,
+    confirm=confirm,
+    awaits_typed=awaits_typed,
+    typed_action=typed_action,
+    not_waiting_reason=not_waiting_reason,
+)

@@ -10,7 +10,7 @@ from bot.render.alt import fit_alt, player
 from bot.render.colours import seat_letter
 from bot.table.components import button
 from bot.table.ids import custom_id
-from bot.table.present import News, TableInfo, forfeit_line
+from bot.table.present import News, Presenter, PrivatePresenter, TableInfo, forfeit_line
 from cogs.procession.render import render_board
 
 View = procession.View
@@ -133,3 +133,14 @@ def alt_text(view: View, table: TableInfo) -> str:
     history.append(f"0: {rows[0]}")
     head.append(lang.t("Rows, latest first: {rows}.", rows="; ".join(history)))
     return fit_alt(head)
+
+
+PRESENTER: Presenter[procession.View] = Presenter(
+    render=render,
+    headline=headline,
+    board_items=board_items,
+    start_note=start_note,
+    alt_text=alt_text,
+)
+
+PRIVATE: PrivatePresenter[procession.View] | None = None  # (no secrets)

@@ -19,6 +19,8 @@ from bot.table.ids import custom_id
 from bot.table.present import (
     News,
     Panel,
+    Presenter,
+    PrivatePresenter,
     TableInfo,
     forfeit_line,
     newly_waiting,
@@ -401,3 +403,22 @@ def _reveal_alt(record: updown.DealRecord, names: tuple[str, ...], lang: Lang) -
     if record.leftover:
         parts.append(lang.t("Set aside: {cards}.", cards=cards_text(record.leftover, lang)))
     return fit_alt(parts)
+
+
+PRESENTER: Presenter[updown.View] = Presenter(
+    render=render,
+    headline=headline,
+    quiet=quiet,
+    start_note=start_note,
+    alt_text=alt_text,
+    mine_label=MINE_LABEL,
+)
+
+PRIVATE: PrivatePresenter[updown.View] | None = PrivatePresenter(
+    panel=panel,
+    confirm=confirm,
+    awaits_typed=awaits_typed,
+    typed_action=typed_action,
+    asked=asked,
+    turn_shown=TURN_SHOWN,
+)

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import importlib
 import re
-import types
 from typing import Any
 
 import pytest
 
 from bot.registry import GAMES as SPECS
 from bot.render.alt import ALT_LIMIT, fit_alt
-from bot.table.present import Presenter, presenter_of
+from bot.table.present import Presenter
 from cogs.divisors import rules as D
 from cogs.numbers import rules as N
 from cogs.updown import rules as U
@@ -23,7 +22,7 @@ POSITIONS = positions()
 
 
 def present(game: str) -> Presenter:
-    return presenter_of(importlib.import_module(f"cogs.{game}.present"))
+    return SPECS[game].present
 
 
 def alt(game: str, rules: Any, state: Any, n: int) -> str:
@@ -51,12 +50,10 @@ def test_the_game_offers_its_own_alt_text(game: str) -> None:
 
 
 def test_a_presenter_without_alt_text_gets_a_plain_one() -> None:
-    module = types.ModuleType("bare")
-    module.render = lambda view, table: b""  # type: ignore[attr-defined]
-    module.headline = lambda news, table: ""  # type: ignore[attr-defined]
+    bare: Presenter[Any] = Presenter(render=lambda view, table: b"", headline=lambda news, table: "")
     rules, states = POSITIONS["procession"]
     state, n = states[1]
-    text = presenter_of(module).alt_text(rules.view_for(state, None), table_for(rules, state, n))
+    text = bare.alt_text(rules.view_for(state, None), table_for(rules, state, n))
     assert text.startswith("Procession board, game #7.") and "Waiting for" in text
 
 

@@ -8,10 +8,10 @@ import importlib
 
 import pytest
 
+from bot.registry import GAMES as SPECS
 from bot.render import colours
 from bot.render.colours import BACKGROUND, BORDER, INK, MUTED, PLAYER_COLOURS, contrast, seat_letter
 from bot.render.common import MIN_WIDTH
-from bot.table.present import presenter_of
 from cogs.procession import rules as P
 from tests.render.helpers import played, png_rgb, png_size, positions, table_for
 
@@ -38,7 +38,7 @@ def test_player_colours_differ_and_seats_have_letters() -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_boards_are_framed_and_wide_enough(game: str) -> None:
-    present = presenter_of(importlib.import_module(f"cogs.{game}.present"))
+    present = SPECS[game].present
     rules, states = POSITIONS[game]
     for state, n in [*states[:: max(1, len(states) // 12)], states[-1]]:
         png = present.render(rules.view_for(state, None), table_for(rules, state, n))
@@ -73,7 +73,7 @@ def test_a_result_is_not_drawn_in_the_error_colour(game: str) -> None:
     """A finished game's result line is drawn in RESULT (gold), never in BAD, the colour of errors
     and losses (issue 24: "… wins" and "Game over…" were red); a live board has no RESULT at all."""
     assert colours.RESULT != colours.BAD and contrast(colours.RESULT, BACKGROUND) >= 7
-    present = presenter_of(importlib.import_module(f"cogs.{game}.present"))
+    present = SPECS[game].present
     rules, states = POSITIONS[game]
     live, live_n = states[0]
     start = rules.new_game(2, SMALL[game], 0)

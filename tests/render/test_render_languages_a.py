@@ -3,7 +3,6 @@ the language asked for, and no text runs off the image (translated words are oft
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,8 +12,8 @@ from typing import Any
 import pytest
 
 from bot.i18n import ENGLISH, LANGUAGES, Lang, language
+from bot.registry import GAMES as SPECS
 from bot.render import common
-from bot.table.present import presenter_of
 from cogs.dots import render as RD
 from cogs.dots import rules as T
 from cogs.procession import render as RP
@@ -53,7 +52,7 @@ def drawn_texts() -> Iterator[list[Drawn]]:
 
 def boards(game: str, lang: Lang) -> Iterator[bytes]:
     """The game's boards through its presenter (as the table draws them), in ``lang``, with long names."""
-    present = presenter_of(importlib.import_module(f"cogs.{game}.present"))
+    present = SPECS[game].present
     rules, states = POSITIONS[game]
     for state, n in [*states[:: max(1, len(states) // 10)], states[-1]]:
         # and the same position after the last player left (the legends say so)

@@ -108,6 +108,7 @@ def test_the_checks_see_an_impure_module(tmp_path: Path) -> None:
 def test_the_specs_are_the_games_parts() -> None:
     for name, spec in GAMES.items():
         assert spec.rules.__name__ == f"cogs.{name}.rules"
-        assert spec.present.__name__ == f"cogs.{name}.present"
+        assert spec.present.render.__module__ == f"cogs.{name}.present"
+        assert spec.secret == (spec.private is not None)
         assert spec.player.__module__ == f"cogs.{name}.player"
         assert spec.commands.__module__ == f"cogs.{name}.commands"

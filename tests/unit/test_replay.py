@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import importlib
 import io
 import random
 from collections.abc import Callable, Sequence
@@ -37,10 +36,11 @@ from bot.memory.replay import (
     summary,
     transcript,
 )
+from bot.registry import GAMES as SPECS
 from bot.registry import RULES, choose
 from bot.rules import play
 from bot.storage import GameRow
-from bot.table.present import Presenter, presenter_of
+from bot.table.present import Presenter
 from bot.table.replays import replayable
 
 NAMES = ("Alice", "Bob", "Carol", "Dave")
@@ -56,7 +56,7 @@ Policy = Callable[[Any, int, Any, random.Random], dict[str, Any]]
 
 
 def presenter(kind: str) -> Presenter:
-    return presenter_of(importlib.import_module(f"cogs.{kind}.present"))
+    return SPECS[kind].present
 
 
 def computers(kind: str) -> Policy:
