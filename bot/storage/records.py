@@ -64,10 +64,8 @@ def on_move(
     rows = yield Q("SELECT seat, moves, seconds FROM move_clock WHERE game_id = ?", (game_id,))
     clock = {int(r[0]): (int(r[1]), float(r[2])) for r in rows}
     yield Q("DELETE FROM move_clock WHERE game_id = ?", (game_id,))
-    forfeits = yield Q(
-        "SELECT seat, action FROM moves WHERE game_id = ? AND action LIKE ?", (game_id, '%"forfeit"%')
-    )
-    forfeited = {int(s) for s, a in forfeits if _is_forfeit(json.loads(a))}
+    forfeits = yield Q("SELECT seat FROM moves WHERE game_id = ? AND forfeit IS NOT NULL", (game_id,))
+    forfeited = {int(s) for (s,) in forfeits}
     if _is_forfeit(action):
         forfeited.add(seat)
     yield from record_finished(game_id, result, forfeited=forfeited, clock=clock, finished_at=now)
@@ -255,10 +253,10 @@ def backfill() -> Txn[int]:
                 "Recorded %d of %d finished games (%.0f s)", done, len(games), time.monotonic() - started
             )
         logged = yield Q(
-            "SELECT seat, action, created_at FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+            "SELECT seat, action, created_at, forfeit FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
         )
-        moves = [(int(s), json.loads(a), float(t)) for s, a, t in logged]
-        forfeited = {seat for seat, action, _ in moves if _is_forfeit(action)}
+        moves = [(int(s), json.loads(a), float(t)) for s, a, t, _ in logged]
+        forfeited = {int(s) for s, _, _, f in logged if f is not None}
         yield from record_finished(
             int(game_id),
             json.loads(result) if result else {},
