@@ -1,4 +1,4 @@
-"""The composition root: builds storage, the service, the table machinery and the scheduler, and
+"""The composition root: builds storage, the services, the table machinery and the scheduler, and
 wires them into the discord.py client. Nothing imports this module but the entry point."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from bot.i18n.audience import Audiences
 from bot.i18n.commands import CommandTranslator
 from bot.registry import GAMES, RULES, SCORE_RANKED
 from bot.scheduler import Scheduler
-from bot.service import GameService
+from bot.service import Changes, Services
 from bot.storage import OutboxItem, Storage
 from bot.table.boards import Boards
 from bot.table.cards import Cards
@@ -47,7 +47,7 @@ log = logging.getLogger(__name__)
 class QuetBot(commands.Bot):
     storage: Storage
     audiences: Audiences
-    service: GameService
+    services: Services
     scheduler: Scheduler
     outbox: Outbox
     tools: Tools
@@ -71,21 +71,38 @@ class QuetBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.storage = storage = await Storage.open(self.settings.db_path, score_ranked=SCORE_RANKED)
-        self.service = service = GameService(storage, RULES, shared=self.settings.shares_database)
+        changes = Changes()  # (the scheduler listens)
+        shared = self.settings.shares_database
+        self.services = services = Services.build(storage, RULES, shared=shared, changes=changes)
+        games = services.games
         self.catalog = catalog = Catalog()
-        router = Router(service, Replies())
+        router = Router(games, Replies())
         self.clock = clock = Clock(self.settings.clock_offset_file)
         install_clock(clock)
         # This process's name in claims and leases of due work: its host and shards, the same after
         # a restart, so a restarted process takes back what it held at once (others wait for the
         # claim to expire).
         holder = self.settings.instance or f"{socket.gethostname()}:{self.settings.shard_label}"
-        shared = self.settings.shares_database
         self.outbox = outbox = Outbox(storage, clock, holder=holder if shared else None)
         self.notify = notify = Notify(storage)
         await notify.load()
         self.audiences = audiences = Audiences(storage, shared=self.settings.shares_database)
-        deps = Deps(self, service, storage, catalog, router, outbox, Shown(), notify, audiences)
+        s = services
+        deps = Deps(
+            self,
+            s.games,
+            s.finder,
+            s.lobby,
+            s.moves,
+            s.history,
+            storage,
+            catalog,
+            router,
+            outbox,
+            Shown(),
+            notify,
+            audiences,
+        )
         places = Places(deps)
         boards = Boards(deps, places)
         cards = Cards(deps, boards, places)
@@ -99,15 +116,16 @@ class QuetBot(commands.Bot):
         )
         self.scheduler = Scheduler(
             storage,
-            service,
+            games,
+            services.lobby,
             plays,
             outbox,
             computers=computers,
             ready=self.wait_until_ready,
             clock=clock,
             holder=holder,
+            changes=changes,
         )
-        service.on_change = self.scheduler.changed
         computers.on_finished = self.scheduler.poke
         router.on_click(ANY_GAME, "mine", panels.on_mine)
 
@@ -131,13 +149,13 @@ class QuetBot(commands.Bot):
             outbox.carry(kind, carrier)
 
         def recorded(item: OutboxItem, done: Done) -> None:
-            service.cache.set_messages(
+            games.cache.set_messages(
                 item.game_id,
                 board_message_id=done.board_message_id,
                 lobby_message_id=done.lobby_message_id,
                 place_id=done.place_id,
             )
-            service.links_recorded(dm_panel=done.dm_panel, dm_blocked=done.dm_blocked)
+            games.links_recorded(dm_panel=done.dm_panel, dm_blocked=done.dm_blocked)
 
         outbox.on_completed = recorded
 

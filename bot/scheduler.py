@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.deadlines import LOBBY_LIFETIME, MIN_TIMEOUT
 from bot.errors import GameError
-from bot.service import GameService, Loaded
+from bot.service import Changes, Games, Loaded, LobbyLife
 from bot.storage import Effect, StaleVersion, Storage, Wait
 from bot.table.computers import Computers
 from bot.table.outbox import Outbox
@@ -35,7 +35,8 @@ class Scheduler:
     def __init__(
         self,
         storage: Storage,
-        service: GameService,
+        games: Games,
+        lobby: LobbyLife,
         plays: Plays,
         outbox: Outbox,
         *,
@@ -43,10 +44,12 @@ class Scheduler:
         ready: Callable[[], Awaitable[object]] | None = None,
         clock: Callable[[], float] = time.time,  # (a `bot.clock.Clock` is refreshed on each pass)
         holder: str = "quetbot",  # this process's name in claims (the same after a restart)
+        changes: Changes | None = None,  # (told of every committed change: see `changed`)
     ) -> None:
         self.holder = holder
         self.storage = storage
-        self.service = service
+        self.games = games
+        self.lobby = lobby
         self.plays = plays
         self.outbox = outbox
         self.computers = computers
@@ -56,6 +59,8 @@ class Scheduler:
         self._task: asyncio.Task[None] | None = None
         self.idle = asyncio.Event()  # set whenever a pass has finished (tests wait on it)
         self._next_pass = 0.0  # when the sleeping loop looks again, by `clock`
+        if changes is not None:
+            changes.listen(self.changed)
 
     def start(self) -> None:
         if self._task is None:
@@ -135,12 +140,12 @@ class Scheduler:
             if claimed:
                 await self._time_out(wait, now)
         for game_id in await self.storage.expired_lobbies(created_before=now - LOBBY_LIFETIME):
-            changed = await self.service.expire_lobby(game_id, effects=[Effect("expired")])
+            changed = await self.lobby.expire_lobby(game_id, effects=[Effect("expired")])
             if changed is not None:
                 self.outbox.kick(changed.effects)
 
     async def _remind(self, wait: Wait) -> None:
-        game = await self.service.get(wait.game_id)
+        game = await self.games.get(wait.game_id)
         effects: list[Effect] = []
         if game.row.live and wait.seat < len(game.row.seats):
             user_id = game.row.seats[wait.seat]
@@ -166,6 +171,6 @@ class Scheduler:
             return
         if not done:
             # Nothing to forfeit (the seat moved meanwhile): make sure the stale row goes.
-            game = await self.service.get(wait.game_id)
+            game = await self.games.get(wait.game_id)
             if not game.row.live or wait.seat not in game.rules.to_act(game.state):
                 await self.storage.drop_wait(game_id=wait.game_id, seat=wait.seat)

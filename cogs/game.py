@@ -84,7 +84,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
         user_id = interaction.user.id
-        return await self.tools.deps.service.game_here(channel_of(interaction), user_id, prefer=prefer)
+        return await self.tools.deps.finder.game_here(channel_of(interaction), user_id, prefer=prefer)
 
     @app_commands.command(name="join", description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -118,7 +118,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         except WhichGame as which:
             if len(which.game_ids) != 1:  # several: say which they may mean
                 raise
-            row = (await tools.deps.service.get(which.game_ids[0])).row  # theirs, in its thread
+            row = (await tools.deps.games.get(which.game_ids[0])).row  # theirs, in its thread
         except NoGameHere:
             place_id = channel_of(interaction)
             # Games opened here are played in their threads: those are this channel's games.
@@ -133,7 +133,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
                 return
         if row is None:
             raise GameError("No game has been played in this channel yet. Start one with /<game> new.")
-        game = tools.deps.service.load(row)
+        game = tools.deps.games.load(row)
         lang = reader(interaction)
         if row.status == "lobby":
             content, _ = tools.lobbies.message(game, lang)

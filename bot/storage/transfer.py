@@ -20,7 +20,7 @@
    twice), so new games, moves and outbox items get fresh ids. Anything failing rolls the whole of it
    back: the target is as it was, without even the schema.
 3. **The copy is verified** (`verify`) once committed: every game's move log, read from the target, is
-   replayed with the rules (`bot.games.play` from ``new_game(seats, options, seed)``, as
+   replayed with the rules (`bot.rules.play` from ``new_game(seats, options, seed)``, as
    `GameService.replay` does) and must give the stored state, and for a finished game the stored
    result, at a version that counts the start and every move; then every table must hold the same rows
    in both databases: the same count, and the same order-independent digest of its rows.

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.i18n.audience import Audiences
-from bot.service import GameService
+from bot.service import Finder, Games, Histories, LobbyLife, Moves
 from bot.storage import Storage
 from bot.table.catalog import Catalog
 from bot.table.notify import Notify
@@ -19,7 +19,11 @@ from bot.table.shown import Shown
 @dataclass(frozen=True)
 class Deps:
     client: discord.Client  # for REST calls (any process may call REST for any channel)
-    service: GameService
+    games: Games  # the games as this process knows them
+    finder: Finder  # which game a place and a person mean
+    lobby: LobbyLife
+    moves: Moves
+    history: Histories
     storage: Storage
     catalog: Catalog
     router: Router
