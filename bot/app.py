@@ -7,6 +7,7 @@ import hashlib
 import json
 import logging
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -30,7 +31,7 @@ from bot.table.lobby import Lobbies
 from bot.table.minds import Minds
 from bot.table.notices import Reminders
 from bot.table.notify import Notify
-from bot.table.outbox import Done, Outbox
+from bot.table.outbox import Carrier, Done, Outbox
 from bot.table.panels import Panels
 from bot.table.play import Plays
 from bot.table.replies import GameTree, Replies
@@ -42,6 +43,50 @@ from bot.table.typed import TypedAnswers
 from cogs.game import GameAdmin
 
 log = logging.getLogger(__name__)
+
+
+def _carriers(
+    places: Places,
+    boards: Boards,
+    cards: Cards,
+    panels: Panels,
+    lobbies: Lobbies,
+    reminders: Reminders,
+) -> tuple[tuple[str, Carrier], ...]:
+    """Which object carries out each kind of outbox item."""
+    return (
+        ("thread", places.carry_thread),
+        ("announce", cards.following(boards.carry_announce)),
+        ("start", boards.carry_start),
+        ("card", cards.carry_card),
+        ("lobby", cards.carry_card),
+        ("post_card", cards.carry_post),
+        ("strip", boards.carry_strip),
+        ("panel", panels.carry_panel),
+        ("refresh", panels.carry_refresh),
+        ("dm_closed", panels.carry_dm_closed),
+        ("closed", lobbies.carry_closed),
+        ("expired", lobbies.carry_expired),
+        ("remind", reminders.carry_remind),
+        ("remind_dm", reminders.carry_remind_dm),
+        ("nudge", reminders.carry_nudge),
+    )
+
+
+def _recorder(service: GameService) -> Callable[[OutboxItem, Done], None]:
+    """What the outbox tells the service once an item is carried out: the messages and DM links it
+    made, kept in the service's cache at once."""
+
+    def recorded(item: OutboxItem, done: Done) -> None:
+        service.cache.set_messages(
+            item.game_id,
+            board_message_id=done.board_message_id,
+            lobby_message_id=done.lobby_message_id,
+            place_id=done.place_id,
+        )
+        service.links_recorded(dm_panel=done.dm_panel, dm_blocked=done.dm_blocked)
+
+    return recorded
 
 
 class QuetBot(commands.Bot):
@@ -111,35 +156,9 @@ class QuetBot(commands.Bot):
         computers.on_finished = self.scheduler.poke
         router.on_click(ANY_GAME, "mine", panels.on_mine)
 
-        for kind, carrier in (
-            ("thread", places.carry_thread),
-            ("announce", cards.following(boards.carry_announce)),
-            ("start", boards.carry_start),
-            ("card", cards.carry_card),
-            ("lobby", cards.carry_card),
-            ("post_card", cards.carry_post),
-            ("strip", boards.carry_strip),
-            ("panel", panels.carry_panel),
-            ("refresh", panels.carry_refresh),
-            ("dm_closed", panels.carry_dm_closed),
-            ("closed", lobbies.carry_closed),
-            ("expired", lobbies.carry_expired),
-            ("remind", reminders.carry_remind),
-            ("remind_dm", reminders.carry_remind_dm),
-            ("nudge", reminders.carry_nudge),
-        ):
+        for kind, carrier in _carriers(places, boards, cards, panels, lobbies, reminders):
             outbox.carry(kind, carrier)
-
-        def recorded(item: OutboxItem, done: Done) -> None:
-            service.cache.set_messages(
-                item.game_id,
-                board_message_id=done.board_message_id,
-                lobby_message_id=done.lobby_message_id,
-                place_id=done.place_id,
-            )
-            service.links_recorded(dm_panel=done.dm_panel, dm_blocked=done.dm_blocked)
-
-        outbox.on_completed = recorded
+        outbox.on_completed = _recorder(service)
 
         self.tools = tools = Tools(deps, boards, panels, plays, lobbies, places)
         self.cards = cards
