@@ -7,6 +7,7 @@ import hashlib
 import json
 import logging
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -19,7 +20,7 @@ from bot.i18n.audience import Audiences
 from bot.i18n.commands import CommandTranslator
 from bot.registry import GAMES, RULES, SCORE_RANKED
 from bot.scheduler import Scheduler
-from bot.service import Changes, Services
+from bot.service import Changes, Games, Services
 from bot.storage import OutboxItem, Storage
 from bot.table.boards import Boards
 from bot.table.cards import Cards
@@ -30,7 +31,7 @@ from bot.table.lobby import Lobbies
 from bot.table.minds import Minds
 from bot.table.notices import Reminders
 from bot.table.notify import Notify
-from bot.table.outbox import Done, Outbox
+from bot.table.outbox import Carrier, Done, Outbox
 from bot.table.panels import Panels
 from bot.table.play import Plays
 from bot.table.replies import GameTree, Replies
@@ -42,6 +43,50 @@ from bot.table.typed import TypedAnswers
 from cogs.game import GameAdmin
 
 log = logging.getLogger(__name__)
+
+
+def _carriers(
+    places: Places,
+    boards: Boards,
+    cards: Cards,
+    panels: Panels,
+    lobbies: Lobbies,
+    reminders: Reminders,
+) -> tuple[tuple[str, Carrier], ...]:
+    """Which object carries out each kind of outbox item."""
+    return (
+        ("thread", places.carry_thread),
+        ("announce", cards.following(boards.carry_announce)),
+        ("start", boards.carry_start),
+        ("card", cards.carry_card),
+        ("lobby", cards.carry_card),
+        ("post_card", cards.carry_post),
+        ("strip", boards.carry_strip),
+        ("panel", panels.carry_panel),
+        ("refresh", panels.carry_refresh),
+        ("dm_closed", panels.carry_dm_closed),
+        ("closed", lobbies.carry_closed),
+        ("expired", lobbies.carry_expired),
+        ("remind", reminders.carry_remind),
+        ("remind_dm", reminders.carry_remind_dm),
+        ("nudge", reminders.carry_nudge),
+    )
+
+
+def _recorder(games: Games) -> Callable[[OutboxItem, Done], None]:
+    """What the outbox tells the games once an item is carried out: the messages and DM links it
+    made, kept in the cache at once."""
+
+    def recorded(item: OutboxItem, done: Done) -> None:
+        games.cache.set_messages(
+            item.game_id,
+            board_message_id=done.board_message_id,
+            lobby_message_id=done.lobby_message_id,
+            place_id=done.place_id,
+        )
+        games.links_recorded(dm_panel=done.dm_panel, dm_blocked=done.dm_blocked)
+
+    return recorded
 
 
 class QuetBot(commands.Bot):
@@ -87,22 +132,7 @@ class QuetBot(commands.Bot):
         self.notify = notify = Notify(storage)
         await notify.load()
         self.audiences = audiences = Audiences(storage, shared=self.settings.shares_database)
-        s = services
-        deps = Deps(
-            self,
-            s.games,
-            s.finder,
-            s.lobby,
-            s.moves,
-            s.history,
-            storage,
-            catalog,
-            router,
-            outbox,
-            Shown(),
-            notify,
-            audiences,
-        )
+        deps = Deps.of(self, services, storage, catalog, router, outbox, Shown(), notify, audiences)
         places = Places(deps)
         boards = Boards(deps, places)
         cards = Cards(deps, boards, places)
@@ -129,35 +159,9 @@ class QuetBot(commands.Bot):
         computers.on_finished = self.scheduler.poke
         router.on_click(ANY_GAME, "mine", panels.on_mine)
 
-        for kind, carrier in (
-            ("thread", places.carry_thread),
-            ("announce", cards.following(boards.carry_announce)),
-            ("start", boards.carry_start),
-            ("card", cards.carry_card),
-            ("lobby", cards.carry_card),
-            ("post_card", cards.carry_post),
-            ("strip", boards.carry_strip),
-            ("panel", panels.carry_panel),
-            ("refresh", panels.carry_refresh),
-            ("dm_closed", panels.carry_dm_closed),
-            ("closed", lobbies.carry_closed),
-            ("expired", lobbies.carry_expired),
-            ("remind", reminders.carry_remind),
-            ("remind_dm", reminders.carry_remind_dm),
-            ("nudge", reminders.carry_nudge),
-        ):
+        for kind, carrier in _carriers(places, boards, cards, panels, lobbies, reminders):
             outbox.carry(kind, carrier)
-
-        def recorded(item: OutboxItem, done: Done) -> None:
-            games.cache.set_messages(
-                item.game_id,
-                board_message_id=done.board_message_id,
-                lobby_message_id=done.lobby_message_id,
-                place_id=done.place_id,
-            )
-            games.links_recorded(dm_panel=done.dm_panel, dm_blocked=done.dm_blocked)
-
-        outbox.on_completed = recorded
+        outbox.on_completed = _recorder(games)
 
         self.tools = tools = Tools(deps, boards, panels, plays, lobbies, places)
         self.cards = cards
