@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 import discord
-from dotenv import load_dotenv
+from dotenv import find_dotenv, load_dotenv
 
 from bot import logs
 from bot.app import create_bot
@@ -165,7 +165,7 @@ def run_backup(argv: Sequence[str]) -> int:
     args = _backup_parser().parse_args(argv)
     source = args.source
     if source is None:
-        load_dotenv()
+        load_dotenv(find_dotenv(usecwd=True))  # (.env in the working directory, as documented)
         source = os.environ.get("QUETBOT_DB", "").strip() or "quetbot.sqlite3"
     try:
         done = asyncio.run(backup(source, args.target, force=args.force))
