@@ -21,6 +21,7 @@ against the one signature there is:
     sqlite.py    the SQLite driver: one connection in one thread, one trip per transaction
     postgres.py  the PostgreSQL driver (asyncpg): a pool, the dialect's placeholders and types
     transfer.py  ``quetbot migrate``: a SQLite database copied into PostgreSQL, and the copy verified
+    backup.py    ``quetbot backup``: a verified copy of the live database as a SQLite file
 
 Nothing here caches: every method reads the database (a cache, where one pays, belongs to the
 service layer, which knows when it may be stale). `Storage.open` picks the driver from the
