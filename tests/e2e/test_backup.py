@@ -23,7 +23,7 @@ async def test_a_backup_taken_mid_game_restores_to_a_bot_that_finishes_the_game(
     game_id, place = await against_computer(emu, bots, scene.channel, alice, "dots")
     await play(emu, bots, place, alice, game_id, moves=1)
     await emu.wait_idle()
-    at_backup = (await bots.bot.service.get(game_id)).row
+    at_backup = (await bots.bot.services.games.get(game_id)).row
     assert at_backup.live
 
     target = tmp_path / "backup.sqlite3"
@@ -36,7 +36,7 @@ async def test_a_backup_taken_mid_game_restores_to_a_bot_that_finishes_the_game(
     restored = BotHarness(emu, project_bot_factory(str(target), computer_pause=COMPUTER_PAUSE))
     await restored.start()
     try:
-        game = await restored.bot.service.get(game_id)
+        game = await restored.bot.services.games.get(game_id)
         assert game.row == at_backup  # the game as backed up
         finished = await play(emu, restored, place, alice, game_id)
         assert finished.row.status == "finished" and finished.row.version > at_backup.version

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.registry import RULES, SCORE_RANKED
-from bot.service import GameService
+from bot.service import Services
 from bot.storage import MIGRATIONS, Storage
 from bot.storage.backup import NotVerified, Refused, backup
 from bot.storage.rows import Effect
@@ -83,7 +83,7 @@ async def test_a_backup_taken_while_moves_are_committed_is_consistent(database: 
     """The bot keeps playing (SQLite: in this event loop, its own thread writing while the backup
     reads; PostgreSQL: its own connections committing): the copy is one moment of the database."""
     storage = await Storage.open(database, score_ranked=SCORE_RANKED)
-    service = GameService(storage, RULES)
+    service = Services.build(storage, RULES)
     rng = random.Random(3)
     try:
         games = [await new_game(service, kind, 20 + i, 2) for i, kind in enumerate(sorted(RULES))]
@@ -97,7 +97,7 @@ async def test_a_backup_taken_while_moves_are_committed_is_consistent(database: 
             channel = 100
             while not stop.is_set():
                 for started in list(games):
-                    if not (await service.get(started.game.id)).row.live:
+                    if not (await service.games.get(started.game.id)).row.live:
                         channel += 1
                         games.remove(started)
                         games.append(await new_game(service, started.game.row.kind, channel, 2))
@@ -194,25 +194,25 @@ async def test_a_backup_taken_mid_game_restores_to_a_bot_that_goes_on(database: 
     facts = await build_source(database)
     storage = await Storage.open(database, score_ranked=SCORE_RANKED)
     try:
-        live = await new_game(GameService(storage, RULES), "procession", 500, 2)
-        await play_random(GameService(storage, RULES), live.game.id, random.Random(5), 3)
-        at_backup = (await GameService(storage, RULES).get(live.game.id)).row
+        live = await new_game(Services.build(storage, RULES), "procession", 500, 2)
+        await play_random(Services.build(storage, RULES), live.game.id, random.Random(5), 3)
+        at_backup = (await Services.build(storage, RULES).games.get(live.game.id)).row
         target = tmp_path / "b.sqlite3"
         await backup(database, str(target))
-        await play_random(GameService(storage, RULES), live.game.id, random.Random(6), 2)  # after it
+        await play_random(Services.build(storage, RULES), live.game.id, random.Random(6), 2)  # after it
     finally:
         await storage.close()
 
     restored = await Storage.open(str(target), score_ranked=SCORE_RANKED)  # QUETBOT_DB=the file
     try:
-        service = GameService(restored, RULES)
-        game = await service.get(live.game.id)
+        service = Services.build(restored, RULES)
+        game = await service.games.get(live.game.id)
         assert game.row.live and game.row == at_backup  # as backed up, not as it went on after
-        assert (await service.replay(live.game.id)).to_dict() == game.row.state
+        assert (await service.history.replay(live.game.id)).to_dict() == game.row.state
         assert await play_random(service, live.game.id, random.Random(7), 1) == 1
-        assert (await service.get(live.game.id)).row.version == at_backup.version + 1
+        assert (await service.games.get(live.game.id)).row.version == at_backup.version + 1
         await play_random(service, live.game.id, random.Random(8), None)
-        assert (await service.get(live.game.id)).row.status == "finished"
+        assert (await service.games.get(live.game.id)).row.status == "finished"
         assert query(
             str(target), "SELECT COUNT(*) FROM finished_games WHERE game_id = ?", (live.game.id,)
         ) == [(1,)]
