@@ -1,5 +1,6 @@
 """The deadline clock: reminders halfway to a deadline, forfeits at it, lobbies closed after a day,
-and computer players' moves a short pause after the rules start waiting for them.
+and computer players' moves a short pause after the rules start waiting for them; and retention:
+interaction tokens dropped after 15 minutes, typed answers after a day.
 
 Everything it acts on is in the database (`waits`, the lobbies' ages), so nothing lives only in
 memory: after a restart it simply looks at what is due. What a due item owes the world (a reminder,
@@ -29,6 +30,11 @@ log = logging.getLogger(__name__)
 MAX_SLEEP = 300.0
 MOVABLE_SLEEP = 1.0  # the longest sleep when a test may move the clock (QUETBOT_CLOCK_OFFSET_FILE)
 CLAIM = 60.0  # seconds a process's claim on a due computer move or forfeit holds (then another may)
+# Retention (PRIVACY.md): interaction tokens are dropped after their 15 minutes, typed answers
+# waiting for a game after a day; looked at once a minute at most.
+TOKEN_KEPT = 15 * 60.0
+TYPED_KEPT = 24 * 3600.0
+RETENTION_EVERY = 60.0
 
 
 class Scheduler:
@@ -59,6 +65,7 @@ class Scheduler:
         self._task: asyncio.Task[None] | None = None
         self.idle = asyncio.Event()  # set whenever a pass has finished (tests wait on it)
         self._next_pass = 0.0  # when the sleeping loop looks again, by `clock`
+        self._retention_at = 0.0  # when stale tokens and typed answers were last dropped
         if changes is not None:
             changes.listen(self.changed)
 
@@ -143,6 +150,11 @@ class Scheduler:
             changed = await self.lobby.expire_lobby(game_id, effects=[Effect("expired")])
             if changed is not None:
                 self.outbox.kick(changed.effects)
+        if now - self._retention_at >= RETENTION_EVERY:
+            self._retention_at = now
+            await self.storage.drop_stale_tokens(
+                tokens_before=now - TOKEN_KEPT, replies_before=now - TYPED_KEPT
+            )
 
     async def _remind(self, wait: Wait) -> None:
         game = await self.games.get(wait.game_id)

@@ -3,7 +3,7 @@ notify).
 
 A command is about the game played where it is used: in a game's thread, that game; in a channel
 with several games, the one the command fits (a lobby to join, the caller's own game). See
-`GameService.game_here`.
+`Finder.game_here`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from bot.service import Loaded
 from bot.storage import GameRow
 from bot.table.lobby import channel_of
 from bot.table.notify import MODES, describe
+from bot.table.privacy import PrivacyDesk
 from bot.table.records import PERIOD_CHOICES, Memory
 from bot.table.replays import send_replay
 from bot.table.replies import fit, mention, reply_private
@@ -247,6 +248,19 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
 
     async def cog_load(self) -> None:
         self.memory = Memory(self.tools.deps)  # registers the history's buttons before any click
+        self.privacy_desk = PrivacyDesk(self.tools.deps)  # and the delete's confirm button
+
+    # ---- people's data (bot/table/privacy.py, PRIVACY.md) ------------------------------------------
+
+    privacy = app_commands.Group(name="privacy", description="Your data: a copy of it, or its deletion")
+
+    @privacy.command(name="export", description="A file with everything this bot keeps about you")
+    async def privacy_export(self, interaction: discord.Interaction) -> None:
+        await self.privacy_desk.export(interaction)
+
+    @privacy.command(name="delete", description="Delete your data here (asks first)")
+    async def privacy_delete(self, interaction: discord.Interaction) -> None:
+        await self.privacy_desk.delete(interaction)
 
     @app_commands.command(
         name="leaderboard", description="This server's best players of a game (only you see it)"

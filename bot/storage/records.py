@@ -28,6 +28,7 @@ from bot import clock as bot_clock
 from bot.memory.periods import ALL_TIME, TIMED, period_key
 from bot.memory.ratings import Entry, Finished, Rating, SeatResult, identity_name, rate, seat_results
 from bot.storage.driver import Many, Q, Repository, Txn
+from bot.storage.privacy import DELETED_FIRST, DELETED_LAST
 from bot.storage.rows import BoardLine, HistoryPage, KindRecord, PastGame, PastSeat, Rival
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,9 @@ log = logging.getLogger(__name__)
 BACKFILL_KEY = "records_backfill"
 PROGRESS_EVERY = 1000  # games between two progress lines of the backfill
 TREND_GAMES = 10  # a rating's trend: its change over the player's last this many games
+# Who a board shows: not the placeholders of people who asked to be forgotten (`bot.storage.privacy`).
+SHOWN = f"NOT (player_id BETWEEN {DELETED_FIRST} AND {DELETED_LAST})"
+SHOWN_P = f"NOT (p.player_id BETWEEN {DELETED_FIRST} AND {DELETED_LAST})"
 
 
 def _is_forfeit(action: Mapping[str, Any]) -> bool:
@@ -378,7 +382,8 @@ class Records(Repository):
             if key is None:
                 rows = yield Q(
                     "SELECT player_id, name, ordinal, games, wins, last_change FROM ratings "
-                    "WHERE guild_id = ? AND kind = ? ORDER BY ordinal DESC, games DESC, player_id LIMIT ?",
+                    f"WHERE guild_id = ? AND kind = ? AND {SHOWN} "
+                    "ORDER BY ordinal DESC, games DESC, player_id LIMIT ?",
                     (guild_id, kind, limit),
                 )
             else:
@@ -386,7 +391,7 @@ class Records(Repository):
                     "SELECT p.player_id, r.name, r.ordinal, p.games, p.wins, p.gain "
                     "FROM period_standings p JOIN ratings r ON r.guild_id = p.guild_id AND r.kind = p.kind "
                     "AND r.player_id = p.player_id WHERE p.guild_id = ? AND p.kind = ? AND p.period = ? "
-                    "ORDER BY p.gain DESC, p.wins DESC, p.player_id LIMIT ?",
+                    f"AND {SHOWN_P} ORDER BY p.gain DESC, p.wins DESC, p.player_id LIMIT ?",
                     (guild_id, kind, key, limit),
                 )
             lines: list[BoardLine] = []
@@ -415,7 +420,8 @@ class Records(Repository):
                 if not rows:
                     return None
                 ahead = yield Q(
-                    "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND kind = ? AND ordinal > ?",
+                    "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND kind = ? AND ordinal > ? "
+                    f"AND {SHOWN}",
                     (guild_id, kind, rows[0][2]),
                 )
             else:
@@ -431,7 +437,7 @@ class Records(Repository):
                 gain, wins = rows[0][5], rows[0][4]
                 ahead = yield Q(
                     "SELECT COUNT(*) FROM period_standings WHERE guild_id = ? AND kind = ? AND period = ? "
-                    "AND (gain > ? OR (gain = ? AND wins > ?))",
+                    f"AND (gain > ? OR (gain = ? AND wins > ?)) AND {SHOWN}",
                     (guild_id, kind, key, gain, gain, wins),
                 )
             return _line(int(ahead[0][0]) + 1, rows[0])
