@@ -21,6 +21,7 @@ from bot.registry import GAMES, RULES
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import OutboxItem, Storage
+from bot.table import effects
 from bot.table.boards import Boards
 from bot.table.cards import Cards
 from bot.table.catalog import Catalog, GameKind
@@ -111,24 +112,21 @@ class QuetBot(commands.Bot):
         computers.on_finished = self.scheduler.poke
         router.on_click(ANY_GAME, "mine", panels.on_mine)
 
-        for kind, carrier in (
-            ("thread", places.carry_thread),
-            ("announce", cards.following(boards.carry_announce)),
-            ("start", boards.carry_start),
-            ("card", cards.carry_card),
-            ("lobby", cards.carry_card),
-            ("post_card", cards.carry_post),
-            ("strip", boards.carry_strip),
-            ("panel", panels.carry_panel),
-            ("refresh", panels.carry_refresh),
-            ("dm_closed", panels.carry_dm_closed),
-            ("closed", lobbies.carry_closed),
-            ("expired", lobbies.carry_expired),
-            ("remind", reminders.carry_remind),
-            ("remind_dm", reminders.carry_remind_dm),
-            ("nudge", reminders.carry_nudge),
-        ):
-            outbox.carry(kind, carrier)
+        outbox.carry(effects.Thread, places.carry_thread)
+        outbox.carry(effects.Announce, cards.following(boards.carry_announce))
+        outbox.carry(effects.Start, boards.carry_start)
+        outbox.carry(effects.Card, cards.carry_card)
+        outbox.carry(effects.Lobby, cards.carry_card)
+        outbox.carry(effects.PostCard, cards.carry_post)
+        outbox.carry(effects.Strip, boards.carry_strip)
+        outbox.carry(effects.Panel, panels.carry_panel)
+        outbox.carry(effects.Refresh, panels.carry_refresh)
+        outbox.carry(effects.DmClosed, panels.carry_dm_closed)
+        outbox.carry(effects.Closed, lobbies.carry_closed)
+        outbox.carry(effects.Expired, lobbies.carry_expired)
+        outbox.carry(effects.Remind, reminders.carry_remind)
+        outbox.carry(effects.RemindDm, reminders.carry_remind_dm)
+        outbox.carry(effects.Nudge, reminders.carry_nudge)
 
         def recorded(item: OutboxItem, done: Done) -> None:
             service.cache.set_messages(

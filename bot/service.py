@@ -34,7 +34,7 @@ from bot.inputs import excerpt
 from bot.players.seats import computer_name, is_computer, next_computer, people
 from bot.rules import play
 from bot.rules.base import FORFEIT, AnyRules, resolve_options
-from bot.storage import DmLink, Effect, GameRow, OutboxItem, Storage, Written
+from bot.storage import DmLink, GameRow, OutboxItem, Storable, Storage, Written
 from bot.storage.errors import Conflict
 
 CACHE_SIZE = 4096
@@ -137,7 +137,7 @@ class History:
         return self.steps[index]
 
 
-Owed = Callable[[MoveResult], Sequence[Effect]]
+Owed = Callable[[MoveResult], Sequence[Storable]]
 
 
 def _logged(action: Any) -> dict[str, Any]:
@@ -481,7 +481,7 @@ class GameService:
             place_id=place_id,
         )
 
-    async def owe(self, game_id: int, effects: Sequence[Effect]) -> list[OutboxItem]:
+    async def owe(self, game_id: int, effects: Sequence[Storable]) -> list[OutboxItem]:
         """Record ``effects`` of the game for the outbox to carry out (work an answer could not do:
         Discord had forgotten the interaction)."""
         return await self.storage.add_effects(game_id=game_id, effects=effects)
@@ -526,7 +526,7 @@ class GameService:
         host_name: str,
         options: Mapping[str, Any],
         timeout_s: int = DEFAULT_TIMEOUT,
-        effects: Sequence[Effect] = (),
+        effects: Sequence[Storable] = (),
     ) -> Changed:
         """A new lobby, committed with the ``effects`` it owes (its card)."""
         rules = self.rules_for(kind)
@@ -545,7 +545,9 @@ class GameService:
         self._changed()
         return Changed(self.load(written.row), written.effects)
 
-    async def join(self, game_id: int, user_id: int, name: str, *, effects: Sequence[Effect] = ()) -> Changed:
+    async def join(
+        self, game_id: int, user_id: int, name: str, *, effects: Sequence[Storable] = ()
+    ) -> Changed:
         async with self.lock(game_id):
             game = await self.get(game_id)
             row = game.row
@@ -580,8 +582,8 @@ class GameService:
         user_id: int,
         name: str,
         *,
-        opened: Sequence[Effect] = (),
-        joined: Sequence[Effect] = (),
+        opened: Sequence[Storable] = (),
+        joined: Sequence[Storable] = (),
     ) -> tuple[Changed, bool]:
         """A player of the finished game ``game_id`` asks for a rematch: the live rematch lobby if there
         is one, joined; else a new lobby (same game, channel, options, time per move) with them as host
@@ -630,7 +632,7 @@ class GameService:
             "The rematch of game #{game_id} is being opened: try again in a moment.", game_id=game_id
         )
 
-    async def leave_lobby(self, game_id: int, user_id: int, *, effects: Sequence[Effect] = ()) -> Changed:
+    async def leave_lobby(self, game_id: int, user_id: int, *, effects: Sequence[Storable] = ()) -> Changed:
         """Leave a lobby; the host role passes to the next player; the last one out cancels it."""
         async with self.lock(game_id):
             row = (await self.get(game_id)).row
@@ -651,7 +653,7 @@ class GameService:
             return Changed(self.load(written.row), written.effects)
 
     async def add_computer(
-        self, game_id: int, user_id: int, level: str, *, effects: Sequence[Effect] = ()
+        self, game_id: int, user_id: int, level: str, *, effects: Sequence[Storable] = ()
     ) -> Changed:
         """The host seats a computer player at ``level`` in the lobby."""
         async with self.lock(game_id):
@@ -673,7 +675,9 @@ class GameService:
             seats = (*zip(row.seats, row.names, strict=True), (computer, computer_name(computer)))
             return await self._reseat(row, seats, effects)
 
-    async def remove_computer(self, game_id: int, user_id: int, *, effects: Sequence[Effect] = ()) -> Changed:
+    async def remove_computer(
+        self, game_id: int, user_id: int, *, effects: Sequence[Storable] = ()
+    ) -> Changed:
         """The host takes the computer player seated last out of the lobby."""
         async with self.lock(game_id):
             row = (await self.get(game_id)).row
@@ -689,7 +693,7 @@ class GameService:
             return await self._reseat(row, seats, effects)
 
     async def _reseat(
-        self, row: GameRow, seats: Sequence[tuple[int, str]], effects: Sequence[Effect]
+        self, row: GameRow, seats: Sequence[tuple[int, str]], effects: Sequence[Storable]
     ) -> Changed:
         """The lobby's seats replaced (its host kept)."""
         write = self.storage.update_lobby(
@@ -703,7 +707,7 @@ class GameService:
         game_id: int,
         user_id: int,
         *,
-        effects: Callable[[Loaded], Sequence[Effect]] = lambda g: (),
+        effects: Callable[[Loaded], Sequence[Storable]] = lambda g: (),
         place: str | None = None,
     ) -> Changed:
         async with self.lock(game_id):
@@ -746,7 +750,7 @@ class GameService:
             return Changed(started, written.effects)
 
     async def cancel(
-        self, game_id: int, user_id: int, *, can_manage: bool, effects: Sequence[Effect] = ()
+        self, game_id: int, user_id: int, *, can_manage: bool, effects: Sequence[Storable] = ()
     ) -> Changed:
         async with self.lock(game_id):
             row = (await self.get(game_id)).row
@@ -764,7 +768,7 @@ class GameService:
         self._release(game_id)
         return Changed(self.load(written.row), written.effects)
 
-    async def expire_lobby(self, game_id: int, *, effects: Sequence[Effect] = ()) -> Changed | None:
+    async def expire_lobby(self, game_id: int, *, effects: Sequence[Storable] = ()) -> Changed | None:
         async with self.lock(game_id):
             row = await self.storage.get_game(game_id=game_id)
             if row.status != "lobby":

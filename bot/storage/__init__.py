@@ -49,6 +49,7 @@ from bot.storage.rows import (
     GameRow,
     MoveRow,
     OutboxItem,
+    Storable,
     Wait,
     Written,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "OutboxItem",
     "SettingValue",
     "StaleVersion",
+    "Storable",
     "Storage",
     "StorageError",
     "Wait",
