@@ -136,7 +136,7 @@ class Effect:
     """An outbox entry to write given as its stored form (a `Storable`): a kind and its arguments."""
 
     kind: str
-    args: Mapping[str, Any] = field(default_factory=dict)  # JSON-serialisable
+    args: Mapping[str, object] = field(default_factory=dict)  # JSON-serialisable
     token: str | None = None  # an interaction token, when the effect answers an interaction
 
 
@@ -147,7 +147,7 @@ class OutboxItem:
     id: int
     game_id: int
     kind: str
-    args: dict[str, Any]
+    args: dict[str, object]  # as stored (JSON); read as its effect by `bot.table.effects`
     token: str | None
     created_at: float
     attempts: int  # failed tries so far

@@ -30,6 +30,7 @@ from bot.table.boards import Boards
 from bot.table.catalog import GameKind
 from bot.table.deps import Deps
 from bot.table.effects import DmClosed, Panel, Refresh
+from bot.table.ids import ComponentId
 from bot.table.notify import jump_link, your_move
 from bot.table.outbox import Context, Done, nonce_of
 from bot.table.replies import NO_PINGS, PING_USERS, fit, mention, reply_private
@@ -158,7 +159,7 @@ class Panels:
         await reply_private(interaction, payload.pop("content"), **payload)
 
     async def on_mine(
-        self, interaction: discord.Interaction, game: Loaded, cid: Any, values: list[str]
+        self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
     ) -> None:
         await self.show(interaction, game)
 
