@@ -22,6 +22,7 @@ from bot.registry import GAMES, RULES, SCORE_RANKED
 from bot.scheduler import Scheduler
 from bot.service import Changes, Games, Services
 from bot.storage import OutboxItem, Storage
+from bot.table import effects
 from bot.table.boards import Boards
 from bot.table.cards import Cards
 from bot.table.catalog import Catalog, GameKind
@@ -31,7 +32,7 @@ from bot.table.lobby import Lobbies
 from bot.table.minds import Minds
 from bot.table.notices import Reminders
 from bot.table.notify import Notify
-from bot.table.outbox import Carrier, Done, Outbox
+from bot.table.outbox import Done, Outbox
 from bot.table.panels import Panels
 from bot.table.play import Plays
 from bot.table.replies import GameTree, Replies
@@ -45,32 +46,31 @@ from cogs.game import GameAdmin
 log = logging.getLogger(__name__)
 
 
-def _carriers(
+def _carry(
+    outbox: Outbox,
     places: Places,
     boards: Boards,
     cards: Cards,
     panels: Panels,
     lobbies: Lobbies,
     reminders: Reminders,
-) -> tuple[tuple[str, Carrier], ...]:
-    """Which object carries out each kind of outbox item."""
-    return (
-        ("thread", places.carry_thread),
-        ("announce", cards.following(boards.carry_announce)),
-        ("start", boards.carry_start),
-        ("card", cards.carry_card),
-        ("lobby", cards.carry_card),
-        ("post_card", cards.carry_post),
-        ("strip", boards.carry_strip),
-        ("panel", panels.carry_panel),
-        ("refresh", panels.carry_refresh),
-        ("dm_closed", panels.carry_dm_closed),
-        ("closed", lobbies.carry_closed),
-        ("expired", lobbies.carry_expired),
-        ("remind", reminders.carry_remind),
-        ("remind_dm", reminders.carry_remind_dm),
-        ("nudge", reminders.carry_nudge),
-    )
+) -> None:
+    """Which object carries out each kind of outbox effect (typed: mypy checks each pair)."""
+    outbox.carry(effects.Thread, places.carry_thread)
+    outbox.carry(effects.Announce, cards.following(boards.carry_announce))
+    outbox.carry(effects.Start, boards.carry_start)
+    outbox.carry(effects.Card, cards.carry_card)
+    outbox.carry(effects.Lobby, cards.carry_card)
+    outbox.carry(effects.PostCard, cards.carry_post)
+    outbox.carry(effects.Strip, boards.carry_strip)
+    outbox.carry(effects.Panel, panels.carry_panel)
+    outbox.carry(effects.Refresh, panels.carry_refresh)
+    outbox.carry(effects.DmClosed, panels.carry_dm_closed)
+    outbox.carry(effects.Closed, lobbies.carry_closed)
+    outbox.carry(effects.Expired, lobbies.carry_expired)
+    outbox.carry(effects.Remind, reminders.carry_remind)
+    outbox.carry(effects.RemindDm, reminders.carry_remind_dm)
+    outbox.carry(effects.Nudge, reminders.carry_nudge)
 
 
 def _recorder(games: Games) -> Callable[[OutboxItem, Done], None]:
@@ -159,8 +159,7 @@ class QuetBot(commands.Bot):
         computers.on_finished = self.scheduler.poke
         router.on_click(ANY_GAME, "mine", panels.on_mine)
 
-        for kind, carrier in _carriers(places, boards, cards, panels, lobbies, reminders):
-            outbox.carry(kind, carrier)
+        _carry(outbox, places, boards, cards, panels, lobbies, reminders)
         outbox.on_completed = _recorder(games)
 
         self.tools = tools = Tools(deps, boards, panels, plays, lobbies, places)

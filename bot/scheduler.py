@@ -20,8 +20,9 @@ from collections.abc import Awaitable, Callable
 from bot.deadlines import LOBBY_LIFETIME, MIN_TIMEOUT
 from bot.errors import GameError
 from bot.service import Changes, Games, Loaded, LobbyLife
-from bot.storage import Effect, StaleVersion, Storage, Wait
+from bot.storage import StaleVersion, Storage, Wait
 from bot.table.computers import Computers
+from bot.table.effects import Expired, OutboxEffect, Remind, RemindDm
 from bot.table.outbox import Outbox
 from bot.table.play import Plays
 
@@ -147,7 +148,7 @@ class Scheduler:
             if claimed:
                 await self._time_out(wait, now)
         for game_id in await self.storage.expired_lobbies(created_before=now - LOBBY_LIFETIME):
-            changed = await self.lobby.expire_lobby(game_id, effects=[Effect("expired")])
+            changed = await self.lobby.expire_lobby(game_id, effects=[Expired()])
             if changed is not None:
                 self.outbox.kick(changed.effects)
         if now - self._retention_at >= RETENTION_EVERY:
@@ -158,12 +159,11 @@ class Scheduler:
 
     async def _remind(self, wait: Wait) -> None:
         game = await self.games.get(wait.game_id)
-        effects: list[Effect] = []
+        effects: list[OutboxEffect] = []
         if game.row.live and wait.seat < len(game.row.seats):
             user_id = game.row.seats[wait.seat]
             if not await self.storage.reminders_muted(game_id=game.id, user_id=user_id):
-                args = {"seat": wait.seat, "deadline": wait.deadline}
-                effects = [Effect("remind", args), Effect("remind_dm", args)]
+                effects = [Remind(wait.seat, wait.deadline), RemindDm(wait.seat, wait.deadline)]
         items = await self.storage.mark_reminded(
             game_id=wait.game_id, seat=wait.seat, effects=effects, deadline=wait.deadline
         )

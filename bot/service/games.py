@@ -22,7 +22,7 @@ from bot.inputs import excerpt
 from bot.rules.base import AnyRules
 from bot.service.cache import GameCache, newer_link, where_shown
 from bot.service.model import Loaded
-from bot.storage import DmLink, Effect, GameRow, OutboxItem, Storage, Written
+from bot.storage import DmLink, GameRow, OutboxItem, Storable, Storage, Written
 
 Listener = Callable[[Loaded | None], None]
 
@@ -136,7 +136,7 @@ class Games:
             place_id=place_id,
         )
 
-    async def owe(self, game_id: int, effects: Sequence[Effect]) -> list[OutboxItem]:
+    async def owe(self, game_id: int, effects: Sequence[Storable]) -> list[OutboxItem]:
         """Record ``effects`` of the game for the outbox to carry out (work an answer could not do:
         Discord had forgotten the interaction)."""
         return await self.storage.add_effects(game_id=game_id, effects=effects)

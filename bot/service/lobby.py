@@ -16,7 +16,7 @@ from bot.players.seats import computer_name, is_computer, next_computer, people
 from bot.rules.base import resolve_options
 from bot.service.games import Games
 from bot.service.model import Changed, Loaded
-from bot.storage import Effect, GameRow
+from bot.storage import GameRow, Storable
 from bot.storage.errors import Conflict
 
 
@@ -34,7 +34,7 @@ class LobbyLife:
         host_name: str,
         options: Mapping[str, Any],
         timeout_s: int = DEFAULT_TIMEOUT,
-        effects: Sequence[Effect] = (),
+        effects: Sequence[Storable] = (),
     ) -> Changed:
         """A new lobby, committed with the ``effects`` it owes (its card)."""
         rules = self.games.rules_for(kind)
@@ -53,7 +53,9 @@ class LobbyLife:
         self.games.changed()
         return Changed(self.games.load(written.row), written.effects)
 
-    async def join(self, game_id: int, user_id: int, name: str, *, effects: Sequence[Effect] = ()) -> Changed:
+    async def join(
+        self, game_id: int, user_id: int, name: str, *, effects: Sequence[Storable] = ()
+    ) -> Changed:
         async with self.games.lock(game_id):
             game = await self.games.get(game_id)
             row = game.row
@@ -88,8 +90,8 @@ class LobbyLife:
         user_id: int,
         name: str,
         *,
-        opened: Sequence[Effect] = (),
-        joined: Sequence[Effect] = (),
+        opened: Sequence[Storable] = (),
+        joined: Sequence[Storable] = (),
     ) -> tuple[Changed, bool]:
         """A player of the finished game ``game_id`` asks for a rematch: the live rematch lobby if there
         is one, joined; else a new lobby (same game, channel, options, time per move) with them as host
@@ -138,7 +140,7 @@ class LobbyLife:
             "The rematch of game #{game_id} is being opened: try again in a moment.", game_id=game_id
         )
 
-    async def leave_lobby(self, game_id: int, user_id: int, *, effects: Sequence[Effect] = ()) -> Changed:
+    async def leave_lobby(self, game_id: int, user_id: int, *, effects: Sequence[Storable] = ()) -> Changed:
         """Leave a lobby; the host role passes to the next player; the last one out cancels it."""
         async with self.games.lock(game_id):
             row = (await self.games.get(game_id)).row
@@ -159,7 +161,7 @@ class LobbyLife:
             return Changed(self.games.load(written.row), written.effects)
 
     async def add_computer(
-        self, game_id: int, user_id: int, level: str, *, effects: Sequence[Effect] = ()
+        self, game_id: int, user_id: int, level: str, *, effects: Sequence[Storable] = ()
     ) -> Changed:
         """The host seats a computer player at ``level`` in the lobby."""
         async with self.games.lock(game_id):
@@ -181,7 +183,9 @@ class LobbyLife:
             seats = (*zip(row.seats, row.names, strict=True), (computer, computer_name(computer)))
             return await self._reseat(row, seats, effects)
 
-    async def remove_computer(self, game_id: int, user_id: int, *, effects: Sequence[Effect] = ()) -> Changed:
+    async def remove_computer(
+        self, game_id: int, user_id: int, *, effects: Sequence[Storable] = ()
+    ) -> Changed:
         """The host takes the computer player seated last out of the lobby."""
         async with self.games.lock(game_id):
             row = (await self.games.get(game_id)).row
@@ -197,7 +201,7 @@ class LobbyLife:
             return await self._reseat(row, seats, effects)
 
     async def _reseat(
-        self, row: GameRow, seats: Sequence[tuple[int, str]], effects: Sequence[Effect]
+        self, row: GameRow, seats: Sequence[tuple[int, str]], effects: Sequence[Storable]
     ) -> Changed:
         """The lobby's seats replaced (its host kept)."""
         write = self.games.storage.update_lobby(
@@ -211,7 +215,7 @@ class LobbyLife:
         game_id: int,
         user_id: int,
         *,
-        effects: Callable[[Loaded], Sequence[Effect]] = lambda g: (),
+        effects: Callable[[Loaded], Sequence[Storable]] = lambda g: (),
         place: str | None = None,
     ) -> Changed:
         async with self.games.lock(game_id):
@@ -254,7 +258,7 @@ class LobbyLife:
             return Changed(started, written.effects)
 
     async def cancel(
-        self, game_id: int, user_id: int, *, can_manage: bool, effects: Sequence[Effect] = ()
+        self, game_id: int, user_id: int, *, can_manage: bool, effects: Sequence[Storable] = ()
     ) -> Changed:
         async with self.games.lock(game_id):
             row = (await self.games.get(game_id)).row
@@ -274,7 +278,7 @@ class LobbyLife:
         self.games.release(game_id)
         return Changed(self.games.load(written.row), written.effects)
 
-    async def expire_lobby(self, game_id: int, *, effects: Sequence[Effect] = ()) -> Changed | None:
+    async def expire_lobby(self, game_id: int, *, effects: Sequence[Storable] = ()) -> Changed | None:
         async with self.games.lock(game_id):
             row = await self.games.storage.get_game(game_id=game_id)
             if row.status != "lobby":

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from bot.errors import NoGameHere
 from bot.rules.base import forfeit_of
-from bot.storage import Effect, GameRow, OutboxItem
+from bot.storage import GameRow, OutboxItem, Storable
 
 T = TypeVar("T")
 
@@ -103,7 +103,7 @@ class History:
         return self.steps[index]
 
 
-Owed = Callable[[MoveResult], Sequence[Effect]]  # what a move owes the world, planned from its result
+Owed = Callable[[MoveResult], Sequence[Storable]]  # what a move owes the world, planned from its result
 
 
 def logged(action: Any) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from bot.rules import play
 from bot.rules.base import FORFEIT
 from bot.service.games import Games
 from bot.service.model import Loaded, MoveResult, Owed, logged
-from bot.storage import Effect
+from bot.storage import Storable
 
 TIMEOUT_FORFEIT = {"type": "forfeit", "reason": "timeout"}
 STALE = "That board is out of date: the game has moved on. Use the latest board (or /game status to see it)."
@@ -88,7 +88,7 @@ class Moves:
 
     # ---- commit (one transaction) -----------------------------------------------------------------
 
-    async def commit(self, draft: MoveResult, effects: Sequence[Effect] = ()) -> MoveResult:
+    async def commit(self, draft: MoveResult, effects: Sequence[Storable] = ()) -> MoveResult:
         """Write the prepared move with the ``effects`` it owes (the caller holds the game's lock,
         see `turn`); the version is checked, so a change made elsewhere since fails instead."""
         before, new_state = draft.before, draft.after.state

@@ -52,6 +52,7 @@ from bot.storage.rows import (
     GameRow,
     MoveRow,
     OutboxItem,
+    Storable,
     Wait,
     Written,
 )
@@ -75,6 +76,7 @@ __all__ = [
     "OutboxItem",
     "SettingValue",
     "StaleVersion",
+    "Storable",
     "Storage",
     "StorageError",
     "Wait",

@@ -20,7 +20,7 @@ from bot.storage.moves import append as append_move
 from bot.storage.moves import select_moves
 from bot.storage.outbox import insert_effects
 from bot.storage.records import on_move as remember
-from bot.storage.rows import Effect, GameRow, MoveRow, OutboxItem, Written, dumps
+from bot.storage.rows import GameRow, MoveRow, OutboxItem, Storable, Written, dumps
 from bot.storage.waits import sync as sync_waits
 
 _COLUMNS = ", ".join(
@@ -110,7 +110,7 @@ def change(
     expected_version: int,
     sets: Mapping[str, Any],
     *writes: Txn[None],
-    effects: Sequence[Effect],
+    effects: Sequence[Storable],
 ) -> Txn[Written]:
     """Every change to a game: compare-and-swap the row (`cas`), then ``writes`` in order (what goes
     with the change; a generator does nothing until run, so they start after the swap), then queue
@@ -213,7 +213,7 @@ class Games(Repository):
         options: Mapping[str, Any],
         seed: int,
         timeout_s: int = 86400,
-        effects: Sequence[Effect] = (),
+        effects: Sequence[Storable] = (),
     ) -> Written:
         """A new lobby with its host seated, played in its channel until it moves to a thread; with
         the ``effects`` it owes (its card)."""
@@ -249,7 +249,7 @@ class Games(Repository):
         host_id: int,
         seats: Sequence[tuple[int, str]],
         seed: int,
-        effects: Sequence[Effect] = (),
+        effects: Sequence[Storable] = (),
     ) -> Written | None:
         """A lobby for the rematch of ``of_game`` (same kind, channel, options and time per move) with
         ``seats`` (the host first) and its ``effects``; None if a live rematch exists already (then
@@ -285,7 +285,7 @@ class Games(Repository):
         expected_version: int,
         seats: Sequence[tuple[int, str]],
         host_id: int,
-        effects: Sequence[Effect] = (),
+        effects: Sequence[Storable] = (),
     ) -> Written:
         """Replace the lobby's seats, as (user id, display name) in turn order, and its host."""
         sets = {"host_id": host_id}
@@ -300,7 +300,7 @@ class Games(Repository):
         expected_version: int,
         state: Mapping[str, Any],
         waiting: Sequence[int] = (),
-        effects: Sequence[Effect] = (),
+        effects: Sequence[Storable] = (),
         place: str | None = None,
     ) -> Written:
         """Start the game; ``waiting``: the seats that must act first (their deadlines start now);
@@ -320,7 +320,7 @@ class Games(Repository):
         state: Mapping[str, Any],
         result: Mapping[str, Any] | None = None,
         waiting: Sequence[int] = (),
-        effects: Sequence[Effect] = (),
+        effects: Sequence[Storable] = (),
     ) -> Written:
         """One transaction: append the move to the log, swap in the new state, queue its effects.
 
@@ -349,7 +349,7 @@ class Games(Repository):
         )
 
     async def cancel_game(
-        self, *, game_id: int, expected_version: int, effects: Sequence[Effect] = ()
+        self, *, game_id: int, expected_version: int, effects: Sequence[Storable] = ()
     ) -> Written:
         sets = {"status": "cancelled"}
         return await self._db.write(

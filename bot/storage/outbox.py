@@ -1,6 +1,6 @@
 """The outbox: what committed changes still owe the world, durably, in one global order.
 
-A move (or a lobby change, a cancel, a reminder) writes its effects (`Effect`: post the board,
+A move (or a lobby change, a cancel, a reminder) writes its effects (a `Storable`: post the board,
 update a DM panel, ...) in the same transaction as the change itself, so either both are committed
 or neither is. Whoever carries an item out calls `complete_effect`, which deletes it and records
 what came of it (the board's message id, a DM panel, closed DMs) and queues its follow-ups, again in
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from bot import clock
 from bot.storage.driver import Q, Repository, Row, Txn
 from bot.storage.messages import mark_blocked, set_message_ids, set_panel
-from bot.storage.rows import CompleteResult, Effect, OutboxItem, dumps
+from bot.storage.rows import CompleteResult, OutboxItem, Storable, dumps
 
 _COLUMNS = "id, game_id, kind, args, token, created_at, attempts, not_before"
 
@@ -43,7 +43,7 @@ def lock_game(game_id: int) -> Txn[None]:
 
 
 def insert_effects(
-    game_id: int, effects: Sequence[Effect], *, locked: bool = False
+    game_id: int, effects: Sequence[Storable], *, locked: bool = False
 ) -> Txn[tuple[OutboxItem, ...]]:
     """Append the effects, in order, after every item already in the outbox (ids only grow).
 
@@ -77,7 +77,7 @@ class Completion:
     place_id: int | None = None  # the game's thread, once it has one
     dm_panel: tuple[int, int, int, int] | None = None  # (game_id, user_id, dm_channel_id, panel_id)
     dm_blocked: tuple[int, int] | None = None  # (game_id, user_id)
-    then: tuple[Effect, ...] = ()
+    then: tuple[Storable, ...] = ()
 
 
 def _complete(c: Completion) -> Txn[CompleteResult]:
@@ -101,7 +101,7 @@ def _complete(c: Completion) -> Txn[CompleteResult]:
 
 
 class Outbox(Repository):
-    async def add_effects(self, *, game_id: int, effects: Sequence[Effect]) -> list[OutboxItem]:
+    async def add_effects(self, *, game_id: int, effects: Sequence[Storable]) -> list[OutboxItem]:
         return list(await self._db.write(insert_effects(game_id, effects)))
 
     async def complete_effect(
@@ -112,7 +112,7 @@ class Outbox(Repository):
         lobby_message_id: int | None = None,
         dm_panel: tuple[int, int, int, int] | None = None,  # (game_id, user_id, dm_channel_id, panel_id)
         dm_blocked: tuple[int, int] | None = None,  # (game_id, user_id)
-        then: Sequence[Effect] = (),
+        then: Sequence[Storable] = (),
     ) -> CompleteResult:
         """One transaction: delete the item and record what carrying it out produced.
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 LIVE = ("lobby", "active")
 STATUSES = ("lobby", "active", "finished", "cancelled")
@@ -116,12 +116,27 @@ class Wait:
         return (self.since + self.deadline) / 2
 
 
+class Storable(Protocol):
+    """What the outbox stores of an effect: its kind, its arguments (JSON) and the interaction token
+    it answers, if any. The bot's effects are classes of their own (`bot.table.effects`); the storage
+    needs only these three."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def args(self) -> Mapping[str, object]: ...  # JSON-serialisable
+
+    @property
+    def token(self) -> str | None: ...
+
+
 @dataclass(frozen=True)
 class Effect:
-    """An outbox entry to write: something a change owes the world (see `bot.storage.outbox`)."""
+    """An outbox entry to write given as its stored form (a `Storable`): a kind and its arguments."""
 
     kind: str
-    args: Mapping[str, Any] = field(default_factory=dict)  # JSON-serialisable
+    args: Mapping[str, object] = field(default_factory=dict)  # JSON-serialisable
     token: str | None = None  # an interaction token, when the effect answers an interaction
 
 
@@ -132,7 +147,7 @@ class OutboxItem:
     id: int
     game_id: int
     kind: str
-    args: dict[str, Any]
+    args: dict[str, object]  # as stored (JSON); read as its effect by `bot.table.effects`
     token: str | None
     created_at: float
     attempts: int  # failed tries so far

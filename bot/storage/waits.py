@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from bot import clock
 from bot.storage.driver import Many, Q, Repository, Row, Txn
 from bot.storage.outbox import insert_effects, lock_game
-from bot.storage.rows import Effect, OutboxItem, Wait
+from bot.storage.rows import OutboxItem, Storable, Wait
 
 _COLUMNS = "game_id, seat, since, deadline, reminded"
 
@@ -101,7 +101,7 @@ class Waits(Repository):
         return [_wait(r) for r in rows]
 
     async def mark_reminded(
-        self, *, game_id: int, seat: int, effects: Sequence[Effect] = (), deadline: float | None = None
+        self, *, game_id: int, seat: int, effects: Sequence[Storable] = (), deadline: float | None = None
     ) -> list[OutboxItem]:
         """The reminder is due no more; ``effects`` (the reminder itself) are queued with the mark.
 

@@ -3,6 +3,7 @@
 - `routing`: custom ids parsed once and routed to the handler registered for the verb
 - `replies`: private answers, and errors turned into what a person reads
 - `outbox`: what a change owes the world, carried out once each, in order per game
+- `effects`: the outbox's effects, one dataclass per kind, and their stored form
 - `boards`: the public board (built from the public view), posted and stripped
 - `panels`: each player's private panel: one DM per game, edited in place; or privately in the channel
 - `play`: a move committed with its effects, then the first answer

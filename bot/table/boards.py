@@ -27,6 +27,7 @@ from bot.storage import OutboxItem
 from bot.table.catalog import GameKind
 from bot.table.components import mine_button, rematch_button, rules_button
 from bot.table.deps import Deps
+from bot.table.effects import Announce, Start, Strip
 from bot.table.outbox import Context, Done, nonce_of
 from bot.table.present import News, TableInfo
 from bot.table.replies import NO_PINGS, fit, original_answer
@@ -118,16 +119,16 @@ class Boards:
             pass
         self.deps.shown.bare(message_id)
 
-    async def carry_strip(self, item: OutboxItem, context: Context) -> Done:
-        await self.strip(int(item.args["channel_id"]), int(item.args["message_id"]))
+    async def carry_strip(self, item: OutboxItem, effect: Strip, context: Context) -> Done:
+        await self.strip(effect.channel_id, effect.message_id)
         return Done()
 
-    async def carry_announce(self, item: OutboxItem, context: Context) -> Done:
+    async def carry_announce(self, item: OutboxItem, effect: Announce, context: Context) -> Done:
         """Tell the game's channel about one move: a new board, or a line of text for a quiet move."""
         game = await self.deps.games.get(item.game_id)
         kind = self.deps.catalog.get(game.row.kind)
-        version = int(item.args["version"])
-        result = context.extra.get("result")
+        version = effect.version
+        result = context.result
         history: History | None = None
         if result is not None:  # the move as the process that made it has it (views computed once)
             table = kind.table(result.after)
@@ -233,21 +234,21 @@ class Boards:
             lines.append(lang.t(IN_PLACE_NOTES[place]))
         return "\n".join(lines)
 
-    async def carry_start(self, item: OutboxItem, context: Context) -> Done:
+    async def carry_start(self, item: OutboxItem, effect: Start, context: Context) -> Done:
         """The first board of a game that has just started."""
         game = await self.deps.games.get(item.game_id)
         kind = self.deps.catalog.get(game.row.kind)
         row = game.row
         state = (  # the game's first state (moves were made since): dealt again from its seed
             kind.rules.new_game(len(row.seats), row.options, row.seed)
-            if row.version != int(item.args["version"])
+            if row.version != effect.version
             else game.state
         )
         lang = await self.deps.audiences.server(game.row.guild_id)
-        table = kind.table(game, state, version=int(item.args["version"])).speaking(lang)
+        table = kind.table(game, state, version=effect.version).speaking(lang)
         view = kind.rules.view_for(state, None)
         # (An effect written by a bot that did not keep where the game started says so itself.)
-        headline = self._first_headline(game, kind, view, table, str(item.args.get("place", "")))
+        headline = self._first_headline(game, kind, view, table, effect.place)
         channel = self.deps.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
         payload = await self.payload(kind, view, table, headline, first=True)
         message_id = await self._send(item, context, channel, payload)
@@ -270,16 +271,16 @@ class Boards:
                         posted = await self.post(channel, item, payload)
                         with contextlib.suppress(discord.HTTPException):
                             await interaction.edit_original_response(content=reader(interaction).t(LATE_NOTE))
-                        context.extra["answered"] = True
+                        context.answered = True
                         return posted
                     response = await interaction.response.send_message(**payload)
-                    context.extra["answered"] = True
+                    context.answered = True
                     if response.message_id is not None:
                         return response.message_id
                     return (await interaction.original_response()).id
                 except discord.NotFound:
                     log.info("The interaction for outbox effect %s expired; posting to the channel", item.id)
-                    context.extra["answered"] = True  # (nobody can answer it any more)
+                    context.answered = True  # (nobody can answer it any more)
                     payload = _fresh(payload)
         elif item.token is not None and time.time() - item.created_at < TOKEN_LIFETIME:
             answered = await self._answer_of(item.token)

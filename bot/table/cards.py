@@ -29,8 +29,9 @@ from bot.storage import OutboxItem
 from bot.table.boards import TOKEN_LIFETIME, Boards
 from bot.table.components import button, rematch_button, rules_button
 from bot.table.deps import Deps
+from bot.table.effects import Card, Lobby, PostCard
 from bot.table.ids import custom_id
-from bot.table.outbox import Carrier, Context, Done
+from bot.table.outbox import Carrier, Context, Done, E
 from bot.table.present import whose_move
 from bot.table.replies import NO_PINGS, answer_webhook, fit, mention, original_answer
 from bot.table.threads import Places
@@ -185,18 +186,18 @@ class Cards:
             if not game.row.live:
                 self._forget(game.id)
 
-    async def carry_post(self, item: OutboxItem, context: Context) -> Done:
+    async def carry_post(self, item: OutboxItem, effect: PostCard, context: Context) -> Done:
         """The lobby's card: the answer to the command that opened it (its id handed over by that
         command, or found again through its token, after a crash), else posted in the channel (a
         rematch's card, or one whose command Discord forgot or was never answered)."""
         game = await self.deps.games.get(item.game_id)
         if game.row.lobby_message_id is not None:
             return Done()
-        answer = context.extra.get("answer")
-        if answer is None and item.token is not None and not context.extra.get("forgotten"):
+        answer = context.answer
+        if answer is None and item.token is not None and not context.forgotten:
             answer = await self._answer(item, game)
         if answer is not None:
-            return Done(lobby_message_id=int(answer))
+            return Done(lobby_message_id=answer)
         row = game.row
         channel = self.deps.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
         lang = await self.deps.audiences.server(row.guild_id)
@@ -229,16 +230,16 @@ class Cards:
             )
         return answer.id
 
-    async def carry_card(self, item: OutboxItem, context: Context) -> Done:
+    async def carry_card(self, item: OutboxItem, effect: Card | Lobby, context: Context) -> Done:
         game = await self.deps.games.get(item.game_id)
         await self.edit(game, final_board=game.row.status == "finished")
         return Done()
 
-    def following(self, carrier: Carrier) -> Carrier:
+    def following(self, carrier: Carrier[E]) -> Carrier[E]:
         """``carrier`` (a move's news), then the card follows."""
 
-        async def carry(item: OutboxItem, context: Context) -> Done | None:
-            done = await carrier(item, context)
+        async def carry(item: OutboxItem, effect: E, context: Context) -> Done | None:
+            done = await carrier(item, effect, context)
             await self.touch(item.game_id)
             return done
 

@@ -22,12 +22,13 @@ from bot.i18n.audience import reader
 from bot.players import LEVELS
 from bot.players.seats import is_computer
 from bot.service import Changed, Loaded
-from bot.storage import Effect, OutboxItem
+from bot.storage import OutboxItem
 from bot.table.boards import Boards
 from bot.table.cards import Cards
 from bot.table.catalog import GameKind
 from bot.table.components import select
 from bot.table.deps import Deps
+from bot.table.effects import Card, Closed, Expired, Lobby, OutboxEffect, Panel, PostCard, Start, Thread
 from bot.table.ids import ComponentId, custom_id
 from bot.table.outbox import Context, Done, nonce_of
 from bot.table.replies import NO_PINGS, mention, reply_private, within_time
@@ -90,7 +91,7 @@ class Lobbies:
         channel_id = channel_of(interaction)
         timeout_s = parse_timeout(timeout_text)
         opening = self.deps.lobby.open_lobby(
-            effects=[Effect("post_card", token=interaction.token)],
+            effects=[PostCard(token=interaction.token)],
             timeout_s=timeout_s,
             kind=kind.name,
             guild_id=interaction.guild_id,
@@ -109,15 +110,15 @@ class Lobbies:
                 sent = await interaction.edit_original_response(
                     content=content, view=view, allowed_mentions=NO_PINGS
                 )
-                card.extra["answer"] = sent.id
+                card.answer = sent.id
             else:
                 response = await interaction.response.send_message(
                     content, view=view, allowed_mentions=NO_PINGS
                 )
-                card.extra["answer"] = response.message_id
+                card.answer = response.message_id
         except discord.NotFound:
             log.info("Game %s: the command was forgotten by Discord; its card goes to the channel", game.id)
-            card.extra["forgotten"] = True
+            card.forgotten = True
         finally:
             self.deps.outbox.kick(changed.effects, {item.id: card for item in changed.effects})
 
@@ -145,7 +146,7 @@ class Lobbies:
         player joins it with one click of the same button."""
         user = interaction.user
         changed, opened = await self.deps.lobby.rematch(
-            game.id, user.id, user.display_name, opened=[Effect("post_card")], joined=[Effect("lobby")]
+            game.id, user.id, user.display_name, opened=[PostCard()], joined=[Lobby()]
         )
         new = changed.game.row
         where = f"<#{new.channel_id}>"
@@ -206,9 +207,7 @@ class Lobbies:
         """The host seats a computer at ``level``; the card follows."""
         if level not in LEVELS:
             raise BadInput("There is no level {level}: choose easy, normal or hard.", level=repr(level[:20]))
-        changed = await self.deps.lobby.add_computer(
-            game.id, interaction.user.id, level, effects=[Effect("lobby")]
-        )
+        changed = await self.deps.lobby.add_computer(game.id, interaction.user.id, level, effects=[Lobby()])
         added = mention(changed.game.row.seats[-1])
         lang = reader(interaction)
         note = lang.n(
@@ -237,7 +236,7 @@ class Lobbies:
         # lobby is posted: a click that comes first is on it all the same.)
         message = interaction.message if interaction.type == discord.InteractionType.component else None
         on_lobby = message is not None and game.row.lobby_message_id in (None, message.id)
-        edit = [] if on_lobby else [Effect("lobby")]
+        edit = [] if on_lobby else [Lobby()]
         lang = reader(interaction)
         if verb == "join":
             changed = await self.deps.lobby.join(game.id, user.id, user.display_name, effects=edit)
@@ -274,7 +273,7 @@ class Lobbies:
                         content=content, view=view, allowed_mentions=NO_PINGS
                     )
                 except discord.NotFound:  # Discord forgot the click: the outbox edits the card
-                    self.deps.outbox.kick(await self.deps.games.owe(changed.game.id, [Effect("lobby")]))
+                    self.deps.outbox.kick(await self.deps.games.owe(changed.game.id, [Lobby()]))
             else:
                 await reply_private(interaction, note)
         finally:
@@ -290,16 +289,14 @@ class Lobbies:
         kind = self.deps.catalog.get(game.row.kind)
         place = await self.places.intent(interaction)
 
-        def effects(started: Loaded) -> list[Effect]:
+        def effects(started: Loaded) -> list[OutboxEffect]:
             # The thread first: the card names it, and the first board and everything after go there.
-            out = [Effect("thread")] if place == "thread" else []
-            out.append(Effect("card"))
-            out.append(Effect("start", {"version": started.row.version, "place": place}))
+            out: list[OutboxEffect] = [Thread()] if place == "thread" else []
+            out.append(Card())
+            out.append(Start(started.row.version, place))
             if kind.private is not None:
                 seats = started.row.seats
-                out.extend(
-                    Effect("panel", {"seat": s}) for s in range(len(seats)) if not is_computer(seats[s])
-                )
+                out.extend(Panel(s) for s in range(len(seats)) if not is_computer(seats[s]))
             else:
                 out.extend(self.deps.notify.nudges(kind.rules.to_act(started.state), started.row.seats))
             return out
@@ -318,7 +315,7 @@ class Lobbies:
 
     async def _cancel(self, interaction: discord.Interaction, game: Loaded, on_lobby: bool) -> None:
         can_manage = interaction.permissions.manage_messages
-        effects = [Effect("closed")] if not on_lobby else [Effect("closed", {"keep_lobby": True})]
+        effects = [Closed(keep_lobby=on_lobby)]
         changed = await self.deps.lobby.cancel(
             game.id, interaction.user.id, can_manage=can_manage, effects=effects
         )
@@ -340,22 +337,22 @@ class Lobbies:
                 await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
         except discord.NotFound:  # Discord forgot the interaction: the game is cancelled all the same
             if on_lobby:  # and the outbox closes the card
-                self.deps.outbox.kick(await self.deps.games.owe(game.id, [Effect("closed")]))
+                self.deps.outbox.kick(await self.deps.games.owe(game.id, [Closed()]))
         finally:
             self.deps.outbox.kick(changed.effects)
 
     # ---- carrying out -------------------------------------------------------------------------------
 
-    async def carry_closed(self, item: OutboxItem, context: Context) -> Done:
+    async def carry_closed(self, item: OutboxItem, effect: Closed, context: Context) -> Done:
         """A cancelled game: the lobby message says so, and the board loses its controls."""
         game = await self.deps.games.get(item.game_id)
-        if not item.args.get("keep_lobby"):
+        if not effect.keep_lobby:
             await self.cards.edit(game)
         if game.row.board_message_id is not None:
             await self.boards.strip(game.row.place_id, game.row.board_message_id)
         return Done()
 
-    async def carry_expired(self, item: OutboxItem, context: Context) -> Done:
+    async def carry_expired(self, item: OutboxItem, effect: Expired, context: Context) -> Done:
         """A lobby that never started closes after a day."""
         game = await self.deps.games.get(item.game_id)
         await self.cards.edit(game)

@@ -20,9 +20,10 @@ import discord
 
 from bot.i18n.audience import reader
 from bot.service import Loaded
-from bot.storage import Effect, OutboxItem
+from bot.storage import OutboxItem
 from bot.table.components import mute_button
 from bot.table.deps import Deps
+from bot.table.effects import DmClosed, Nudge, Remind, RemindDm
 from bot.table.ids import ComponentId
 from bot.table.notify import jump_link, your_move
 from bot.table.outbox import Context, Done, nonce_of
@@ -41,11 +42,11 @@ class Reminders:
     def __post_init__(self) -> None:
         self.deps.router.on_click(ANY_GAME, "mute", self.on_mute)
 
-    async def carry_remind(self, item: OutboxItem, context: Context) -> Done:
+    async def carry_remind(self, item: OutboxItem, effect: Remind, context: Context) -> Done:
         """The reminder in the game's channel (for a player who chose mentions, or DMs they cannot
         get)."""
         game = await self.deps.games.get(item.game_id)
-        seat = int(item.args["seat"])
+        seat = effect.seat
         if not game.row.live or seat >= len(game.row.seats):
             return Done()
         user_id = game.row.seats[seat]
@@ -54,7 +55,7 @@ class Reminders:
             if not notify.dms(user_id) or not (await self.deps.games.dm_link(game.id, user_id)).blocked:
                 return Done()
         kind = self.deps.catalog.get(game.row.kind)
-        due = f"<t:{int(item.args['deadline'])}:R>"
+        due = f"<t:{int(effect.deadline)}:R>"
         lang = await self.deps.audiences.server(game.row.guild_id)
         text = lang.t(
             "⏰ {player}, {title} game #{game_id} is waiting for your move. "
@@ -69,10 +70,10 @@ class Reminders:
         await channel.send(text, view=view, allowed_mentions=PING_USERS, nonce=nonce_of(item))
         return Done()
 
-    async def carry_remind_dm(self, item: OutboxItem, context: Context) -> Done:
+    async def carry_remind_dm(self, item: OutboxItem, effect: RemindDm, context: Context) -> Done:
         """The reminder by DM (unless the player's DMs are closed)."""
         game = await self.deps.games.get(item.game_id)
-        seat = int(item.args["seat"])
+        seat = effect.seat
         if not game.row.live or seat >= len(game.row.seats):
             return Done()
         user_id = game.row.seats[seat]
@@ -82,7 +83,7 @@ class Reminders:
         if link.blocked:
             return Done()
         kind = self.deps.catalog.get(game.row.kind)
-        due = f"<t:{int(item.args['deadline'])}:R>"
+        due = f"<t:{int(effect.deadline)}:R>"
         lang = await self.deps.audiences.user(user_id)
         try:
             dm = await self.deps.client.create_dm(discord.Object(user_id))
@@ -101,11 +102,11 @@ class Reminders:
             return Done(dm_blocked=(game.id, user_id))
         return Done()
 
-    async def carry_nudge(self, item: OutboxItem, context: Context) -> Done:
+    async def carry_nudge(self, item: OutboxItem, effect: Nudge, context: Context) -> Done:
         """The short "your move" DM, with a link to the board, for a player who chose DMs (still
         their move, and still their choice)."""
         game = await self.deps.games.get(item.game_id)
-        seat = int(item.args["seat"])
+        seat = effect.seat
         if not game.row.live or game.state is None or seat >= len(game.row.seats):
             return Done()
         user_id = game.row.seats[seat]
@@ -127,7 +128,7 @@ class Reminders:
             if exc.code != CANNOT_DM:
                 raise
             self.deps.notify.unreachable(user_id)
-            return Done(dm_blocked=(game.id, user_id), then=[Effect("dm_closed", {"user_id": user_id})])
+            return Done(dm_blocked=(game.id, user_id), then=[DmClosed(user_id)])
         self.deps.notify.reachable(user_id)
         return Done()
 

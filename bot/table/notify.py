@@ -26,7 +26,8 @@ import discord
 from bot.errors import BadInput
 from bot.i18n import ENGLISH, N_, Lang
 from bot.players.seats import is_computer
-from bot.storage import Effect, Storage
+from bot.storage import Storage
+from bot.table.effects import Nudge
 
 log = logging.getLogger(__name__)
 
@@ -129,10 +130,10 @@ class Notify:
         ]
         return discord.AllowedMentions(users=users, roles=False, everyone=False, replied_user=False)
 
-    def nudges(self, seats: Iterable[int], users: tuple[int, ...]) -> list[Effect]:
+    def nudges(self, seats: Iterable[int], users: tuple[int, ...]) -> list[Nudge]:
         """A "your move" DM (an outbox effect, ``nudge``) for each of ``seats`` whose player wants
         one (a game without secrets: its players have no DM panel)."""
-        return [Effect("nudge", {"seat": s}) for s in seats if 0 <= s < len(users) and self.dms(users[s])]
+        return [Nudge(s) for s in seats if 0 <= s < len(users) and self.dms(users[s])]
 
 
 def describe(mode: str, lang: Lang = ENGLISH) -> str:

@@ -24,13 +24,15 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TypeVar
 
 import discord
 
 from bot.errors import MoveSaved
 from bot.i18n.audience import reader
-from bot.storage import Completion, Effect, OutboxItem, Storage
+from bot.service import MoveResult
+from bot.storage import Completion, OutboxItem, Storable, Storage
+from bot.table.effects import OutboxEffect
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +54,7 @@ class Done:
     place_id: int | None = None  # the thread the game is now played in
     dm_panel: tuple[int, int, int, int] | None = None  # game id, user id, DM channel id, message id
     dm_blocked: tuple[int, int] | None = None  # game id, user id
-    then: list[Effect] = field(default_factory=list)
+    then: list[Storable] = field(default_factory=list)  # follow-ups (`bot.table.effects`)
 
 
 def nonce_of(item: OutboxItem) -> str:
@@ -83,18 +85,29 @@ class Mover:
 @dataclass
 class Context:
     """What the process knows beyond the stored effect: the live interaction that may answer it,
-    the mover to tell if it fails, and anything the code that wrote the effect already had in hand
-    (a parsed move, say)."""
+    the mover to tell if it fails, and what the code that wrote the effect already had in hand."""
 
     interaction: discord.Interaction | None = None
     mover: Mover | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    # The move whose news an `announce` effect is, as the process that made it has it (its views
+    # computed once); None after a restart (the move is replayed from the log).
+    result: MoveResult | None = None
+    # A `post_card` effect: the id of the message that answered the command with the card (handed
+    # over by that command), or the command was forgotten by Discord (no answer to look for).
+    answer: int | None = None
+    forgotten: bool = False
+    # Set by the carrier once the interaction is answered (or can no longer be): else the code
+    # that waited for the effect says where the board went.
+    answered: bool = False
     # Held while the interaction is being answered: the handler may defer it (the answer is late)
     # while the carrier is about to answer it; whoever comes second sees the other's answer.
     answering: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
-Carrier = Callable[[OutboxItem, Context], Awaitable[Done | None]]
+E = TypeVar("E", bound=OutboxEffect)
+# What carries out one class of effect: given the stored item, the effect read from it, and the context.
+Carrier = Callable[[OutboxItem, E, Context], Awaitable[Done | None]]
+_Run = Callable[[OutboxItem, Context], Awaitable[Done | None]]
 
 
 class Outbox:
@@ -110,7 +123,7 @@ class Outbox:
         # Game id -> the highest id of its items known when its pending items were last read under
         # the lease: an item above it is carried out only after reading them again (`_carry_queue`).
         self._seen: dict[int, int] = {}
-        self._carriers: dict[str, Carrier] = {}
+        self._carriers: dict[str, _Run] = {}  # kind -> how its items are carried out
         self._queues: dict[int, dict[int, OutboxItem]] = {}  # game id -> its known items by id
         self._contexts: dict[int, Context] = {}  # item id -> context
         self._drains: dict[int, asyncio.Task[None]] = {}
@@ -130,8 +143,14 @@ class Outbox:
         self._wake = asyncio.Event()
         self.on_completed: Callable[[OutboxItem, Done], None] | None = None
 
-    def carry(self, kind: str, carrier: Carrier) -> None:
-        self._carriers[kind] = carrier
+    def carry(self, effect: type[E], carrier: Carrier[E]) -> None:
+        """Items of ``effect``'s kind are carried out by ``carrier``, each read as an ``effect``
+        first (an item that does not fit is refused as a failure: `bot.table.effects.BadEffect`)."""
+
+        async def run(item: OutboxItem, context: Context) -> Done | None:
+            return await carrier(item, effect.parse(item.args, token=item.token), context)
+
+        self._carriers[effect.kind] = run
 
     # ---- feeding ----------------------------------------------------------------------------------
 

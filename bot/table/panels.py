@@ -25,10 +25,12 @@ from bot.i18n import ENGLISH, Lang
 from bot.i18n.audience import reader
 from bot.players.seats import is_computer
 from bot.service import Loaded
-from bot.storage import Effect, OutboxItem
+from bot.storage import OutboxItem
 from bot.table.boards import Boards
 from bot.table.catalog import GameKind
 from bot.table.deps import Deps
+from bot.table.effects import DmClosed, Panel, Refresh
+from bot.table.ids import ComponentId
 from bot.table.notify import jump_link, your_move
 from bot.table.outbox import Context, Done, nonce_of
 from bot.table.replies import NO_PINGS, PING_USERS, fit, mention, reply_private
@@ -157,28 +159,29 @@ class Panels:
         await reply_private(interaction, payload.pop("content"), **payload)
 
     async def on_mine(
-        self, interaction: discord.Interaction, game: Loaded, cid: Any, values: list[str]
+        self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
     ) -> None:
         await self.show(interaction, game)
 
     # ---- carrying out ---------------------------------------------------------------------------
 
-    async def carry_panel(self, item: OutboxItem, context: Context) -> Done:
+    async def carry_panel(self, item: OutboxItem, effect: Panel, context: Context) -> Done:
         """Show a player their panel, with an optional note at its top: the DM panel edited in place,
         or a new DM when there is none yet, or the old one is gone or buried (it then loses its
         controls). With ``nudge`` (their move is due), a player who chose to be told by DM also gets
         the short "your move" DM after an edit: an edit notifies nobody (a new DM does)."""
-        return await self._show(item, refresh=False)
+        return await self._show(item, effect.seat, note=effect.note, nudge=effect.nudge, refresh=False)
 
-    async def carry_refresh(self, item: OutboxItem, context: Context) -> Done:
+    async def carry_refresh(self, item: OutboxItem, effect: Refresh, context: Context) -> Done:
         """Bring a player's DM panel up to date in place, buried or not: it never offers a choice
         already made, and what it shows new is nothing to catch their eye with. A new DM only when
         the panel is gone and a move is due from them."""
-        return await self._show(item, refresh=True)
+        return await self._show(item, effect.seat, refresh=True)
 
-    async def _show(self, item: OutboxItem, *, refresh: bool) -> Done:
+    async def _show(
+        self, item: OutboxItem, seat: int, *, note: str = "", nudge: bool = False, refresh: bool
+    ) -> Done:
         game = await self.deps.games.get(item.game_id)
-        seat = int(item.args["seat"])
         user_id = game.row.seats[seat]
         if is_computer(user_id):
             return Done()  # a computer sees its view without a panel
@@ -187,7 +190,7 @@ class Panels:
         if link.blocked or game.state is None or (refresh and panel_id is None):
             return Done()
         lang = await self.deps.audiences.user(user_id)
-        payload = await self.payload(game, seat, str(item.args.get("note", "")), lang=lang)
+        payload = await self.payload(game, seat, note, lang=lang)
         if channel_id is not None and panel_id is not None:
             if refresh or not self.traffic.buried(channel_id, panel_id):
                 try:
@@ -195,7 +198,7 @@ class Panels:
                 except discord.Forbidden as exc:
                     return self._closed(exc, game, user_id)
                 if edited:
-                    if item.args.get("nudge") and self.deps.notify.dms(user_id):
+                    if nudge and self.deps.notify.dms(user_id):
                         kind = self.deps.catalog.get(game.row.kind)
                         text = your_move(kind.title, game.id, jump_link(None, channel_id, panel_id), lang)
                         channel = self.deps.client.get_partial_messageable(channel_id)
@@ -247,18 +250,18 @@ class Panels:
         if exc.code != CANNOT_DM:
             raise exc
         self.deps.notify.unreachable(user_id)
-        return Done(dm_blocked=(game.id, user_id), then=[Effect("dm_closed", {"user_id": user_id})])
+        return Done(dm_blocked=(game.id, user_id), then=[DmClosed(user_id)])
 
     async def on_message(self, message: discord.Message) -> None:
         """The client's listener for messages (DMs only reach it): what may bury a panel."""
         if message.guild is None:
             self.traffic.seen(message.channel.id, message.id)
 
-    async def carry_dm_closed(self, item: OutboxItem, context: Context) -> Done:
+    async def carry_dm_closed(self, item: OutboxItem, effect: DmClosed, context: Context) -> Done:
         """One notice in the channel for a player whose DMs are closed."""
         game = await self.deps.games.get(item.game_id)
         kind = self.deps.catalog.get(game.row.kind)
-        user_id = int(item.args["user_id"])
+        user_id = effect.user_id
         lang = await self.deps.audiences.server(game.row.guild_id)
         if kind.private is None:  # a "your move" DM was refused
             text = lang.t(

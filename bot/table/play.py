@@ -32,10 +32,10 @@ from bot.i18n.audience import reader
 from bot.players.seats import is_computer
 from bot.rules.base import Action
 from bot.service import Loaded, MoveResult
-from bot.storage import Effect
 from bot.table.boards import LATE_NOTE, Boards
 from bot.table.catalog import GameKind
 from bot.table.deps import Deps
+from bot.table.effects import Announce, Card, OutboxEffect, Panel, Refresh
 from bot.table.notify import Notify
 from bot.table.outbox import Context, Mover
 from bot.table.panels import Panels
@@ -84,7 +84,7 @@ def owed(
     token: str | None = None,
     note: str = "",
     notify: Notify | None = None,
-) -> list[Effect]:
+) -> list[OutboxEffect]:
     """What a committed move owes the world, in the order it is to be done.
 
     After the board (``announce``), a game with secrets owes each DM panel that is to show something
@@ -97,9 +97,9 @@ def owed(
     their move by DM get it: with their panel (``nudge``), or as a ``nudge`` of its own.
     """
     after = result.after
-    effects = [Effect("announce", {"version": after.row.version}, token=token)]
+    effects: list[OutboxEffect] = [Announce(after.row.version, token=token)]
     if not after.row.live:  # the end: the card shows the result and the final board
-        effects.append(Effect("card"))
+        effects.append(Card())
     mover = result.seat
     news = News(seat=mover, before=result.before.view(None), after=after.view(None))
     users = after.row.seats
@@ -113,16 +113,16 @@ def owed(
         # The end: every DM panel takes its final form, without controls.
         for seat in range(len(users)):
             if seat == mover and source is Source.TYPED:
-                effects.append(Effect("panel", {"seat": seat, "note": note}))
+                effects.append(Panel(seat, note))
             elif seat != mover or source is not Source.DM_PANEL:
-                effects.append(Effect("refresh", {"seat": seat}))
+                effects.append(Refresh(seat))
         return _people_only(effects, users)
     if source is Source.TYPED:
-        effects.append(Effect("panel", {"seat": mover, "note": note}))
+        effects.append(Panel(mover, note))
     elif source is not Source.DM_PANEL:
         # A move made elsewhere also brings the DM panel up to date: it never offers a control for
         # a choice already made.
-        effects.append(Effect("refresh", {"seat": mover}))
+        effects.append(Refresh(mover))
     asked = set(kind.private.asked(news, kind.table(after))) - {mover}
     if notify is not None:
         # Their move, with no new panel to bring the word (a panel that does not change with the
@@ -132,22 +132,16 @@ def owed(
         effects.extend(notify.nudges([s for s in due if s not in asked], users))
     for seat in range(len(users)):
         if seat in asked:
-            args: dict[str, Any] = {"seat": seat}
-            if notify is not None and notify.dms(users[seat]):
-                args["nudge"] = True
-            effects.append(Effect("panel", args))
+            nudge = notify is not None and notify.dms(users[seat])
+            effects.append(Panel(seat, nudge=nudge))
         elif seat != mover and _own_news(result, seat, turn_shown=kind.private.turn_shown):
-            effects.append(Effect("refresh", {"seat": seat}))
+            effects.append(Refresh(seat))
     return _people_only(effects, users)
 
 
-def _people_only(effects: list[Effect], users: tuple[int, ...]) -> list[Effect]:
+def _people_only(effects: list[OutboxEffect], users: tuple[int, ...]) -> list[OutboxEffect]:
     """``effects`` without the DM panels of computer seats (a computer reads its view, no panel)."""
-    return [
-        e
-        for e in effects
-        if e.kind not in ("panel", "refresh") or not is_computer(users[int(e.args["seat"])])
-    ]
+    return [e for e in effects if not isinstance(e, Panel | Refresh) or not is_computer(users[e.seat])]
 
 
 def _own_news(result: MoveResult, seat: int, *, turn_shown: bool = True) -> bool:
@@ -241,9 +235,8 @@ class Plays:
             draft = moves.prepare(before, message.author.id, action)
             table = kind.table(draft.after).speaking(lang)
             note = private.confirm(self._news(kind, draft, draft.seat), table)
-            result = await moves.commit(
-                draft, owed(kind, draft, Source.TYPED, note=note, notify=self.deps.notify)
-            )
+            effects = owed(kind, draft, Source.TYPED, note=note, notify=self.deps.notify)
+            result = await moves.commit(draft, effects)
         self.deps.outbox.kick(result.effects, self._contexts(kind, result))
 
     async def act_computer(self, game: Loaded, seat: int, action: Any) -> bool:
@@ -285,7 +278,7 @@ class Plays:
                     with contextlib.suppress(discord.HTTPException):
                         await interaction.response.defer(ephemeral=True, thinking=True)
             await finished
-        if not context.extra.get("answered") and not (context.mover is not None and context.mover.told):
+        if not context.answered and not (context.mover is not None and context.mover.told):
             # The board went to the channel without answering this interaction: another process
             # (sharing the database) carried it out, or this process's pass over pending effects
             # took it up between the commit and the hand-over to the outbox. Say so.
@@ -313,8 +306,8 @@ class Plays:
     def _contexts(kind: GameKind, result: MoveResult, mover: Mover | None = None) -> dict[int, Context]:
         contexts: dict[int, Context] = {}
         for item in result.effects:
-            extra = {"result": result} if item.kind == "announce" else {}
-            contexts[item.id] = Context(mover=mover, extra=extra)
+            announce = item.kind == Announce.kind
+            contexts[item.id] = Context(mover=mover, result=result if announce else None)
         return contexts
 
     async def _answer_privately(

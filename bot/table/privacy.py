@@ -24,11 +24,10 @@ from bot.errors import GameError, NotAllowed
 from bot.i18n import N_, Lang
 from bot.i18n.audience import reader
 from bot.rules.base import FORFEIT
-from bot.service import MoveResult
-from bot.storage import Effect
 from bot.storage.privacy import is_deleted
 from bot.table.components import button
 from bot.table.deps import Deps
+from bot.table.effects import Lobby
 from bot.table.ids import ComponentId, custom_id
 from bot.table.play import Source, owed
 from bot.table.replies import NO_PINGS, mention, reply_private
@@ -62,16 +61,15 @@ async def leave_all(deps: Deps, user_id: int) -> int:
     for game_id, status in await deps.storage.live_seats_of(user_id=user_id):
         try:
             if status == "lobby":
-                changed = await deps.lobby.leave_lobby(game_id, user_id, effects=[Effect("lobby")])
+                changed = await deps.lobby.leave_lobby(game_id, user_id, effects=[Lobby()])
                 deps.outbox.kick(changed.effects)
             else:
-
-                def effects(result: MoveResult) -> list[Effect]:
-                    kind = deps.catalog.get(result.after.row.kind)
-                    mine = result.seat  # their own panels: nobody is to read them any more
-                    return [e for e in owed(kind, result, Source.CLOCK) if e.args.get("seat") != mine]
-
-                result = await deps.moves.act(game_id, user_id, FORFEIT, effects=effects)
+                async with deps.moves.turn(game_id) as before:
+                    draft = deps.moves.prepare(before, user_id, FORFEIT)
+                    kind = deps.catalog.get(before.row.kind)
+                    mine = draft.seat  # their own panels: nobody is to read them any more
+                    owes = [e for e in owed(kind, draft, Source.CLOCK) if getattr(e, "seat", None) != mine]
+                    result = await deps.moves.commit(draft, owes)
                 deps.outbox.kick(result.effects)
             left += 1
         except GameError:  # already out (a seat that left before stays seated), or the game ended

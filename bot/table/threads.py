@@ -25,6 +25,7 @@ from bot.players.seats import people
 from bot.service import Loaded
 from bot.storage import OutboxItem
 from bot.table.deps import Deps
+from bot.table.effects import Thread
 from bot.table.outbox import Context, Done
 
 log = logging.getLogger(__name__)
@@ -93,7 +94,7 @@ class Places:
 
     # ---- carrying out -------------------------------------------------------------------------------
 
-    async def carry_thread(self, item: OutboxItem, context: Context) -> Done:
+    async def carry_thread(self, item: OutboxItem, effect: Thread, context: Context) -> Done:
         """Start the game's thread from its lobby card and add the players; in place when not
         allowed (the first board says so)."""
         game = await self.deps.games.get(item.game_id)

@@ -5,11 +5,16 @@ was left. The carriers here only record what they were asked to do."""
 from __future__ import annotations
 
 import asyncio
+import logging
+from dataclasses import dataclass
+from typing import ClassVar
 
 import discord
 import pytest
 
 from bot.storage import Effect, OutboxItem, Storage
+from bot.table import outbox as outbox_module
+from bot.table.effects import OutboxEffect, Panel
 from bot.table.outbox import LEASE, PAGE, Context, Done, Outbox
 
 # The tests taking `database` run on SQLite and on PostgreSQL (tests/conftest.py).
@@ -25,6 +30,30 @@ async def lobby(storage: Storage, channel: int) -> int:
     return row.id
 
 
+# The kinds of effect of these tests (the carriers read the stored item's ``n`` themselves).
+@dataclass(frozen=True)
+class Note(OutboxEffect):
+    kind: ClassVar[str] = "note"
+
+
+@dataclass(frozen=True)
+class Board(OutboxEffect):
+    kind: ClassVar[str] = "board"
+
+
+@dataclass(frozen=True)
+class Parent(OutboxEffect):
+    kind: ClassVar[str] = "parent"
+
+
+@dataclass(frozen=True)
+class Slow(OutboxEffect):
+    kind: ClassVar[str] = "slow"
+
+
+KINDS = (Note, Board, Parent, Slow)
+
+
 class Recorder:
     """Carriers that note what they carried out (and can be told to fail or to wait)."""
 
@@ -33,7 +62,7 @@ class Recorder:
         self.fail_times: dict[str, int] = {}
         self.gate: asyncio.Event | None = None
 
-    async def carry(self, item: OutboxItem, context: Context) -> Done:
+    async def carry(self, item: OutboxItem, effect: OutboxEffect, context: Context) -> Done:
         if self.fail_times.get(item.kind, 0) > 0:
             self.fail_times[item.kind] -= 1
             raise discord.DiscordServerError(_Response(503), "unavailable")  # type: ignore[arg-type]
@@ -55,7 +84,7 @@ class _Response:
 
 def worker(storage: Storage, recorder: Recorder) -> Outbox:
     outbox = Outbox(storage)
-    for kind in ("note", "board", "parent", "slow"):
+    for kind in KINDS:
         outbox.carry(kind, recorder.carry)
     return outbox
 
@@ -157,7 +186,7 @@ class Clock:
 
 def leased_worker(storage: Storage, recorder: Recorder, holder: str, clock: Clock) -> Outbox:
     outbox = Outbox(storage, clock, holder=holder)
-    for kind in ("note", "board", "parent", "slow"):
+    for kind in KINDS:
         outbox.carry(kind, recorder.carry)
     return outbox
 
@@ -292,7 +321,7 @@ async def test_a_busy_games_carried_effects_are_recorded_while_its_lease_is_held
     gates = {"first": asyncio.Event(), "second": asyncio.Event()}
     carried: list[str] = []
 
-    async def carry(item: OutboxItem, context: Context) -> Done:
+    async def carry(item: OutboxItem, effect: Note, context: Context) -> Done:
         name = str(item.args["n"])
         if name in gates:
             await gates[name].wait()
@@ -300,7 +329,7 @@ async def test_a_busy_games_carried_effects_are_recorded_while_its_lease_is_held
         return Done()
 
     outbox = Outbox(storage, lambda: now[0], holder="A")
-    outbox.carry("note", carry)
+    outbox.carry(Note, carry)
     game = await lobby(storage, 100)
     names = ["0", "1", "first", "2", "second"]
     items = await storage.add_effects(game_id=game, effects=[Effect("note", {"n": n}) for n in names])
@@ -355,3 +384,60 @@ async def test_a_restarted_worker_finds_a_long_backlog_at_once(storage: Storage)
             assert [n for g, n in recorder.carried if g == game] == [str(i) for i in range(PAGE // 2)]
     finally:
         await outbox.stop()
+
+
+# ---- items the worker cannot read -------------------------------------------------------------------
+
+
+async def test_an_item_of_a_kind_no_class_has_is_logged_and_dropped(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Written by another version of the bot (or left from an older one): refused like a failure,
+    # retried, then given up (at the first failure here), and the game's next items go on.
+    monkeypatch.setattr(outbox_module, "MAX_ATTEMPTS", 1)
+    recorder = Recorder()
+    outbox = worker(storage, recorder)
+    game = await lobby(storage, 100)
+    items = await storage.add_effects(
+        game_id=game, effects=[Effect("vanished", {"n": 1}), Effect("note", {"n": 2})]
+    )
+    with caplog.at_level(logging.INFO, logger="bot.table.outbox"):
+        outbox.kick(items)
+        await settle(outbox)
+        await asyncio.sleep(0.1)  # (what the worker records, a moment after carrying it out)
+    assert recorder.carried == [(game, "2")]
+    assert await storage.effects_of_game(game_id=game) == []
+    assert "no carrier for outbox effects of kind 'vanished'" in caplog.text
+    assert f"Outbox effect {items[0].id} (vanished) of game {game} given up" in caplog.text
+
+
+async def test_a_carrier_gets_its_effect_read_from_the_item_and_a_malformed_one_is_dropped(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(outbox_module, "MAX_ATTEMPTS", 1)
+    got: list[Panel] = []
+
+    async def carry_panel(item: OutboxItem, effect: Panel, context: Context) -> Done:
+        got.append(effect)
+        return Done()
+
+    outbox = Outbox(storage)
+    outbox.carry(Panel, carry_panel)
+    game = await lobby(storage, 100)
+    items = await storage.add_effects(
+        game_id=game,
+        effects=[
+            Effect("panel", {"note": "no seat"}),  # refused: named in the log
+            Effect("panel", {"seat": "x"}),  # refused
+            Effect("panel", {"seat": 1, "nudge": True, "later": "ignored"}, token="t"),
+            Panel(2, "hi"),
+        ],
+    )
+    with caplog.at_level(logging.INFO, logger="bot.table.outbox"):
+        outbox.kick(items)
+        await settle(outbox)
+        await asyncio.sleep(0.1)
+    assert got == [Panel(1, nudge=True, token="t"), Panel(2, "hi")]
+    assert await storage.effects_of_game(game_id=game) == []
+    assert "outbox effect 'panel': no 'seat' among its arguments ['note']" in caplog.text
+    assert "outbox effect 'panel': seat='x' is not int" in caplog.text
