@@ -112,9 +112,9 @@ from bench.crash_twice import KINDS as TWICE_KINDS  # noqa: E402
 from bench.crash_twice import Doubles, board_of, custom_ids, find_doubles, first_form  # noqa: E402
 from bench.launch_bot import start_bot  # noqa: E402
 from bot.registry import GAMES as SPECS  # noqa: E402
-from bot.registry import RULES  # noqa: E402
+from bot.registry import RULES, SCORE_RANKED  # noqa: E402
 from bot.rules import play  # noqa: E402
-from bot.service import forfeit_of  # noqa: E402
+from bot.rules.base import forfeit_of  # noqa: E402
 from bot.storage import sqlite_path  # noqa: E402
 from bot.table.present import News  # noqa: E402
 from bot.table.replies import mention  # noqa: E402
@@ -1276,7 +1276,7 @@ class CrashRun:
         choices when they start (a choice made later reaches the other processes at their restart)."""
         from bot.storage import Storage
 
-        storage = await Storage.open(self.db.url)
+        storage = await Storage.open(self.db.url, score_ranked=SCORE_RANKED)
         try:
             for user in (u for t in tables if t.timeout is not None for u in t.users):
                 await storage.set_user_setting(user_id=user.id, key="notify", value="both")

@@ -96,7 +96,7 @@ with warnings.catch_warnings():
     import discord  # noqa: F401
 
 from bench.launch_bot import start_bot  # noqa: E402
-from bot.registry import RULES  # noqa: E402
+from bot.registry import RULES, SCORE_RANKED  # noqa: E402
 from bot.rules import play  # noqa: E402
 from tests.emulator import DiscordEmulator, InteractionFailed  # noqa: E402
 from tests.emulator.models import Channel, InteractionRecord, MessageRecord, Perm, User, shard_of  # noqa: E402
@@ -1210,7 +1210,7 @@ async def make_database(
     from bot.storage import Storage
 
     t0 = time.perf_counter()
-    storage = await Storage.open(str(path))
+    storage = await Storage.open(str(path), score_ranked=SCORE_RANKED)
     await storage.close()
     rng = random.Random(seed)
     pool = playouts(kinds, per_kind, rng)
@@ -1602,7 +1602,7 @@ async def copy_to_postgres(path: Path, url: str) -> int:
     ``path`` (made by `make_database`); answers the number of rows copied."""
     from bot.storage import Storage
 
-    await (await Storage.open(url)).close()  # the schema: the same migrations
+    await (await Storage.open(url, score_ranked=SCORE_RANKED)).close()  # the schema: the same migrations
     source = sqlite3.connect(path)
     conn = await asyncpg.connect(url)
     copied = 0

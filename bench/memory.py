@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.memory.periods import PERIODS
 from bot.players import LEVELS
 from bot.players.seats import computer_id, computer_name
-from bot.registry import GAMES, RULES
+from bot.registry import GAMES, RULES, SCORE_RANKED
 from bot.service import GameService
 from bot.storage import Storage
 from bot.storage.driver import Many, Q, Txn
@@ -175,7 +175,7 @@ async def main() -> None:
 
     now = time.time()
     games = plan_games(count, random.Random(15), now)
-    storage = await Storage.open(path)
+    storage = await Storage.open(path, score_ranked=SCORE_RANKED)
     try:
         t0 = time.perf_counter()
         for i in range(0, len(games), CHUNK):

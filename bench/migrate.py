@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.players import LEVELS
 from bot.players.seats import computer_id, computer_name
-from bot.registry import RULES
+from bot.registry import RULES, SCORE_RANKED
 from bot.rules import play
 from bot.storage import Storage
 from bot.storage.driver import Many, Q, Txn
@@ -123,7 +123,7 @@ async def build(path: str, finished: int, live: int) -> None:
     games = [play_out(KINDS[i % len(KINDS)], rng, live=i >= finished) for i in range(finished + live)]
     rng.shuffle(games)
     played = time.perf_counter() - t0
-    storage = await Storage.open(path)
+    storage = await Storage.open(path, score_ranked=SCORE_RANKED)
     try:
         t0 = time.perf_counter()
         for start in range(0, len(games), CHUNK):

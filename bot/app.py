@@ -17,7 +17,7 @@ from bot.clock import install as install_clock
 from bot.config import Settings
 from bot.i18n.audience import Audiences
 from bot.i18n.commands import CommandTranslator
-from bot.registry import GAMES, RULES
+from bot.registry import GAMES, RULES, SCORE_RANKED
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import OutboxItem, Storage
@@ -70,7 +70,7 @@ class QuetBot(commands.Bot):
         self.settings = settings
 
     async def setup_hook(self) -> None:
-        self.storage = storage = await Storage.open(self.settings.db_path)
+        self.storage = storage = await Storage.open(self.settings.db_path, score_ranked=SCORE_RANKED)
         self.service = service = GameService(storage, RULES, shared=self.settings.shares_database)
         self.catalog = catalog = Catalog()
         router = Router(service, Replies())

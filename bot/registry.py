@@ -46,6 +46,9 @@ GAMES: Mapping[str, AnySpec] = _registry(
 RULES: Mapping[str, AnyRules] = MappingProxyType({name: spec.rules for name, spec in GAMES.items()})
 """Every game's rules, by name."""
 
+SCORE_RANKED: frozenset[str] = frozenset(name for name, spec in GAMES.items() if spec.ranked_by_score)
+"""The games whose final scores rank every seat (the storage is told: `bot.storage.Storage.open`)."""
+
 RULES_TEXT: Mapping[str, RulesText] = MappingProxyType(
     {name: spec.rules_text for name, spec in GAMES.items()}
 )

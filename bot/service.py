@@ -33,7 +33,7 @@ from bot.i18n import Msg
 from bot.inputs import excerpt
 from bot.players.seats import computer_name, is_computer, next_computer, people
 from bot.rules import play
-from bot.rules.base import FORFEIT, AnyRules, resolve_options
+from bot.rules.base import FORFEIT, AnyRules, forfeit_of, resolve_options
 from bot.storage import DmLink, Effect, GameRow, OutboxItem, Storage, Written
 from bot.storage.errors import Conflict
 
@@ -90,13 +90,6 @@ class MoveResult:
     def forfeit(self) -> str | None:
         """None, or how the seat forfeited: ``"left"`` or ``"timeout"``."""
         return forfeit_of(self.action)
-
-
-def forfeit_of(action: Mapping[str, Any]) -> str | None:
-    """None, or how a logged action forfeited: ``"left"`` or ``"timeout"``."""
-    if action.get("type") != "forfeit":
-        return None
-    return "timeout" if action.get("reason") == "timeout" else "left"
 
 
 @dataclass(frozen=True)

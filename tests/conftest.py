@@ -20,6 +20,7 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
     import discord  # noqa: F401
 
+from bot.registry import SCORE_RANKED
 from bot.storage import Storage
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness, project_bot_factory
@@ -135,7 +136,7 @@ async def pg_url(postgres_server: PostgresServer, request: pytest.FixtureRequest
 @pytest.fixture
 async def storage(database: str) -> AsyncIterator[Storage]:
     """`database`, opened (migrated) as the bot opens it; closed after the test."""
-    opened = await Storage.open(database)
+    opened = await Storage.open(database, score_ranked=SCORE_RANKED)
     try:
         yield opened
     finally:
@@ -159,7 +160,7 @@ async def bot_harness(
     own thread, as on a server with the default settings.
     """
     if request.node.get_closest_marker("threads") is None:
-        storage = await Storage.open(bot_db)
+        storage = await Storage.open(bot_db, score_ranked=SCORE_RANKED)
         try:
             await storage.set_guild_setting(guild_id=scene.guild.id, key="threads", value=0)
         finally:

@@ -41,9 +41,6 @@ MODEL = PlackettLuce()
 BASE = 1000
 SCALE = 40
 
-# Games whose final scores rank every seat; in the others, the losers tie below the winners.
-SCORE_RANKED = frozenset({"dots", "numbers", "divisors"})
-
 
 @dataclass(frozen=True, slots=True)
 class Rating:
@@ -85,15 +82,17 @@ def identity_name(user_id: int, seat_name: str) -> str:
 
 
 def places(
-    kind: str,
+    by_score: bool,
     n_seats: int,
     *,
     winners: Collection[int],
     scores: Sequence[int] | None,
     forfeited: Collection[int],
 ) -> tuple[int, ...]:
-    """Each seat's place (1 = first), ties sharing a place and the next place skipped (1, 1, 3)."""
-    by_score = kind in SCORE_RANKED and scores is not None and len(scores) == n_seats
+    """Each seat's place (1 = first), ties sharing a place and the next place skipped (1, 1, 3).
+    ``by_score``: the game's final scores rank every seat (its spec's ``ranked_by_score``); in the
+    others, the losers tie below the winners."""
+    by_score = by_score and scores is not None and len(scores) == n_seats
 
     def key(seat: int) -> tuple[int, int]:
         if seat in forfeited:
@@ -120,7 +119,7 @@ class SeatResult:
 
 
 def seat_results(
-    kind: str, seats: Sequence[int], result: Mapping[str, Any], forfeited: Collection[int]
+    by_score: bool, seats: Sequence[int], result: Mapping[str, Any], forfeited: Collection[int]
 ) -> tuple[SeatResult, ...]:
     """The seats of a finished game (user ids in seat order), from its stored outcome (``winners``,
     ``scores``, ``draw``: `bot.rules.base.Outcome` as JSON) and the seats that forfeited."""
@@ -136,7 +135,7 @@ def seat_results(
         scores = None
     draw = bool(result.get("draw"))
     gone = {s for s in forfeited if 0 <= s < n}
-    placed = places(kind, n, winners=winners, scores=scores, forfeited=gone)
+    placed = places(by_score, n, winners=winners, scores=scores, forfeited=gone)
     return tuple(
         SeatResult(
             seat=seat,

@@ -71,6 +71,13 @@ Action = ActionJSON  # the name the Discord layer imports for the JSON form
 FORFEIT: dict[str, str] = {"type": "forfeit"}
 
 
+def forfeit_of(action: Mapping[str, Any]) -> str | None:
+    """None, or how a logged action forfeited: ``"left"`` or ``"timeout"``."""
+    if action.get("type") != "forfeit":
+        return None
+    return "timeout" if action.get("reason") == "timeout" else "left"
+
+
 # ---- records as JSON --------------------------------------------------------------------------------
 
 

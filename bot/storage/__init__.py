@@ -29,7 +29,7 @@ database's name (a ``postgresql://`` URL, or a SQLite file); no caller knows whi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from bot.storage.driver import Driver
 from bot.storage.errors import Conflict, StaleVersion, StorageError
@@ -82,16 +82,18 @@ __all__ = [
 class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records):
     """The bot's database: one driver, and every repository's queries run on it."""
 
-    def __init__(self, driver: Driver) -> None:
+    def __init__(self, driver: Driver, *, score_ranked: Collection[str] = ()) -> None:
         super().__init__(driver)
         self.driver = driver
+        self.score_ranked = frozenset(score_ranked)
 
     @classmethod
-    async def open(cls, database: str) -> Storage:
+    async def open(cls, database: str, *, score_ranked: Collection[str] = ()) -> Storage:
         """Open ``database``, migrated to the latest schema: a ``postgresql://`` (or ``postgres://``)
         URL is a PostgreSQL database; a file path, or ``sqlite:///path``, a SQLite file (created if
-        missing)."""
-        storage = cls(await open_driver(database, migrations=MIGRATIONS))
+        missing). ``score_ranked``: the games whose final scores rank every seat (see
+        `bot.registry.SCORE_RANKED`)."""
+        storage = cls(await open_driver(database, migrations=MIGRATIONS), score_ranked=score_ranked)
         try:
             await storage.backfill_records()  # once, after migration 8: the games finished before it
         except BaseException:

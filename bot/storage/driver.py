@@ -95,6 +95,11 @@ class Repository:
     repository's methods, so a repository's method names are the storage's public API: keep them
     distinct across repositories (a test checks)."""
 
+    # The games whose final scores rank every seat (the others: the losers tie below the winners),
+    # by name: told by whoever opens the storage (`bot.registry.SCORE_RANKED`), since the storage
+    # knows no game.
+    score_ranked: frozenset[str] = frozenset()
+
     def __init__(self, db: Driver) -> None:
         self._db = db
 

@@ -339,7 +339,9 @@ class Games(Repository):
                 game_id,
                 expected_version,
                 sets,
-                remember(game_id, seat, action, result),  # before the waits change (see there)
+                remember(
+                    game_id, seat, action, result, self.score_ranked
+                ),  # before the waits change (see there)
                 sync_waits(game_id, waiting),
                 append_move(game_id, seat, action),
                 effects=effects,

@@ -8,16 +8,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot import clock
+from bot.rules.base import forfeit_of
 from bot.storage.driver import Q, Repository, Txn
 from bot.storage.rows import MoveRow, dumps
 
 
 def append(game_id: int, seat: int, action: Mapping[str, Any]) -> Txn[None]:
-    """Log the move after the game's last one (inside the transaction that swaps in its state)."""
+    """Log the move after the game's last one (inside the transaction that swaps in its state), with
+    how it forfeited, if it is a forfeit (``moves.forfeit``: 'left' or 'timeout')."""
     yield Q(
-        "INSERT INTO moves (game_id, seq, seat, action, created_at) VALUES "
-        "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?)",
-        (game_id, game_id, seat, dumps(dict(action)), clock.now()),
+        "INSERT INTO moves (game_id, seq, seat, action, created_at, forfeit) VALUES "
+        "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?, ?)",
+        (game_id, game_id, seat, dumps(dict(action)), clock.now(), forfeit_of(action)),
     )
 
 

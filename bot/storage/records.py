@@ -20,7 +20,7 @@ import itertools
 import json
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from bot import clock as bot_clock
@@ -44,7 +44,11 @@ def _is_forfeit(action: Mapping[str, Any]) -> bool:
 
 
 def on_move(
-    game_id: int, seat: int, action: Mapping[str, Any], result: Mapping[str, Any] | None
+    game_id: int,
+    seat: int,
+    action: Mapping[str, Any],
+    result: Mapping[str, Any] | None,
+    score_ranked: Collection[str] = (),
 ) -> Txn[None]:
     """What a move adds to the memory, in the move's own transaction (before the seats' waits are
     synced: the mover's wait says since when the game waited for them): the mover's time to move
@@ -64,13 +68,13 @@ def on_move(
     rows = yield Q("SELECT seat, moves, seconds FROM move_clock WHERE game_id = ?", (game_id,))
     clock = {int(r[0]): (int(r[1]), float(r[2])) for r in rows}
     yield Q("DELETE FROM move_clock WHERE game_id = ?", (game_id,))
-    forfeits = yield Q(
-        "SELECT seat, action FROM moves WHERE game_id = ? AND action LIKE ?", (game_id, '%"forfeit"%')
-    )
-    forfeited = {int(s) for s, a in forfeits if _is_forfeit(json.loads(a))}
+    forfeits = yield Q("SELECT seat FROM moves WHERE game_id = ? AND forfeit IS NOT NULL", (game_id,))
+    forfeited = {int(s) for (s,) in forfeits}
     if _is_forfeit(action):
         forfeited.add(seat)
-    yield from record_finished(game_id, result, forfeited=forfeited, clock=clock, finished_at=now)
+    yield from record_finished(
+        game_id, result, forfeited=forfeited, clock=clock, finished_at=now, score_ranked=score_ranked
+    )
 
 
 def record_finished(
@@ -80,6 +84,7 @@ def record_finished(
     forfeited: set[int],
     clock: Mapping[int, tuple[int, float]],
     finished_at: float,
+    score_ranked: Collection[str] = (),
 ) -> Txn[None]:
     """Record a finished game: its seats' results, and every player's rating, tally, rivals and
     period standings. ``clock``: per seat, (moves timed, seconds). A game outside a server is not
@@ -91,7 +96,7 @@ def record_finished(
     seat_rows = yield Q("SELECT user_id, name FROM seats WHERE game_id = ? ORDER BY position", (game_id,))
     seats = [int(r[0]) for r in seat_rows]
     names = [str(r[1]) for r in seat_rows]
-    results = seat_results(kind, seats, result, forfeited)
+    results = seat_results(kind in score_ranked, seats, result, forfeited)
     players = sorted({r.player for r in results})
     # Claim the players' rating rows before reading them: a game finishing at the same time with a
     # player in common (on another connection, or in another process) waits here until this one
@@ -234,7 +239,7 @@ def _log_clock(moves: Sequence[tuple[int, Mapping[str, Any], float]]) -> dict[in
     return clock
 
 
-def backfill() -> Txn[int]:
+def backfill(score_ranked: Collection[str]) -> Txn[int]:
     """Record every finished game not recorded yet, in the order they finished (their last change),
     if the migration asked for it; answers how many."""
     # Taking the mark off first is the claim: of two processes starting together, the second waits
@@ -255,16 +260,17 @@ def backfill() -> Txn[int]:
                 "Recorded %d of %d finished games (%.0f s)", done, len(games), time.monotonic() - started
             )
         logged = yield Q(
-            "SELECT seat, action, created_at FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+            "SELECT seat, action, created_at, forfeit FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
         )
-        moves = [(int(s), json.loads(a), float(t)) for s, a, t in logged]
-        forfeited = {seat for seat, action, _ in moves if _is_forfeit(action)}
+        moves = [(int(s), json.loads(a), float(t)) for s, a, t, _ in logged]
+        forfeited = {int(s) for s, _, _, f in logged if f is not None}
         yield from record_finished(
             int(game_id),
             json.loads(result) if result else {},
             forfeited=forfeited,
             clock=_log_clock(moves),
             finished_at=float(finished_at),
+            score_ranked=score_ranked,
         )
     if games:
         log.info("Recorded the %d finished games in %.1f s", len(games), time.monotonic() - started)
@@ -284,7 +290,7 @@ def _period(period: str, now: float | None) -> str | None:
 class Records(Repository):
     async def backfill_records(self) -> int:
         """Record the games finished before the memory existed (once, after the migration)."""
-        return await self._db.write(backfill())
+        return await self._db.write(backfill(self.score_ranked))
 
     async def leaderboard(
         self, *, guild_id: int, kind: str, period: str = ALL_TIME, limit: int = 10, now: float | None = None

@@ -287,4 +287,12 @@ MIGRATIONS: tuple[str, ...] = (
     """
     CREATE INDEX games_by_lobby_message ON games (lobby_message_id) WHERE lobby_message_id IS NOT NULL;
     """,
+    # 14 (forfeits are a column, not a text search): how a logged move forfeited ('left' or
+    # 'timeout'; NULL for a game's own moves), written with the move. Moves logged before are read
+    # once here (the log's JSON is written compact with sorted keys, so the text is exact).
+    """
+    ALTER TABLE moves ADD COLUMN forfeit TEXT;
+    UPDATE moves SET forfeit = CASE WHEN action LIKE '%"reason":"timeout"%' THEN 'timeout' ELSE 'left' END
+        WHERE action LIKE '%"type":"forfeit"%';
+    """,
 )

@@ -112,3 +112,37 @@ def test_the_specs_are_the_games_parts() -> None:
         assert spec.secret == (spec.private is not None)
         assert spec.player.__module__ == f"cogs.{name}.player"
         assert spec.commands.__module__ == f"cogs.{name}.commands"
+
+
+def test_the_games_ranked_by_score_are_those_whose_scores_rank_every_seat() -> None:
+    from bot.registry import SCORE_RANKED
+
+    assert {"dots", "numbers", "divisors"} == SCORE_RANKED  # (Procession has no scores; Up-Down-Stay's
+    # winners come from its last deal, where the losers tie)
+
+
+def test_nothing_in_bot_but_the_registry_names_a_game() -> None:
+    """The framework is the same for every game: only bot/registry.py names them (in code: texts
+    people read may give an example command)."""
+    found = []
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        if path.name == "registry.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+                if node.value in GAMES:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}")
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+                if any(n.startswith("cogs.") and n.split(".")[1] in GAMES for n in names):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: imports a game")
+    assert found == []

@@ -29,41 +29,41 @@ ANN, BEA, CY, DI = 11, 12, 13, 14
 
 
 def test_scored_games_rank_by_score_and_ties_share_a_place() -> None:
-    assert places("dots", 4, winners={1}, scores=[3, 9, 5, 5], forfeited=()) == (4, 1, 2, 2)
-    assert places("divisors", 3, winners={0, 2}, scores=[7, 2, 7], forfeited=()) == (1, 3, 1)
+    assert places(True, 4, winners={1}, scores=[3, 9, 5, 5], forfeited=()) == (4, 1, 2, 2)
+    assert places(True, 3, winners={0, 2}, scores=[7, 2, 7], forfeited=()) == (1, 3, 1)
 
 
 def test_procession_and_updown_tie_the_losers_below_the_winners() -> None:
-    assert places("procession", 4, winners={2}, scores=None, forfeited=()) == (2, 2, 1, 2)
+    assert places(False, 4, winners={2}, scores=None, forfeited=()) == (2, 2, 1, 2)
     # Up-Down-Stay after a playoff: the scores come from different deals and are not compared.
-    assert places("updown", 3, winners={0}, scores=[2, 5, 1], forfeited=()) == (1, 2, 2)
+    assert places(False, 3, winners={0}, scores=[2, 5, 1], forfeited=()) == (1, 2, 2)
 
 
 def test_a_forfeit_places_last_below_everyone_and_forfeits_tie() -> None:
     # Bea had the best score when she left: she still places last.
-    assert places("dots", 4, winners={0}, scores=[4, 9, 1, 0], forfeited={1}) == (1, 4, 2, 3)
-    assert places("numbers", 2, winners={0}, scores=[0, 12], forfeited={1}) == (1, 2)
-    assert places("procession", 4, winners={3}, scores=None, forfeited={0, 1}) == (3, 3, 2, 1)
+    assert places(True, 4, winners={0}, scores=[4, 9, 1, 0], forfeited={1}) == (1, 4, 2, 3)
+    assert places(True, 2, winners={0}, scores=[0, 12], forfeited={1}) == (1, 2)
+    assert places(False, 4, winners={3}, scores=None, forfeited={0, 1}) == (3, 3, 2, 1)
 
 
 def test_seat_results_read_the_stored_outcome() -> None:
     hard = computer_id("hard", 2)
     out = seat_results(
-        "numbers", [ANN, hard], {"winners": [0, 1], "scores": [3, 3], "draw": True, "reason": "x"}, set()
+        True, [ANN, hard], {"winners": [0, 1], "scores": [3, 3], "draw": True, "reason": "x"}, set()
     )
     assert [(r.place, r.won, r.forfeited, r.score) for r in out] == [
         (1, False, False, 3),
         (1, False, False, 3),
     ]
     assert out[1].player == computer_id("hard", 1) and out[1].user_id == hard
-    left = seat_results("dots", [ANN, BEA, CY], {"winners": [2], "scores": [5, 1, 2]}, {0})
+    left = seat_results(True, [ANN, BEA, CY], {"winners": [2], "scores": [5, 1, 2]}, {0})
     assert [(r.place, r.won, r.forfeited) for r in left] == [
         (3, False, True),
         (2, False, False),
         (1, True, False),
     ]
     # A malformed or partial result still places everyone (here: nobody won, nobody scored).
-    assert [r.place for r in seat_results("dots", [ANN, BEA], {"scores": [1]}, set())] == [1, 1]
+    assert [r.place for r in seat_results(True, [ANN, BEA], {"scores": [1]}, set())] == [1, 1]
 
 
 def test_every_computer_of_a_level_is_one_player() -> None:
@@ -97,7 +97,7 @@ def test_a_tie_rates_as_a_tie() -> None:
 
 
 def test_a_forfeit_rates_as_last_place() -> None:
-    result = seat_results("dots", [ANN, BEA, CY], {"winners": [2], "scores": [8, 1, 5]}, {0})
+    result = seat_results(True, [ANN, BEA, CY], {"winners": [2], "scores": [8, 1, 5]}, {0})
     new = rate({}, [Entry(r.player, r.place) for r in result])
     assert new[CY].mu > new[BEA].mu > new[ANN].mu
 

@@ -19,6 +19,7 @@ import pytest
 
 from bot.memory.ratings import Rating, recompute, shown
 from bot.players.seats import computer_id, computer_name
+from bot.registry import SCORE_RANKED
 from bot.storage import MIGRATIONS, GameRow, StaleVersion, Storage, records
 from bot.storage.driver import fetch
 from bot.storage.sqlite import SqliteDriver
@@ -50,7 +51,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 
 @pytest.fixture
 async def storage(database: str, clock: Clock) -> AsyncIterator[Storage]:
-    storage = await Storage.open(database)
+    storage = await Storage.open(database, score_ranked=SCORE_RANKED)
     yield storage
     await storage.close()
 
@@ -311,7 +312,7 @@ async def test_games_finished_before_the_memory_are_recorded_once_at_start(
 ) -> None:
     path = tmp_path / "old.sqlite3"
     build_v7_database(path, OLD_GAMES)
-    storage = await Storage.open(str(path))
+    storage = await Storage.open(str(path), score_ranked=SCORE_RANKED)
     try:
         assert await storage.schema_version() == len(MIGRATIONS)
         assert await storage.get_meta(key="records_backfill") is None
@@ -330,7 +331,7 @@ async def test_games_finished_before_the_memory_are_recorded_once_at_start(
         assert dots.moves >= 1
     finally:
         await storage.close()
-    again = await Storage.open(str(path))  # nothing is recorded twice
+    again = await Storage.open(str(path), score_ranked=SCORE_RANKED)  # nothing is recorded twice
     try:
         assert await again.rating_table() == kept
         assert len(await again.recorded_games()) == len(OLD_GAMES)
@@ -341,8 +342,8 @@ async def test_games_finished_before_the_memory_are_recorded_once_at_start(
 async def test_the_backfill_rates_as_the_live_path_would(tmp_path: Path, clock: Clock) -> None:
     path = tmp_path / "old.sqlite3"
     build_v7_database(path, OLD_GAMES)
-    old = await Storage.open(str(path))
-    live = await Storage.open(str(tmp_path / "live.sqlite3"))
+    old = await Storage.open(str(path), score_ranked=SCORE_RANKED)
+    live = await Storage.open(str(tmp_path / "live.sqlite3"), score_ranked=SCORE_RANKED)
     try:
         for kind, seats, result, forfeits in OLD_GAMES:
             await finish_game(live, seats, result, kind=kind, forfeits=forfeits)
@@ -359,7 +360,7 @@ async def test_the_backfill_says_how_far_it_is(
     path = tmp_path / "old.sqlite3"
     build_v7_database(path, OLD_GAMES)
     with caplog.at_level(logging.INFO, logger="bot.storage.records"):
-        old = await Storage.open(str(path))
+        old = await Storage.open(str(path), score_ranked=SCORE_RANKED)
     await old.close()
     said = [r.getMessage() for r in caplog.records if r.name == "bot.storage.records"]
     total = len(OLD_GAMES)

@@ -92,9 +92,14 @@ def build_v4_database(path: Path) -> None:
         "INSERT INTO seats (game_id, position, user_id, name) VALUES (5, ?, ?, ?)",
         [(0, 10, "Ann"), (1, 11, "Bea")],
     )
-    db.execute(
-        "INSERT INTO moves (game_id, seq, seat, action, created_at) VALUES (5, 1, 0, ?, 1.5)",
-        ('{"type":"flip"}',),
+    db.executemany(
+        "INSERT INTO moves (game_id, seq, seat, action, created_at) VALUES (5, ?, ?, ?, 1.5)",
+        [
+            (1, 0, '{"type":"flip"}'),
+            # (not in this game's log: here to see migration 14 read the forfeits of an old log)
+            (2, 1, '{"reason":"timeout","type":"forfeit"}'),
+            (3, 0, '{"type":"forfeit"}'),
+        ],
     )
     db.execute("INSERT INTO dm_links (game_id, user_id, blocked) VALUES (5, 11, 1)")
     db.execute("INSERT INTO waits (game_id, seat, since, deadline) VALUES (5, 1, 2.0, 602.0)")
@@ -106,7 +111,7 @@ async def test_a_version_4_database_upgrades_and_keeps_its_games(tmp_path: Path)
     build_v4_database(path)
     storage = await Storage.open(str(path))
     try:
-        assert await storage.schema_version() == len(MIGRATIONS) == 13
+        assert await storage.schema_version() == len(MIGRATIONS) == 14
         game = await storage.get_game(game_id=5)
         assert game.place_id == game.channel_id and game.thread_id is None  # played where it was
         assert (game.status, game.version, game.state, game.board_message_id, game.timeout_s) == (
@@ -117,7 +122,7 @@ async def test_a_version_4_database_upgrades_and_keeps_its_games(tmp_path: Path)
             600,
         )
         assert (game.seats, game.names) == ((10, 11), ("Ann", "Bea"))
-        assert [m.action for m in await storage.moves(game_id=5)] == [{"type": "flip"}]
+        assert [m.action for m in await storage.moves(game_id=5)][:1] == [{"type": "flip"}]
         assert (await storage.get_dm_link(game_id=5, user_id=11)).blocked
         assert [w.seat for w in await storage.waits_of_game(game_id=5)] == [1]
         # The new tables work on the old game.
@@ -130,7 +135,10 @@ async def test_a_version_4_database_upgrades_and_keeps_its_games(tmp_path: Path)
         await storage.close()
     db = sqlite3.connect(path)
     names = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+    forfeits = db.execute("SELECT seq, forfeit FROM moves WHERE game_id = 5 ORDER BY seq").fetchall()
     db.close()
+    assert forfeits[:3] == [(1, None), (2, "timeout"), (3, "left")]  # migration 14 read the old log
+    assert forfeits[3:] == [(4, None)]  # (the move made after the upgrade)
     assert {"outbox", "outbox_by_game", "outbox_by_due", "guild_settings", "user_settings"} <= names
 
 
