@@ -84,7 +84,8 @@ def forfeit_of(action: Mapping[str, Any]) -> str | None:
 def fields_json(record: Any) -> dict[str, Any]:
     """A frozen dataclass as JSON data: each field in order, under its name less a trailing ``_``
     (``Line.from_`` is logged as ``"from"``), its value made plain: a tuple or list becomes a list (of
-    plain values), a frozenset a sorted list, a dict a deep copy, a value with a ``to_dict`` that dict;
+    plain values), a frozenset a sorted list, a dict a deep copy, an enum its value, a value with a
+    ``to_dict`` that dict;
     numbers, strings, booleans and None stay as they are. A class whose JSON is just that takes it as
     its method: ``to_dict = fields_json``."""
     return {_json_key(f.name): _plain(getattr(record, f.name)) for f in fields(record)}
@@ -103,6 +104,8 @@ def _plain(value: Any) -> Any:
         return {k: _plain(v) for k, v in value.items()}  # a copy (JSON data: plain values all through)
     if isinstance(value, Msg):
         return str(value)  # a sentence to translate is logged in English
+    if isinstance(value, Enum):
+        return value.value  # a StrEnum is stored as its string
     to_dict = getattr(value, "to_dict", None)
     return value if to_dict is None else to_dict()
 
