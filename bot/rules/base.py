@@ -40,7 +40,6 @@ frozen dataclass per kind, its ``"type"`` in the stored JSON on the class (``TYP
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import Enum
@@ -435,13 +434,6 @@ def stored_int(value: Any, game: str | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{_invalid(game)}{value!r} is not an integer")
     return value
-
-
-def stored_event(value: Any, game: str | None = None) -> dict[str, Any]:
-    """TRANSITION: an event of a stored state as its dict, until every game's events are GameEvents."""
-    if not isinstance(value, Mapping) or not isinstance(value.get("type"), str):
-        raise ValueError(f"{_invalid(game)}malformed event")
-    return copy.deepcopy(dict(value))
 
 
 def _invalid(game: str | None) -> str:

@@ -181,16 +181,13 @@ class PrivatePresenter(Generic[V]):
     turn_shown: bool = True
 
 
-def quiet_when(*kinds: type[GameEvent] | str) -> Callable[[News[Any]], bool]:
+def quiet_when(*kinds: type[GameEvent]) -> Callable[[News[Any]], bool]:
     """A move is quiet when every event it made is one of ``kinds`` (a secret choice that changes
     nothing anyone can see yet): ``quiet_when(numbers.Picked)``."""
 
     def quiet(news: News[Any]) -> bool:
         events = news.after.events
-        classes = tuple(k for k in kinds if not isinstance(k, str))  # TRANSITION: strings go
-        return bool(events) and all(
-            e["type"] in kinds if isinstance(e, dict) else isinstance(e, classes) for e in events
-        )
+        return bool(events) and all(isinstance(e, kinds) for e in events)
 
     return quiet
 
