@@ -144,9 +144,9 @@ def run_quetbot(options: list[str]) -> None:
 
     fixed = os.environ.get("QUETBOT_FIXED_SEED", "").strip()
     if fixed:
-        import bot.service
+        import bot.service.lobby
 
-        bot.service.secrets = FixedSeed(int(fixed))  # type: ignore[assignment]
+        bot.service.lobby.secrets = FixedSeed(int(fixed))  # type: ignore[assignment]
 
     create = entry.create_bot
 

@@ -32,7 +32,7 @@ from bot.memory.periods import PERIODS
 from bot.players import LEVELS
 from bot.players.seats import computer_id, computer_name
 from bot.registry import GAMES, RULES, SCORE_RANKED
-from bot.service import GameService
+from bot.service import Services
 from bot.storage import Storage
 from bot.storage.driver import Many, Q, Txn
 from bot.table.catalog import Catalog, GameKind
@@ -131,7 +131,7 @@ def memory_for(storage: Storage) -> Memory:
     catalog = Catalog()
     for kind in KINDS:
         catalog.add(GameKind.of(GAMES[kind]))
-    router = Router(GameService(storage), Replies())
+    router = Router(Services.build(storage, RULES).games, Replies())
     deps = cast(Deps, type("BenchDeps", (), {"storage": storage, "router": router, "catalog": catalog})())
     return Memory(deps)
 

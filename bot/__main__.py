@@ -5,19 +5,27 @@ gateway shards in this process; the command line wins over the environment.
 
 ``quetbot migrate --from FILE --to URL`` copies a SQLite database into an empty PostgreSQL one and
 verifies the copy (`bot.storage.transfer`; here only its words and exit status: 0 done and verified,
-1 copied but not verified, 2 refused or failed with nothing written). Only a first argument
-``migrate`` selects it, so ``quetbot`` and its options parse exactly as before.
+1 copied but not verified, 2 refused or failed with nothing written).
+
+``quetbot backup --to PATH`` writes a consistent, verified copy of the live database (``--from``, or
+QUETBOT_DB) as a SQLite file, safe while the bot runs (`bot.storage.backup`; exit status: 0 written
+and verified, 1 not verified, 2 refused or failed; in both PATH is left as it was).
+
+Only a first argument ``migrate`` or ``backup`` selects those, so ``quetbot`` and its options parse
+exactly as before.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 import discord
+from dotenv import find_dotenv, load_dotenv
 
 from bot import logs
 from bot.app import create_bot
@@ -51,7 +59,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.epilog = (
         "quetbot migrate --from FILE --to URL: copy a SQLite database into an empty PostgreSQL "
-        "database and verify the copy (see quetbot migrate --help)."
+        "database and verify the copy (see quetbot migrate --help). "
+        "quetbot backup --to PATH: a verified copy of the live database as a SQLite file, safe while "
+        "the bot runs (see quetbot backup --help)."
     )
     return parser
 
@@ -122,6 +132,72 @@ def run_migrate(argv: Sequence[str]) -> int:
     return 0
 
 
+def _backup_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="quetbot backup",
+        allow_abbrev=False,
+        description="Write a consistent copy of the bot's database as a SQLite file, safe while the bot "
+        "runs (SQLite: its online backup API; PostgreSQL: one repeatable-read snapshot), then verify it "
+        "as quetbot migrate does: every game's move log replays to its stored state, and every table "
+        "holds the rows the database held at that moment. The copy is written beside PATH and renamed "
+        "to PATH only once verified; on any failure PATH is left as it was. To restore, point "
+        "QUETBOT_DB at the file, or quetbot migrate --from PATH --to postgresql://...",
+    )
+    parser.add_argument(
+        "--to", dest="target", metavar="PATH", required=True, help="the backup file to write (a new path)"
+    )
+    parser.add_argument(
+        "--from",
+        dest="source",
+        metavar="DB",
+        help="the database: a SQLite file or a postgresql:// URL (default: QUETBOT_DB, from the "
+        "environment or .env, else quetbot.sqlite3)",
+    )
+    parser.add_argument("--force", action="store_true", help="replace PATH if it exists")
+    return parser
+
+
+def run_backup(argv: Sequence[str]) -> int:
+    """``quetbot backup``: the exit status."""
+    from bot.storage import StorageError
+    from bot.storage.backup import NotVerified, backup
+
+    args = _backup_parser().parse_args(argv)
+    source = args.source
+    if source is None:
+        load_dotenv(find_dotenv(usecwd=True))  # (.env in the working directory, as documented)
+        source = os.environ.get("QUETBOT_DB", "").strip() or "quetbot.sqlite3"
+    try:
+        done = asyncio.run(backup(source, args.target, force=args.force))
+    except NotVerified as exc:
+        print(f"quetbot: the backup does not verify ({_counted(exc.count, 'problem')}):", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"  {problem}", file=sys.stderr)
+        if exc.count > len(exc.problems):
+            print(f"  ... and {exc.count - len(exc.problems)} more", file=sys.stderr)
+        if exc.faithful:
+            print(
+                "Every table holds the database's rows: these games do not replay in the database "
+                "either (changed outside the bot?).",
+                file=sys.stderr,
+            )
+        print(f"Nothing was written to {args.target}.", file=sys.stderr)
+        return 1
+    except StorageError as exc:
+        print(f"quetbot: {exc}", file=sys.stderr)
+        return 2
+    checked = done.verified
+    print(
+        f"Backed up {done.source} to {done.path} ({done.method}): schema version {done.schema_version}, "
+        f"{len(done.tables)} tables, {done.rows:,} rows, in {done.seconds:.1f} s."
+    )
+    print(
+        f"Backup verified: {checked.games:,} games replay to their stored states ({checked.moves:,} "
+        f"moves); {checked.tables} tables ({checked.rows:,} rows) hold the database's rows as of the backup."
+    )
+    return 0
+
+
 def _counted(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
@@ -130,6 +206,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["migrate"]:
         sys.exit(run_migrate(argv[1:]))
+    if argv[:1] == ["backup"]:
+        sys.exit(run_backup(argv[1:]))
     args = _parser().parse_args(argv)
     try:
         settings = load_settings(shard_count=args.shard_count, shards=args.shards)

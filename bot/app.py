@@ -1,4 +1,4 @@
-"""The composition root: builds storage, the service, the table machinery and the scheduler, and
+"""The composition root: builds storage, the services, the table machinery and the scheduler, and
 wires them into the discord.py client. Nothing imports this module but the entry point."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import hashlib
 import json
 import logging
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -19,7 +20,7 @@ from bot.i18n.audience import Audiences
 from bot.i18n.commands import CommandTranslator
 from bot.registry import GAMES, RULES, SCORE_RANKED
 from bot.scheduler import Scheduler
-from bot.service import GameService
+from bot.service import Changes, Games, Services
 from bot.storage import OutboxItem, Storage
 from bot.table.boards import Boards
 from bot.table.cards import Cards
@@ -30,7 +31,7 @@ from bot.table.lobby import Lobbies
 from bot.table.minds import Minds
 from bot.table.notices import Reminders
 from bot.table.notify import Notify
-from bot.table.outbox import Done, Outbox
+from bot.table.outbox import Carrier, Done, Outbox
 from bot.table.panels import Panels
 from bot.table.play import Plays
 from bot.table.replies import GameTree, Replies
@@ -44,10 +45,54 @@ from cogs.game import GameAdmin
 log = logging.getLogger(__name__)
 
 
+def _carriers(
+    places: Places,
+    boards: Boards,
+    cards: Cards,
+    panels: Panels,
+    lobbies: Lobbies,
+    reminders: Reminders,
+) -> tuple[tuple[str, Carrier], ...]:
+    """Which object carries out each kind of outbox item."""
+    return (
+        ("thread", places.carry_thread),
+        ("announce", cards.following(boards.carry_announce)),
+        ("start", boards.carry_start),
+        ("card", cards.carry_card),
+        ("lobby", cards.carry_card),
+        ("post_card", cards.carry_post),
+        ("strip", boards.carry_strip),
+        ("panel", panels.carry_panel),
+        ("refresh", panels.carry_refresh),
+        ("dm_closed", panels.carry_dm_closed),
+        ("closed", lobbies.carry_closed),
+        ("expired", lobbies.carry_expired),
+        ("remind", reminders.carry_remind),
+        ("remind_dm", reminders.carry_remind_dm),
+        ("nudge", reminders.carry_nudge),
+    )
+
+
+def _recorder(games: Games) -> Callable[[OutboxItem, Done], None]:
+    """What the outbox tells the games once an item is carried out: the messages and DM links it
+    made, kept in the cache at once."""
+
+    def recorded(item: OutboxItem, done: Done) -> None:
+        games.cache.set_messages(
+            item.game_id,
+            board_message_id=done.board_message_id,
+            lobby_message_id=done.lobby_message_id,
+            place_id=done.place_id,
+        )
+        games.links_recorded(dm_panel=done.dm_panel, dm_blocked=done.dm_blocked)
+
+    return recorded
+
+
 class QuetBot(commands.Bot):
     storage: Storage
     audiences: Audiences
-    service: GameService
+    services: Services
     scheduler: Scheduler
     outbox: Outbox
     tools: Tools
@@ -71,21 +116,23 @@ class QuetBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.storage = storage = await Storage.open(self.settings.db_path, score_ranked=SCORE_RANKED)
-        self.service = service = GameService(storage, RULES, shared=self.settings.shares_database)
+        changes = Changes()  # (the scheduler listens)
+        shared = self.settings.shares_database
+        self.services = services = Services.build(storage, RULES, shared=shared, changes=changes)
+        games = services.games
         self.catalog = catalog = Catalog()
-        router = Router(service, Replies())
+        router = Router(games, Replies())
         self.clock = clock = Clock(self.settings.clock_offset_file)
         install_clock(clock)
         # This process's name in claims and leases of due work: its host and shards, the same after
         # a restart, so a restarted process takes back what it held at once (others wait for the
         # claim to expire).
         holder = self.settings.instance or f"{socket.gethostname()}:{self.settings.shard_label}"
-        shared = self.settings.shares_database
         self.outbox = outbox = Outbox(storage, clock, holder=holder if shared else None)
         self.notify = notify = Notify(storage)
         await notify.load()
         self.audiences = audiences = Audiences(storage, shared=self.settings.shares_database)
-        deps = Deps(self, service, storage, catalog, router, outbox, Shown(), notify, audiences)
+        deps = Deps.of(self, services, storage, catalog, router, outbox, Shown(), notify, audiences)
         places = Places(deps)
         boards = Boards(deps, places)
         cards = Cards(deps, boards, places)
@@ -99,47 +146,22 @@ class QuetBot(commands.Bot):
         )
         self.scheduler = Scheduler(
             storage,
-            service,
+            games,
+            services.lobby,
             plays,
             outbox,
             computers=computers,
             ready=self.wait_until_ready,
             clock=clock,
             holder=holder,
+            changes=changes,
         )
-        service.on_change = self.scheduler.changed
         computers.on_finished = self.scheduler.poke
         router.on_click(ANY_GAME, "mine", panels.on_mine)
 
-        for kind, carrier in (
-            ("thread", places.carry_thread),
-            ("announce", cards.following(boards.carry_announce)),
-            ("start", boards.carry_start),
-            ("card", cards.carry_card),
-            ("lobby", cards.carry_card),
-            ("post_card", cards.carry_post),
-            ("strip", boards.carry_strip),
-            ("panel", panels.carry_panel),
-            ("refresh", panels.carry_refresh),
-            ("dm_closed", panels.carry_dm_closed),
-            ("closed", lobbies.carry_closed),
-            ("expired", lobbies.carry_expired),
-            ("remind", reminders.carry_remind),
-            ("remind_dm", reminders.carry_remind_dm),
-            ("nudge", reminders.carry_nudge),
-        ):
+        for kind, carrier in _carriers(places, boards, cards, panels, lobbies, reminders):
             outbox.carry(kind, carrier)
-
-        def recorded(item: OutboxItem, done: Done) -> None:
-            service.cache.set_messages(
-                item.game_id,
-                board_message_id=done.board_message_id,
-                lobby_message_id=done.lobby_message_id,
-                place_id=done.place_id,
-            )
-            service.links_recorded(dm_panel=done.dm_panel, dm_blocked=done.dm_blocked)
-
-        outbox.on_completed = recorded
+        outbox.on_completed = _recorder(games)
 
         self.tools = tools = Tools(deps, boards, panels, plays, lobbies, places)
         self.cards = cards

@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from dotenv import load_dotenv
+from dotenv import find_dotenv, load_dotenv
 
 from bot.logs import FORMATS, LEVELS
 from bot.storage import StorageError, sqlite_path
@@ -110,7 +110,7 @@ def load_settings(
     """Settings from `env` (default: the environment and .env); `shard_count` and `shards` (the
     command line's) take the place of QUETBOT_SHARD_COUNT and QUETBOT_SHARDS when given."""
     if env is None:
-        load_dotenv()
+        load_dotenv(find_dotenv(usecwd=True))  # (.env in the working directory, as documented)
         env = dict(os.environ)
     token = env.get("DISCORD_TOKEN", "").strip()
     if not token:

@@ -1,5 +1,6 @@
 """The deadline clock: reminders halfway to a deadline, forfeits at it, lobbies closed after a day,
-and computer players' moves a short pause after the rules start waiting for them.
+and computer players' moves a short pause after the rules start waiting for them; and retention:
+interaction tokens dropped after 15 minutes, typed answers after a day.
 
 Everything it acts on is in the database (`waits`, the lobbies' ages), so nothing lives only in
 memory: after a restart it simply looks at what is due. What a due item owes the world (a reminder,
@@ -18,7 +19,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.deadlines import LOBBY_LIFETIME, MIN_TIMEOUT
 from bot.errors import GameError
-from bot.service import GameService, Loaded
+from bot.service import Changes, Games, Loaded, LobbyLife
 from bot.storage import Effect, StaleVersion, Storage, Wait
 from bot.table.computers import Computers
 from bot.table.outbox import Outbox
@@ -29,13 +30,19 @@ log = logging.getLogger(__name__)
 MAX_SLEEP = 300.0
 MOVABLE_SLEEP = 1.0  # the longest sleep when a test may move the clock (QUETBOT_CLOCK_OFFSET_FILE)
 CLAIM = 60.0  # seconds a process's claim on a due computer move or forfeit holds (then another may)
+# Retention (PRIVACY.md): interaction tokens are dropped after their 15 minutes, typed answers
+# waiting for a game after a day; looked at once a minute at most.
+TOKEN_KEPT = 15 * 60.0
+TYPED_KEPT = 24 * 3600.0
+RETENTION_EVERY = 60.0
 
 
 class Scheduler:
     def __init__(
         self,
         storage: Storage,
-        service: GameService,
+        games: Games,
+        lobby: LobbyLife,
         plays: Plays,
         outbox: Outbox,
         *,
@@ -43,10 +50,12 @@ class Scheduler:
         ready: Callable[[], Awaitable[object]] | None = None,
         clock: Callable[[], float] = time.time,  # (a `bot.clock.Clock` is refreshed on each pass)
         holder: str = "quetbot",  # this process's name in claims (the same after a restart)
+        changes: Changes | None = None,  # (told of every committed change: see `changed`)
     ) -> None:
         self.holder = holder
         self.storage = storage
-        self.service = service
+        self.games = games
+        self.lobby = lobby
         self.plays = plays
         self.outbox = outbox
         self.computers = computers
@@ -56,6 +65,9 @@ class Scheduler:
         self._task: asyncio.Task[None] | None = None
         self.idle = asyncio.Event()  # set whenever a pass has finished (tests wait on it)
         self._next_pass = 0.0  # when the sleeping loop looks again, by `clock`
+        self._retention_at = 0.0  # when stale tokens and typed answers were last dropped
+        if changes is not None:
+            changes.listen(self.changed)
 
     def start(self) -> None:
         if self._task is None:
@@ -135,12 +147,17 @@ class Scheduler:
             if claimed:
                 await self._time_out(wait, now)
         for game_id in await self.storage.expired_lobbies(created_before=now - LOBBY_LIFETIME):
-            changed = await self.service.expire_lobby(game_id, effects=[Effect("expired")])
+            changed = await self.lobby.expire_lobby(game_id, effects=[Effect("expired")])
             if changed is not None:
                 self.outbox.kick(changed.effects)
+        if now - self._retention_at >= RETENTION_EVERY:
+            self._retention_at = now
+            await self.storage.drop_stale_tokens(
+                tokens_before=now - TOKEN_KEPT, replies_before=now - TYPED_KEPT
+            )
 
     async def _remind(self, wait: Wait) -> None:
-        game = await self.service.get(wait.game_id)
+        game = await self.games.get(wait.game_id)
         effects: list[Effect] = []
         if game.row.live and wait.seat < len(game.row.seats):
             user_id = game.row.seats[wait.seat]
@@ -166,6 +183,6 @@ class Scheduler:
             return
         if not done:
             # Nothing to forfeit (the seat moved meanwhile): make sure the stale row goes.
-            game = await self.service.get(wait.game_id)
+            game = await self.games.get(wait.game_id)
             if not game.row.live or wait.seat not in game.rules.to_act(game.state):
                 await self.storage.drop_wait(game_id=wait.game_id, seat=wait.seat)

@@ -3,7 +3,7 @@ notify).
 
 A command is about the game played where it is used: in a game's thread, that game; in a channel
 with several games, the one the command fits (a lobby to join, the caller's own game). See
-`GameService.game_here`.
+`Finder.game_here`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from bot.service import Loaded
 from bot.storage import GameRow
 from bot.table.lobby import channel_of
 from bot.table.notify import MODES, describe
+from bot.table.privacy import PrivacyDesk
 from bot.table.records import PERIOD_CHOICES, Memory
 from bot.table.replays import send_replay
 from bot.table.replies import fit, mention, reply_private
@@ -84,7 +85,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
         user_id = interaction.user.id
-        return await self.tools.deps.service.game_here(channel_of(interaction), user_id, prefer=prefer)
+        return await self.tools.deps.finder.game_here(channel_of(interaction), user_id, prefer=prefer)
 
     @app_commands.command(name="join", description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -118,7 +119,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         except WhichGame as which:
             if len(which.game_ids) != 1:  # several: say which they may mean
                 raise
-            row = (await tools.deps.service.get(which.game_ids[0])).row  # theirs, in its thread
+            row = (await tools.deps.games.get(which.game_ids[0])).row  # theirs, in its thread
         except NoGameHere:
             place_id = channel_of(interaction)
             # Games opened here are played in their threads: those are this channel's games.
@@ -133,7 +134,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
                 return
         if row is None:
             raise GameError("No game has been played in this channel yet. Start one with /<game> new.")
-        game = tools.deps.service.load(row)
+        game = tools.deps.games.load(row)
         lang = reader(interaction)
         if row.status == "lobby":
             content, _ = tools.lobbies.message(game, lang)
@@ -247,6 +248,19 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
 
     async def cog_load(self) -> None:
         self.memory = Memory(self.tools.deps)  # registers the history's buttons before any click
+        self.privacy_desk = PrivacyDesk(self.tools.deps)  # and the delete's confirm button
+
+    # ---- people's data (bot/table/privacy.py, PRIVACY.md) ------------------------------------------
+
+    privacy = app_commands.Group(name="privacy", description="Your data: a copy of it, or its deletion")
+
+    @privacy.command(name="export", description="A file with everything this bot keeps about you")
+    async def privacy_export(self, interaction: discord.Interaction) -> None:
+        await self.privacy_desk.export(interaction)
+
+    @privacy.command(name="delete", description="Delete your data here (asks first)")
+    async def privacy_delete(self, interaction: discord.Interaction) -> None:
+        await self.privacy_desk.delete(interaction)
 
     @app_commands.command(
         name="leaderboard", description="This server's best players of a game (only you see it)"

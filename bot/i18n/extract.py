@@ -20,7 +20,7 @@ import inspect
 import pkgutil
 from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
@@ -214,10 +214,18 @@ def command_texts() -> Iterator[Text]:
         path = Path(inspect.getfile(cls)).resolve().relative_to(ROOT).as_posix()
         yield COMMAND_NAME, group, f"/{group}", path
         yield None, str(cls.__cog_group_description__), f"/{group}", path
-        for command in cls.__cog_app_commands__:
+        listed: list[tuple[str, Any]] = []
+        for item in cls.__cog_app_commands__:
+            if isinstance(item, app_commands.Group):  # a subgroup (/game privacy): its name, then its own
+                yield COMMAND_NAME, item.name, f"/{group} {item.name}", path
+                yield None, item.description, f"/{group} {item.name}", path
+                listed += [(f"/{group} {item.name}", c) for c in item.commands]
+            else:
+                listed.append((f"/{group}", item))
+        for prefix, command in listed:
             if not isinstance(command, app_commands.Command):
                 continue
-            where = f"/{group} {command.name}"
+            where = f"{prefix} {command.name}"
             yield COMMAND_NAME, command.name, where, path
             yield None, command.description, where, path
             for param in command.parameters:

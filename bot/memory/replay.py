@@ -2,7 +2,7 @@
 
 Pure: no Discord, no storage. A replay starts from what the game was created with (its kind,
 options, seed and seat count) and applies its logged moves one by one with the rules
-(`bot.games.play`). Each position becomes a *frame* holding only the public view
+(`bot.rules.play`). Each position becomes a *frame* holding only the public view
 (``view_for(state, None)``) and the move as the channel saw it (`News` of two public views), so
 nothing drawn or written from a replay can show a secret before the rules revealed it: a hidden pick
 is, in the frame after it, "Alice has chosen" and nothing more.

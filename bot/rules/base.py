@@ -27,7 +27,7 @@ once, at import, and mypy checks each one statically (its spec's ``GameSpec[Stat
 Seats are 0-based in code; people are named, never numbered by seat (see `bot.errors`). Actions are
 small frozen dataclasses; each one's ``to_json()`` is the JSON object with a ``"type"`` key that the
 move log stores (``{"type": "flip", "position": 3}``), and replaying the log from ``new_game`` with
-`bot.games.play` reproduces the stored state. A game's own moves write that JSON with `move_json` and
+`bot.rules.play` reproduces the stored state. A game's own moves write that JSON with `move_json` and
 are read back by its `Moves`, from their dataclass fields.
 
 A record whose JSON is just its fields (a ``State``, a result) writes it with `fields_json`; its
@@ -124,7 +124,7 @@ class TypedAction(Protocol):
 @dataclass(frozen=True)
 class Forfeit:
     """Leaving the game (``/game leave``, or ``reason="timeout"`` at a missed deadline). Every game
-    takes it, through its ``forfeit`` function (`bot.games.play` routes it there)."""
+    takes it, through its ``forfeit`` function (`bot.rules.play` routes it there)."""
 
     TYPE: ClassVar[str] = "forfeit"
     reason: str | None = None

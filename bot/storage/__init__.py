@@ -13,6 +13,7 @@ against the one signature there is:
     outbox.py    what committed changes still owe the world, written with them
     records.py   the memory of finished games: results, ratings, rivals, leaderboards, history
     settings.py  per-server and per-player settings
+    privacy.py   people's data: one person's export, and forgetting them (a placeholder id)
     meta.py      the bot's own key-value bookkeeping
     rows.py      the frozen row types everything above answers with
     schema.py    the numbered migrations (SQLite's DDL; the PostgreSQL driver translates it)
@@ -21,6 +22,7 @@ against the one signature there is:
     sqlite.py    the SQLite driver: one connection in one thread, one trip per transaction
     postgres.py  the PostgreSQL driver (asyncpg): a pool, the dialect's placeholders and types
     transfer.py  ``quetbot migrate``: a SQLite database copied into PostgreSQL, and the copy verified
+    backup.py    ``quetbot backup``: a verified copy of the live database as a SQLite file
 
 Nothing here caches: every method reads the database (a cache, where one pays, belongs to the
 service layer, which knows when it may be stale). `Storage.open` picks the driver from the
@@ -38,6 +40,7 @@ from bot.storage.messages import Messages
 from bot.storage.meta import Meta
 from bot.storage.moves import Moves
 from bot.storage.outbox import Completion, Outbox
+from bot.storage.privacy import Privacy
 from bot.storage.records import Records
 from bot.storage.replies import Replies
 from bot.storage.rows import (
@@ -79,7 +82,7 @@ __all__ = [
 ]
 
 
-class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records):
+class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records, Privacy):
     """The bot's database: one driver, and every repository's queries run on it."""
 
     def __init__(self, driver: Driver, *, score_ranked: Collection[str] = ()) -> None:

@@ -89,6 +89,12 @@ class Driver(ABC):
         without a better way closes.)"""
         await self.close()
 
+    async def purge(self) -> None:
+        """Make what was deleted or overwritten unrecoverable from the database's files, as far as
+        the driver can (after someone asked to be forgotten). PostgreSQL: nothing here (its
+        autovacuum reclaims dead rows)."""
+        return None
+
 
 class Repository:
     """The queries of some tables, run on one driver. `bot.storage.Storage` inherits every

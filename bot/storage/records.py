@@ -21,12 +21,14 @@ import json
 import logging
 import time
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from bot import clock as bot_clock
 from bot.memory.periods import ALL_TIME, TIMED, period_key
-from bot.memory.ratings import Entry, Finished, Rating, identity_name, rate, seat_results
+from bot.memory.ratings import Entry, Finished, Rating, SeatResult, identity_name, rate, seat_results
 from bot.storage.driver import Many, Q, Repository, Txn
+from bot.storage.privacy import DELETED_FIRST, DELETED_LAST
 from bot.storage.rows import BoardLine, HistoryPage, KindRecord, PastGame, PastSeat, Rival
 
 log = logging.getLogger(__name__)
@@ -34,6 +36,9 @@ log = logging.getLogger(__name__)
 BACKFILL_KEY = "records_backfill"
 PROGRESS_EVERY = 1000  # games between two progress lines of the backfill
 TREND_GAMES = 10  # a rating's trend: its change over the player's last this many games
+# Who a board shows: not the placeholders of people who asked to be forgotten (`bot.storage.privacy`).
+SHOWN = f"NOT (player_id BETWEEN {DELETED_FIRST} AND {DELETED_LAST})"
+SHOWN_P = f"NOT (p.player_id BETWEEN {DELETED_FIRST} AND {DELETED_LAST})"
 
 
 def _is_forfeit(action: Mapping[str, Any]) -> bool:
@@ -98,6 +103,67 @@ def record_finished(
     names = [str(r[1]) for r in seat_rows]
     results = seat_results(kind in score_ranked, seats, result, forfeited)
     players = sorted({r.player for r in results})
+    prior = yield from _claimed_ratings(guild_id, kind, players, finished_at)
+    new = rate(prior, [Entry(r.player, r.place) for r in results])
+    done = yield Q(
+        "INSERT INTO finished_games (game_id, guild_id, kind, players, finished_at) VALUES (?, ?, ?, ?, ?) "
+        "RETURNING seq",
+        (game_id, guild_id, kind, len(seats), finished_at),
+    )
+    game = _Finished(
+        game_id=game_id,
+        seq=int(done[0][0]),
+        guild_id=guild_id,
+        kind=kind,
+        names=names,
+        results=results,
+        clock=clock,
+        finished_at=finished_at,
+        prior=prior,
+        new=new,
+    )
+    yield _results_rows(game)
+    tally = _tally(game)
+    yield _ratings_rows(game, tally)
+    yield _rivals_rows(guild_id, tally)
+    yield _standings_rows(game, tally)
+
+
+@dataclass(frozen=True)
+class _Finished:
+    """A finished game being recorded: where and what it was, how its seats did, and its players'
+    ratings before (``prior``: a player missing there is new) and after (``new``)."""
+
+    game_id: int
+    seq: int  # its place in the order games finished (``finished_games.seq``)
+    guild_id: int
+    kind: str
+    names: Sequence[str]  # the seats' stored names, in seat order
+    results: Sequence[SeatResult]
+    clock: Mapping[int, tuple[int, float]]  # per seat, (moves timed, seconds)
+    finished_at: float
+    prior: Mapping[int, Rating]
+    new: Mapping[int, Rating]
+
+    def gain(self, player: int) -> float:
+        """How much the game moved a player's ordinal."""
+        return self.new[player].ordinal - self.prior.get(player, Rating()).ordinal
+
+
+class _Tally(NamedTuple):
+    """One player's part in a finished game (a computer level with two seats counts once)."""
+
+    won: bool
+    best: int  # best place
+    moves: int
+    seconds: float
+    name: str
+
+
+def _claimed_ratings(
+    guild_id: int, kind: str, players: Sequence[int], finished_at: float
+) -> Txn[dict[int, Rating]]:
+    """The players' ratings before the game, their rows claimed first."""
     # Claim the players' rating rows before reading them: a game finishing at the same time with a
     # player in common (on another connection, or in another process) waits here until this one
     # commits, then reads the ratings it wrote; without the claim both would start from the same
@@ -117,55 +183,60 @@ def record_finished(
         f"WHERE guild_id = ? AND kind = ? AND player_id IN ({marks})",
         (guild_id, kind, *players),
     )
-    prior = {int(r[0]): Rating(float(r[1]), float(r[2])) for r in prior_rows}
-    new = rate(prior, [Entry(r.player, r.place) for r in results])
-    done = yield Q(
-        "INSERT INTO finished_games (game_id, guild_id, kind, players, finished_at) VALUES (?, ?, ?, ?, ?) "
-        "RETURNING seq",
-        (game_id, guild_id, kind, len(seats), finished_at),
-    )
-    seq = int(done[0][0])
-    yield Many(
+    return {int(r[0]): Rating(float(r[1]), float(r[2])) for r in prior_rows}
+
+
+def _results_rows(game: _Finished) -> Many:
+    """One ``results`` row per seat: its place, score, time and rating before and after."""
+    return Many(
         "INSERT INTO results (game_id, seat, seq, guild_id, kind, player_id, user_id, name, place, score, "
         "won, forfeited, finished_at, moves, move_seconds, mu_before, sigma_before, mu_after, sigma_after) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
-                game_id,
+                game.game_id,
                 r.seat,
-                seq,
-                guild_id,
-                kind,
+                game.seq,
+                game.guild_id,
+                game.kind,
                 r.player,
                 r.user_id,
-                names[r.seat],
+                game.names[r.seat],
                 r.place,
                 r.score,
                 int(r.won),
                 int(r.forfeited),
-                finished_at,
-                *clock.get(r.seat, (0, 0.0)),
-                prior.get(r.player, Rating()).mu,
-                prior.get(r.player, Rating()).sigma,
-                new[r.player].mu,
-                new[r.player].sigma,
+                game.finished_at,
+                *game.clock.get(r.seat, (0, 0.0)),
+                game.prior.get(r.player, Rating()).mu,
+                game.prior.get(r.player, Rating()).sigma,
+                game.new[r.player].mu,
+                game.new[r.player].sigma,
             )
-            for r in results
+            for r in game.results
         ],
     )
-    # Per player (a computer level with two seats counts once): won, best place, time, name.
-    tally: dict[int, tuple[bool, int, int, float, str]] = {}
-    for r in results:
-        won, best, moves, seconds, _ = tally.get(r.player, (False, r.place, 0, 0.0, ""))
-        timed = clock.get(r.seat, (0, 0.0))
-        tally[r.player] = (
+
+
+def _tally(game: _Finished) -> dict[int, _Tally]:
+    """Per player (a computer level with two seats counts once): won, best place, time, name."""
+    tally: dict[int, _Tally] = {}
+    for r in game.results:
+        won, best, moves, seconds, _ = tally.get(r.player, _Tally(False, r.place, 0, 0.0, ""))
+        timed = game.clock.get(r.seat, (0, 0.0))
+        tally[r.player] = _Tally(
             won or r.won,
             min(best, r.place),
             moves + timed[0],
             seconds + timed[1],
-            identity_name(r.user_id, names[r.seat]),
+            identity_name(r.user_id, game.names[r.seat]),
         )
-    yield Many(
+    return tally
+
+
+def _ratings_rows(game: _Finished, tally: Mapping[int, _Tally]) -> Many:
+    """Each player's new rating, one more game (and win) and its time, on the claimed rows."""
+    return Many(
         "INSERT INTO ratings (guild_id, kind, player_id, name, mu, sigma, ordinal, games, wins, moves, "
         "move_seconds, last_change, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) "
         "ON CONFLICT (guild_id, kind, player_id) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
@@ -175,23 +246,27 @@ def record_finished(
         "updated_at = excluded.updated_at",
         [
             (
-                guild_id,
-                kind,
+                game.guild_id,
+                game.kind,
                 p,
                 name,
-                new[p].mu,
-                new[p].sigma,
-                new[p].ordinal,
+                game.new[p].mu,
+                game.new[p].sigma,
+                game.new[p].ordinal,
                 int(won),
                 moves,
                 seconds,
-                new[p].ordinal - prior.get(p, Rating()).ordinal,
-                finished_at,
+                game.gain(p),
+                game.finished_at,
             )
             for p, (won, _, moves, seconds, name) in tally.items()
         ],
     )
-    yield Many(
+
+
+def _rivals_rows(guild_id: int, tally: Mapping[int, _Tally]) -> Many:
+    """Every pair of players, both ways: one more game, and who placed better."""
+    return Many(
         "INSERT INTO rivals (guild_id, player_id, opponent_id, name, games, wins, losses) "
         "VALUES (?, ?, ?, ?, 1, ?, ?) ON CONFLICT (guild_id, player_id, opponent_id) DO UPDATE SET "
         "name = excluded.name, games = rivals.games + 1, wins = rivals.wins + excluded.wins, "
@@ -203,8 +278,12 @@ def record_finished(
             if p != q
         ],
     )
-    keys = [period_key(period, finished_at) for period in TIMED]
-    yield Many(
+
+
+def _standings_rows(game: _Finished, tally: Mapping[int, _Tally]) -> Many:
+    """Each player's standing in every timed period the game finished in."""
+    keys = [period_key(period, game.finished_at) for period in TIMED]
+    return Many(
         "INSERT INTO period_standings (guild_id, kind, period, player_id, games, wins, start_ordinal, "
         "end_ordinal, gain) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?) "
         "ON CONFLICT (guild_id, kind, period, player_id) DO UPDATE SET games = period_standings.games + 1, "
@@ -212,14 +291,14 @@ def record_finished(
         "gain = excluded.end_ordinal - period_standings.start_ordinal",
         [
             (
-                guild_id,
-                kind,
+                game.guild_id,
+                game.kind,
                 key,
                 p,
                 int(won),
-                prior.get(p, Rating()).ordinal,
-                new[p].ordinal,
-                new[p].ordinal - prior.get(p, Rating()).ordinal,
+                game.prior.get(p, Rating()).ordinal,
+                game.new[p].ordinal,
+                game.gain(p),
             )
             for key in keys
             for p, (won, *_) in tally.items()
@@ -303,7 +382,8 @@ class Records(Repository):
             if key is None:
                 rows = yield Q(
                     "SELECT player_id, name, ordinal, games, wins, last_change FROM ratings "
-                    "WHERE guild_id = ? AND kind = ? ORDER BY ordinal DESC, games DESC, player_id LIMIT ?",
+                    f"WHERE guild_id = ? AND kind = ? AND {SHOWN} "
+                    "ORDER BY ordinal DESC, games DESC, player_id LIMIT ?",
                     (guild_id, kind, limit),
                 )
             else:
@@ -311,7 +391,7 @@ class Records(Repository):
                     "SELECT p.player_id, r.name, r.ordinal, p.games, p.wins, p.gain "
                     "FROM period_standings p JOIN ratings r ON r.guild_id = p.guild_id AND r.kind = p.kind "
                     "AND r.player_id = p.player_id WHERE p.guild_id = ? AND p.kind = ? AND p.period = ? "
-                    "ORDER BY p.gain DESC, p.wins DESC, p.player_id LIMIT ?",
+                    f"AND {SHOWN_P} ORDER BY p.gain DESC, p.wins DESC, p.player_id LIMIT ?",
                     (guild_id, kind, key, limit),
                 )
             lines: list[BoardLine] = []
@@ -340,7 +420,8 @@ class Records(Repository):
                 if not rows:
                     return None
                 ahead = yield Q(
-                    "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND kind = ? AND ordinal > ?",
+                    "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND kind = ? AND ordinal > ? "
+                    f"AND {SHOWN}",
                     (guild_id, kind, rows[0][2]),
                 )
             else:
@@ -356,7 +437,7 @@ class Records(Repository):
                 gain, wins = rows[0][5], rows[0][4]
                 ahead = yield Q(
                     "SELECT COUNT(*) FROM period_standings WHERE guild_id = ? AND kind = ? AND period = ? "
-                    "AND (gain > ? OR (gain = ? AND wins > ?))",
+                    f"AND (gain > ? OR (gain = ? AND wins > ?)) AND {SHOWN}",
                     (guild_id, kind, key, gain, gain, wins),
                 )
             return _line(int(ahead[0][0]) + 1, rows[0])

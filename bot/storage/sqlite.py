@@ -82,6 +82,11 @@ class SqliteDriver(Driver):
     async def schema_version(self) -> int:
         return await self._call(self._user_version)
 
+    async def purge(self) -> None:
+        """Deleted content is zeroed as it is freed (``secure_delete``); the file is rewritten
+        (VACUUM: no page keeps an old copy) and the WAL checkpointed into it and truncated."""
+        await self._call(self._purge)
+
     async def close(self) -> None:
         if self._closed:
             return
@@ -152,6 +157,7 @@ class SqliteDriver(Driver):
                 db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
             db.execute("PRAGMA busy_timeout=5000")
+            db.execute("PRAGMA secure_delete=ON")  # freed bytes are zeroed (see `purge`)
         except BaseException as exc:
             db.close()
             if isinstance(exc, sqlite3.Error):
@@ -168,6 +174,12 @@ class SqliteDriver(Driver):
         if self._connection is None:
             raise StorageError(f"The database {self.path} is not open.")
         return self._connection
+
+    def _purge(self) -> None:
+        db = self._db()
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.execute("VACUUM")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def _user_version(self) -> int:
         row = self._db().execute("PRAGMA user_version").fetchone()

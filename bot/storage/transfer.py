@@ -20,7 +20,7 @@
    twice), so new games, moves and outbox items get fresh ids. Anything failing rolls the whole of it
    back: the target is as it was, without even the schema.
 3. **The copy is verified** (`verify`) once committed: every game's move log, read from the target, is
-   replayed with the rules (`bot.games.play` from ``new_game(seats, options, seed)``, as
+   replayed with the rules (`bot.rules.play` from ``new_game(seats, options, seed)``, as
    `GameService.replay` does) and must give the stored state, and for a finished game the stored
    result, at a version that counts the start and every move; then every table must hold the same rows
    in both databases: the same count, and the same order-independent digest of its rows.
@@ -190,7 +190,7 @@ async def open_source(
     `Refused` for a missing file, a file that is not a quetbot database, or a newer one."""
     if not await asyncio.to_thread(os.path.isfile, path):
         raise Refused(f"{path} does not exist (or is not a file): give the bot's SQLite database file.")
-    driver, source = await _open_readonly(path)
+    driver, source = await open_readonly(path)
     found = source.version
     if found > len(MIGRATIONS):
         await driver.close()
@@ -206,11 +206,11 @@ async def open_source(
             f"Upgraded {path} from schema version {found} to {len(MIGRATIONS)} first, as the bot does "
             "when it starts on it."
         )
-        driver, source = await _open_readonly(path)
+        driver, source = await open_readonly(path)
     return driver, source, found
 
 
-async def _open_readonly(path: str) -> tuple[SqliteDriver, Source]:
+async def open_readonly(path: str) -> tuple[SqliteDriver, Source]:
     driver = await SqliteDriver.open(path, readonly=True)
     try:
         try:
@@ -373,7 +373,7 @@ async def _copy_table(source_db: Driver, table: Table, txn: Bulk, size: int) -> 
     return copied
 
 
-def _target_tables(*, everything: bool = False) -> Txn[dict[str, tuple[str, ...]]]:
+def target_tables(*, everything: bool = False) -> Txn[dict[str, tuple[str, ...]]]:
     """The target's tables and their columns (in order), the migrations' bookkeeping aside unless
     ``everything``."""
     rows = yield Q(
@@ -392,7 +392,7 @@ def _require_empty(*, lock: bool = True) -> Txn[None]:
     ``lock``: first take the lock the migrations take (a bot starting meanwhile waits for the copy)."""
     if lock:
         yield Q("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
-    tables = yield from _target_tables(everything=True)
+    tables = yield from target_tables(everything=True)
     if "schema_version" in tables:
         rows = yield Q("SELECT version FROM schema_version")
         version = int(rows[0][0]) if rows else 0
@@ -423,7 +423,7 @@ def _require_empty(*, lock: bool = True) -> Txn[None]:
 
 def _require_tables(tables: Sequence[Table]) -> Txn[None]:
     """`Refused` unless the migrated target has the source's tables, with the same columns."""
-    found = yield from _target_tables()
+    found = yield from target_tables()
     wanted = {t.name: t.columns for t in tables}
     if found.keys() != wanted.keys():
         only_source = ", ".join(sorted(wanted.keys() - found.keys())) or "none"
@@ -573,12 +573,13 @@ def check_game(game: LoggedGame) -> str | None:
     return None
 
 
-def _digest(rows: Rows) -> int:
-    """An order-independent digest of rows (the sum of their hashes)."""
-    return sum(hash(row) for row in rows) & _DIGEST_MASK
+def rows_digest(rows: Rows, so_far: int = 0) -> int:
+    """An order-independent digest of rows (the sum of their hashes), added to ``so_far`` (the
+    digest of other rows of the same table)."""
+    return (so_far + sum(hash(row) for row in rows)) & _DIGEST_MASK
 
 
-async def _table_digest(db: Driver, table: Table, size: int) -> tuple[int, int, int]:
+async def table_digest(db: Driver, table: Table, size: int) -> tuple[int, int, int]:
     """The table's row count as the database counts it, the rows read page by page in key order
     (fewer if a key holds NULL, which SQLite allows), and the digest of those rows."""
     count = int((await db.read(fetch(f"SELECT COUNT(*) FROM {_q(table.name)}")))[0][0])
@@ -586,11 +587,13 @@ async def _table_digest(db: Driver, table: Table, size: int) -> tuple[int, int, 
     async with aclosing(pages(db, table, size)) as read:
         async for rows in read:
             paged += len(rows)
-            digest = (digest + _digest(rows)) & _DIGEST_MASK
+            digest = rows_digest(rows, digest)
     return count, paged, digest
 
 
-class _Problems:
+class Problems:
+    """What a verification found wrong: the first `SHOWN_PROBLEMS` kept, all counted."""
+
     def __init__(self) -> None:
         self.shown: list[str] = []
         self.count = 0
@@ -601,27 +604,34 @@ class _Problems:
             self.shown.append(problem)
 
 
-async def verify(
-    source: Driver, target: Driver, tables: Sequence[Table], *, page_rows: int = PAGE_ROWS
-) -> Verified:
-    """Check the copy in ``target`` (see the module's docstring): every game replayed from its move
-    log, then every table's rows against ``source``'s. `NotVerified` names what differs."""
-    started = time.perf_counter()
-    problems = _Problems()
+async def replay_games(db: Driver, problems: Problems) -> tuple[int, int]:
+    """Every game of ``db`` replayed from its move log (`check_game`), a page of games at a time;
+    what is wrong added to ``problems``. Answers how many games and moves were replayed."""
     games = moves = 0
     after = 0
-    while batch := await target.read(games_page(after, GAMES_PER_CHECK)):
+    while batch := await db.read(games_page(after, GAMES_PER_CHECK)):
         for game in batch:
             games += 1
             moves += len(game.moves)
             if (problem := check_game(game)) is not None:
                 problems.add(problem)
         after = batch[-1].id
+    return games, moves
+
+
+async def verify(
+    source: Driver, target: Driver, tables: Sequence[Table], *, page_rows: int = PAGE_ROWS
+) -> Verified:
+    """Check the copy in ``target`` (see the module's docstring): every game replayed from its move
+    log, then every table's rows against ``source``'s. `NotVerified` names what differs."""
+    started = time.perf_counter()
+    problems = Problems()
+    games, moves = await replay_games(target, problems)
     rows = 0
     replayed_problems = problems.count
     for table in tables:
         (count, paged, digest), (copied, copied_paged, copied_digest) = await asyncio.gather(
-            _table_digest(source, table, page_rows), _table_digest(target, table, page_rows)
+            table_digest(source, table, page_rows), table_digest(target, table, page_rows)
         )
         rows += copied
         unread = [

@@ -124,7 +124,7 @@ class Boards:
 
     async def carry_announce(self, item: OutboxItem, context: Context) -> Done:
         """Tell the game's channel about one move: a new board, or a line of text for a quiet move."""
-        game = await self.deps.service.get(item.game_id)
+        game = await self.deps.games.get(item.game_id)
         kind = self.deps.catalog.get(game.row.kind)
         version = int(item.args["version"])
         result = context.extra.get("result")
@@ -135,7 +135,7 @@ class Boards:
             if result.after.row.version != game.row.version:
                 table = kind.table(game, result.after.state, version=version)
         else:  # after a restart: the move that made the version, replayed from the log
-            history = await self.deps.service.history(game.id, until=version)
+            history = await self.deps.history.history(game.id, until=version)
             step = history.step(version)
             table = kind.table(game, step.after, version=version)
             news = self._news(kind, step)
@@ -188,7 +188,7 @@ class Boards:
         above = self.deps.shown.above(board)
         if above is None:  # posted before a restart, or by another process: rebuilt from the log
             if history is None:
-                history = await self.deps.service.history(game.id, until=table.version)
+                history = await self.deps.history.history(game.id, until=table.version)
             above = self._shown_above(game, kind, history, table.version - 1, table.lang)
         path = "/channels/{channel_id}/messages/{message_id}"
         route = Route("PATCH", path, channel_id=place, message_id=board)
@@ -235,7 +235,7 @@ class Boards:
 
     async def carry_start(self, item: OutboxItem, context: Context) -> Done:
         """The first board of a game that has just started."""
-        game = await self.deps.service.get(item.game_id)
+        game = await self.deps.games.get(item.game_id)
         kind = self.deps.catalog.get(game.row.kind)
         row = game.row
         state = (  # the game's first state (moves were made since): dealt again from its seed

@@ -189,7 +189,7 @@ class Cards:
         """The lobby's card: the answer to the command that opened it (its id handed over by that
         command, or found again through its token, after a crash), else posted in the channel (a
         rematch's card, or one whose command Discord forgot or was never answered)."""
-        game = await self.deps.service.get(item.game_id)
+        game = await self.deps.games.get(item.game_id)
         if game.row.lobby_message_id is not None:
             return Done()
         answer = context.extra.get("answer")
@@ -230,7 +230,7 @@ class Cards:
         return answer.id
 
     async def carry_card(self, item: OutboxItem, context: Context) -> Done:
-        game = await self.deps.service.get(item.game_id)
+        game = await self.deps.games.get(item.game_id)
         await self.edit(game, final_board=game.row.status == "finished")
         return Done()
 
@@ -262,7 +262,7 @@ class Cards:
         await self._follow(game_id)
 
     async def _follow(self, game_id: int) -> None:
-        game = await self.deps.service.get(game_id)
+        game = await self.deps.games.get(game_id)
         if not game.row.live:
             return  # the end is the `card` effect's
         try:

@@ -82,7 +82,7 @@ class Computers:
 
     async def move(self, game_id: int, seat: int) -> bool:
         """The computer in ``seat`` makes its move, if the rules still wait for it. True if it did."""
-        game = await self.deps.service.get(game_id)
+        game = await self.deps.games.get(game_id)
         seats = game.row.seats
         if not game.row.live or game.state is None or seat >= len(seats) or not is_computer(seats[seat]):
             await self.deps.storage.drop_wait(game_id=game_id, seat=seat)

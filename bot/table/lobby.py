@@ -89,7 +89,7 @@ class Lobbies:
         answer's id here, or after a crash finding the answer again through the command's token."""
         channel_id = channel_of(interaction)
         timeout_s = parse_timeout(timeout_text)
-        opening = self.deps.service.open_lobby(
+        opening = self.deps.lobby.open_lobby(
             effects=[Effect("post_card", token=interaction.token)],
             timeout_s=timeout_s,
             kind=kind.name,
@@ -144,7 +144,7 @@ class Lobbies:
         (the game's computers seated again), posted in the channel of the game's card; each other
         player joins it with one click of the same button."""
         user = interaction.user
-        changed, opened = await self.deps.service.rematch(
+        changed, opened = await self.deps.lobby.rematch(
             game.id, user.id, user.display_name, opened=[Effect("post_card")], joined=[Effect("lobby")]
         )
         new = changed.game.row
@@ -206,7 +206,7 @@ class Lobbies:
         """The host seats a computer at ``level``; the card follows."""
         if level not in LEVELS:
             raise BadInput("There is no level {level}: choose easy, normal or hard.", level=repr(level[:20]))
-        changed = await self.deps.service.add_computer(
+        changed = await self.deps.lobby.add_computer(
             game.id, interaction.user.id, level, effects=[Effect("lobby")]
         )
         added = mention(changed.game.row.seats[-1])
@@ -240,7 +240,7 @@ class Lobbies:
         edit = [] if on_lobby else [Effect("lobby")]
         lang = reader(interaction)
         if verb == "join":
-            changed = await self.deps.service.join(game.id, user.id, user.display_name, effects=edit)
+            changed = await self.deps.lobby.join(game.id, user.id, user.display_name, effects=edit)
             note = lang.n(
                 "You joined game #{game_id}: {count} player is in.",
                 "You joined game #{game_id}: {count} players are in.",
@@ -248,10 +248,10 @@ class Lobbies:
                 game_id=game.id,
             )
         elif verb == "leave":
-            changed = await self.deps.service.leave_lobby(game.id, user.id, effects=edit)
+            changed = await self.deps.lobby.leave_lobby(game.id, user.id, effects=edit)
             note = lang.t("You left the lobby of game #{game_id}.", game_id=game.id)
         elif verb == "dropbot":
-            changed = await self.deps.service.remove_computer(game.id, user.id, effects=edit)
+            changed = await self.deps.lobby.remove_computer(game.id, user.id, effects=edit)
             note = lang.t("A computer player left the lobby of game #{game_id}.", game_id=game.id)
         elif verb == "start":
             await self._start(interaction, game, on_lobby)
@@ -274,7 +274,7 @@ class Lobbies:
                         content=content, view=view, allowed_mentions=NO_PINGS
                     )
                 except discord.NotFound:  # Discord forgot the click: the outbox edits the card
-                    self.deps.outbox.kick(await self.deps.service.owe(changed.game.id, [Effect("lobby")]))
+                    self.deps.outbox.kick(await self.deps.games.owe(changed.game.id, [Effect("lobby")]))
             else:
                 await reply_private(interaction, note)
         finally:
@@ -304,7 +304,7 @@ class Lobbies:
                 out.extend(self.deps.notify.nudges(kind.rules.to_act(started.state), started.row.seats))
             return out
 
-        changed = await self.deps.service.start(game.id, interaction.user.id, effects=effects, place=place)
+        changed = await self.deps.lobby.start(game.id, interaction.user.id, effects=effects, place=place)
         if not on_lobby:
             note = reader(interaction).t("Game #{game_id} has started.", game_id=game.id)
             await self._answer(interaction, changed, on_lobby, note)
@@ -319,7 +319,7 @@ class Lobbies:
     async def _cancel(self, interaction: discord.Interaction, game: Loaded, on_lobby: bool) -> None:
         can_manage = interaction.permissions.manage_messages
         effects = [Effect("closed")] if not on_lobby else [Effect("closed", {"keep_lobby": True})]
-        changed = await self.deps.service.cancel(
+        changed = await self.deps.lobby.cancel(
             game.id, interaction.user.id, can_manage=can_manage, effects=effects
         )
         game = changed.game
@@ -340,7 +340,7 @@ class Lobbies:
                 await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
         except discord.NotFound:  # Discord forgot the interaction: the game is cancelled all the same
             if on_lobby:  # and the outbox closes the card
-                self.deps.outbox.kick(await self.deps.service.owe(game.id, [Effect("closed")]))
+                self.deps.outbox.kick(await self.deps.games.owe(game.id, [Effect("closed")]))
         finally:
             self.deps.outbox.kick(changed.effects)
 
@@ -348,7 +348,7 @@ class Lobbies:
 
     async def carry_closed(self, item: OutboxItem, context: Context) -> Done:
         """A cancelled game: the lobby message says so, and the board loses its controls."""
-        game = await self.deps.service.get(item.game_id)
+        game = await self.deps.games.get(item.game_id)
         if not item.args.get("keep_lobby"):
             await self.cards.edit(game)
         if game.row.board_message_id is not None:
@@ -357,7 +357,7 @@ class Lobbies:
 
     async def carry_expired(self, item: OutboxItem, context: Context) -> Done:
         """A lobby that never started closes after a day."""
-        game = await self.deps.service.get(item.game_id)
+        game = await self.deps.games.get(item.game_id)
         await self.cards.edit(game)
         kind = self.deps.catalog.get(game.row.kind)
         channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)

@@ -44,14 +44,14 @@ class Reminders:
     async def carry_remind(self, item: OutboxItem, context: Context) -> Done:
         """The reminder in the game's channel (for a player who chose mentions, or DMs they cannot
         get)."""
-        game = await self.deps.service.get(item.game_id)
+        game = await self.deps.games.get(item.game_id)
         seat = int(item.args["seat"])
         if not game.row.live or seat >= len(game.row.seats):
             return Done()
         user_id = game.row.seats[seat]
         notify = self.deps.notify
         if not notify.pings(user_id):
-            if not notify.dms(user_id) or not (await self.deps.service.dm_link(game.id, user_id)).blocked:
+            if not notify.dms(user_id) or not (await self.deps.games.dm_link(game.id, user_id)).blocked:
                 return Done()
         kind = self.deps.catalog.get(game.row.kind)
         due = f"<t:{int(item.args['deadline'])}:R>"
@@ -71,14 +71,14 @@ class Reminders:
 
     async def carry_remind_dm(self, item: OutboxItem, context: Context) -> Done:
         """The reminder by DM (unless the player's DMs are closed)."""
-        game = await self.deps.service.get(item.game_id)
+        game = await self.deps.games.get(item.game_id)
         seat = int(item.args["seat"])
         if not game.row.live or seat >= len(game.row.seats):
             return Done()
         user_id = game.row.seats[seat]
         if not self.deps.notify.dms(user_id):
             return Done()
-        link = await self.deps.service.dm_link(game.id, user_id)
+        link = await self.deps.games.dm_link(game.id, user_id)
         if link.blocked:
             return Done()
         kind = self.deps.catalog.get(game.row.kind)
@@ -104,7 +104,7 @@ class Reminders:
     async def carry_nudge(self, item: OutboxItem, context: Context) -> Done:
         """The short "your move" DM, with a link to the board, for a player who chose DMs (still
         their move, and still their choice)."""
-        game = await self.deps.service.get(item.game_id)
+        game = await self.deps.games.get(item.game_id)
         seat = int(item.args["seat"])
         if not game.row.live or game.state is None or seat >= len(game.row.seats):
             return Done()
@@ -112,7 +112,7 @@ class Reminders:
         kind = self.deps.catalog.get(game.row.kind)
         if not self.deps.notify.dms(user_id) or seat not in kind.table(game).waiting:
             return Done()
-        link = await self.deps.service.dm_link(game.id, user_id)
+        link = await self.deps.games.dm_link(game.id, user_id)
         if link.blocked:
             return Done()
         board = game.row.board_message_id

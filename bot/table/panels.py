@@ -177,12 +177,12 @@ class Panels:
         return await self._show(item, refresh=True)
 
     async def _show(self, item: OutboxItem, *, refresh: bool) -> Done:
-        game = await self.deps.service.get(item.game_id)
+        game = await self.deps.games.get(item.game_id)
         seat = int(item.args["seat"])
         user_id = game.row.seats[seat]
         if is_computer(user_id):
             return Done()  # a computer sees its view without a panel
-        link = await self.deps.service.dm_link(game.id, user_id)
+        link = await self.deps.games.dm_link(game.id, user_id)
         channel_id, panel_id = link.dm_channel_id, link.panel_message_id
         if link.blocked or game.state is None or (refresh and panel_id is None):
             return Done()
@@ -256,7 +256,7 @@ class Panels:
 
     async def carry_dm_closed(self, item: OutboxItem, context: Context) -> Done:
         """One notice in the channel for a player whose DMs are closed."""
-        game = await self.deps.service.get(item.game_id)
+        game = await self.deps.games.get(item.game_id)
         kind = self.deps.catalog.get(game.row.kind)
         user_id = int(item.args["user_id"])
         lang = await self.deps.audiences.server(game.row.guild_id)

@@ -1,8 +1,10 @@
 """Playing a move: commit it with everything it owes the world, answer the player, then carry out.
 
-The order is what makes a move safe: (1) the move and its effects (board, panels, refreshes) are
-committed in one transaction; (2) the player gets a first answer; (3) the outbox carries the effects
-out. A crash or an expired interaction after (1) delays the announcements; it loses none.
+The order is what makes a move safe, and each move reads in it, top to bottom: holding the game's
+turn, the move is prepared (checked and applied by the rules: pure), what it owes the world is
+planned from it (board, panels, refreshes: pure), and both are committed in one transaction; then
+the player gets a first answer, and the outbox carries the effects out. A crash or an expired
+interaction after the commit delays the announcements; it loses none.
 
 The first answer depends on where the move came from:
 - a control on the game's current board: that board's controls come off at once (Discord's
@@ -196,13 +198,11 @@ class Plays:
         # interaction's token, to find that answer again after a restart.
         answered_with_board = kind.private is None and source not in (Source.BOARD, Source.PRIVATE)
         token = interaction.token if answered_with_board else None
-
-        def effects(result: MoveResult) -> list[Effect]:
-            return owed(kind, result, source, token=token, notify=self.deps.notify)
-
-        result = await self.deps.service.act(
-            game.id, interaction.user.id, action, expected_version=expected_version, effects=effects
-        )
+        moves = self.deps.moves
+        async with moves.turn(game.id) as before:
+            draft = moves.prepare(before, interaction.user.id, action, expected_version=expected_version)
+            effects = owed(kind, draft, source, token=token, notify=self.deps.notify)
+            result = await moves.commit(draft, effects)
         # The effects wait in the outbox while the first answer goes out, so that a move made
         # meanwhile (Discord slow to take that answer) cannot post its board before this one.
         self.deps.outbox.reserve(result.effects)
@@ -236,39 +236,36 @@ class Plays:
         private = kind.private
 
         lang = await self.deps.audiences.user(message.author.id)  # the note tops their DM panel
-
-        def effects(result: MoveResult) -> list[Effect]:
-            note = private.confirm(
-                self._news(kind, result, result.seat), kind.table(result.after).speaking(lang)
+        moves = self.deps.moves
+        async with moves.turn(game.id) as before:
+            draft = moves.prepare(before, message.author.id, action)
+            table = kind.table(draft.after).speaking(lang)
+            note = private.confirm(self._news(kind, draft, draft.seat), table)
+            result = await moves.commit(
+                draft, owed(kind, draft, Source.TYPED, note=note, notify=self.deps.notify)
             )
-            return owed(kind, result, Source.TYPED, note=note, notify=self.deps.notify)
-
-        result = await self.deps.service.act(game.id, message.author.id, action, effects=effects)
         self.deps.outbox.kick(result.effects, self._contexts(kind, result))
 
     async def act_computer(self, game: Loaded, seat: int, action: Any) -> bool:
         """A computer's move, checked against the version it was chosen for; it owes what a
         person's move owes (the board, the panels of the people now asked)."""
         kind = self.deps.catalog.get(game.row.kind)
-        result = await self.deps.service.act(
-            game.id,
-            game.row.seats[seat],
-            action,
-            expected_version=game.row.version,
-            effects=lambda r: owed(kind, r, Source.COMPUTER, notify=self.deps.notify),
-        )
+        moves = self.deps.moves
+        async with moves.turn(game.id) as before:
+            draft = moves.prepare(before, game.row.seats[seat], action, expected_version=game.row.version)
+            result = await moves.commit(draft, owed(kind, draft, Source.COMPUTER, notify=self.deps.notify))
         self.deps.outbox.kick(result.effects, self._contexts(kind, result))
         return True
 
     async def time_out(self, game_id: int, seat: int, *, now: float) -> bool:
         """The seat missed its deadline: it forfeits (unless it moved meanwhile). True if it did."""
-        game = await self.deps.service.get(game_id)
-        kind = self.deps.catalog.get(game.row.kind)
-        result = await self.deps.service.time_out(
-            game_id, seat, now=now, effects=lambda r: owed(kind, r, Source.CLOCK, notify=self.deps.notify)
-        )
-        if result is None:
-            return False
+        moves = self.deps.moves
+        async with moves.turn(game_id) as before:
+            kind = self.deps.catalog.get(before.row.kind)
+            draft = await moves.timed_out(before, seat, now=now)
+            if draft is None:
+                return False
+            result = await moves.commit(draft, owed(kind, draft, Source.CLOCK, notify=self.deps.notify))
         self.deps.outbox.kick(result.effects, self._contexts(kind, result))
         return True
 

@@ -33,6 +33,7 @@ from bot.storage.rows import BoardLine, KindRecord, PastGame, PastSeat, Rival
 from bot.table.components import button
 from bot.table.deps import Deps
 from bot.table.ids import ComponentId, custom_id
+from bot.table.privacy import who as shown_player
 from bot.table.replies import NO_PINGS, fit, mention
 
 HISTORY = "history"
@@ -106,7 +107,7 @@ def result_text(seats: tuple[PastSeat, ...], lang: Lang = ENGLISH) -> str:
     ordered = sorted(seats, key=lambda s: (s.place, s.forfeited))
     parts = []
     for seat in ordered:
-        who = mention(seat.user_id)
+        who = shown_player(seat.user_id, lang)
         if seat.forfeited:
             who = lang.t("{player} (left)", player=who)
         elif seat.score is not None:
@@ -404,7 +405,7 @@ def rivals_text(rivals: list[Rival], lang: Lang = ENGLISH) -> str:
                 "{player}: {count} game (ahead in {wins}, behind in {losses})",
                 "{player}: {count} games (ahead in {wins}, behind in {losses})",
                 r.games,
-                player=mention(r.opponent_id),
+                player=shown_player(r.opponent_id, lang),
                 wins=r.wins,
                 losses=r.losses,
             )

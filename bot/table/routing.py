@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from bot.errors import BadInput, GameError, StaleButton
-from bot.service import GameService, Loaded
+from bot.service import Games, Loaded
 from bot.table.ids import ComponentId, parse_custom_id
 from bot.table.replies import Replies
 
@@ -29,8 +29,8 @@ ANY_GAME = "*"
 
 
 class Router:
-    def __init__(self, service: GameService, replies: Replies) -> None:
-        self.service = service
+    def __init__(self, games: Games, replies: Replies) -> None:
+        self.games = games
         self.replies = replies
         self._clicks: dict[tuple[str, str], ClickHandler] = {}
         self._forms: dict[tuple[str, str], FormHandler] = {}
@@ -57,7 +57,7 @@ class Router:
     # ---- dispatch -------------------------------------------------------------------------------
 
     async def _game(self, interaction: discord.Interaction, cid: ComponentId, form: bool) -> Loaded:
-        game = await self.service.get(cid.game_id)
+        game = await self.games.get(cid.game_id)
         if interaction.guild_id is None:
             if cid.verb not in self._dm_ok:
                 if form:

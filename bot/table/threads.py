@@ -96,7 +96,7 @@ class Places:
     async def carry_thread(self, item: OutboxItem, context: Context) -> Done:
         """Start the game's thread from its lobby card and add the players; in place when not
         allowed (the first board says so)."""
-        game = await self.deps.service.get(item.game_id)
+        game = await self.deps.games.get(item.game_id)
         row = game.row
         if row.thread_id is None:
             if row.lobby_message_id is None:

@@ -43,7 +43,7 @@ class Tools:
         it ended)."""
         place_id = channel_of(interaction)
         try:
-            game = await self.deps.service.game_here(
+            game = await self.deps.finder.game_here(
                 place_id, interaction.user.id, kind=kind, prefer=(started,)
             )
         except NoGameHere:
@@ -86,7 +86,7 @@ class Tools:
         if interaction.channel_id is None:
             return None
         try:
-            game = await self.deps.service.game_here(
+            game = await self.deps.finder.game_here(
                 interaction.channel_id, interaction.user.id, kind=kind, prefer=(started,)
             )
         except GameError:

@@ -75,7 +75,7 @@ class TypedAnswers:
             seat = row.seat_of(user_id)
             if seat is None or kind.private is None:
                 continue
-            game = self.deps.service.load(row)
+            game = self.deps.games.load(row)
             if self._waiting(game, kind, seat):
                 waiting.append((kind, game, seat))
             else:

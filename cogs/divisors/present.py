@@ -228,14 +228,54 @@ def panel(view: View, seat: int, table: TableInfo) -> Panel:
     """The player's fresh pile, score and pairing, with the card menu when they are to pick. Nothing
     that changes when other pairings move (the board shows those)."""
     lang = table.lang
-    status = view.status[seat]
-    score = view.scores[seat]
+    last_line = _last_pairing_line(view, seat, table)
+    out = _out_of_play(view, seat, lang, last_line)
+    if out is not None:
+        return out
+    lines = _pile_lines(view, seat, lang)
+    if last_line:
+        lines.append(last_line)
+    items: list[discord.ui.Item[Any]] = []
+    pairing = open_pairing(view, seat)
+    if pairing is None:
+        lines.append(lang.t("You sit out the rest of this round."))
+    else:
+        other = pairing[1] if pairing[0] == seat else pairing[0]
+        if view.pending is None:
+            lines.append(
+                lang.t(
+                    "**You against {player}:** choose your card below or reply with its value.",
+                    player=table.who(other),
+                )
+            )
+            items.append(_card_menu(view, table))
+        else:
+            lines.append(
+                lang.t(
+                    "You picked **{card}** against {player}; waiting for their card.",
+                    card=view.pending,
+                    player=table.who(other),
+                )
+            )
+    return Panel("\n".join(lines), items)
+
+
+def _last_pairing_line(view: View, seat: int, table: TableInfo) -> str:
+    """The seat's latest settled pairing in a sentence, or "" before its first."""
+    lang = table.lang
     last = [r for r in (*reversed(view.results), *reversed(view.last_results)) if seat in r.seats]
-    last_line = (
+    return (
         lang.t("Your last pairing: {result}.", result=result_text(last[0], lang, table.who, seat))
         if last
         else ""
     )
+
+
+def _out_of_play(view: View, seat: int, lang: Lang, last_line: str) -> Panel | None:
+    """The whole panel of a player with nothing left to do (the game is over, or they are out), else
+    None."""
+    status = view.status[seat]
+    score = view.scores[seat]
     if view.outcome is not None:
         over = lang.t("The game is over. Your final score: {score}.", score=score)
         return Panel("\n".join(line for line in (over, last_line) if line))
@@ -257,8 +297,13 @@ def panel(view: View, seat: int, table: TableInfo) -> Panel:
                 score,
             )
         )
+    return None
+
+
+def _pile_lines(view: View, seat: int, lang: Lang) -> list[str]:
+    """The player's fresh pile, then their score and moldy pile."""
     pile = " · ".join(card_label(v, c) for v, c in view.hand)
-    lines = [
+    return [
         lang.n(
             "Your fresh pile ({count} card): {pile}",
             "Your fresh pile ({count} cards): {pile}",
@@ -268,51 +313,32 @@ def panel(view: View, seat: int, table: TableInfo) -> Panel:
         lang.n(
             "You have {count} point · moldy pile: {cards}",
             "You have {count} points · moldy pile: {cards}",
-            score,
+            view.scores[seat],
             cards=Msg.n("{count} card", "{count} cards", view.moldy_counts[seat]),
         ),
     ]
-    if last_line:
-        lines.append(last_line)
-    items: list[discord.ui.Item[Any]] = []
-    pairing = open_pairing(view, seat)
-    if pairing is None:
-        lines.append(lang.t("You sit out the rest of this round."))
-    else:
-        other = pairing[1] if pairing[0] == seat else pairing[0]
-        if view.pending is None:
-            lines.append(
-                lang.t(
-                    "**You against {player}:** choose your card below or reply with its value.",
-                    player=table.who(other),
-                )
+
+
+def _card_menu(view: View, table: TableInfo) -> discord.ui.Item[Any]:
+    """The menu of the player's fresh cards, one option per value."""
+    lang = table.lang
+    options = [
+        discord.SelectOption(
+            label=card_label(v, c),
+            value=str(v),
+            description=lang.n(
+                "{count} card of {value} in your pile",
+                "{count} cards of {value} in your pile",
+                c,
+                value=v,
             )
-            options = [
-                discord.SelectOption(
-                    label=card_label(v, c),
-                    value=str(v),
-                    description=lang.n(
-                        "{count} card of {value} in your pile",
-                        "{count} cards of {value} in your pile",
-                        c,
-                        value=v,
-                    )
-                    if c > 1
-                    else None,
-                )
-                for v, c in view.hand
-            ]
-            placeholder = lang.pt("placeholder", "Your card")
-            items.append(select(custom_id(table.game_id, "pick"), options, placeholder=placeholder))
-        else:
-            lines.append(
-                lang.t(
-                    "You picked **{card}** against {player}; waiting for their card.",
-                    card=view.pending,
-                    player=table.who(other),
-                )
-            )
-    return Panel("\n".join(lines), items)
+            if c > 1
+            else None,
+        )
+        for v, c in view.hand
+    ]
+    placeholder = lang.pt("placeholder", "Your card")
+    return select(custom_id(table.game_id, "pick"), options, placeholder=placeholder)
 
 
 def confirm(news: News[View], table: TableInfo) -> str:
@@ -406,34 +432,47 @@ def alt_text(view: View, table: TableInfo) -> str:
             "The Numerical Card Game board, cards 1 to {m}, {count} players.",
             view.n_players,
             m=view.m,
-        )
+        ),
+        _alt_standing(view, lang, who),
+        _alt_scores(view, lang, who),
     ]
+    if view.pairings:
+        parts.append(_alt_pairings(view, lang, who))
+    if view.last_results:
+        last = "; ".join(result_text(r, lang, who).replace("**", "") for r in view.last_results)
+        if view.outcome is None:
+            parts.append(lang.t("Last round: {results}.", results=last))
+        else:
+            parts.append(lang.t("Final round: {results}.", results=last))
+    return fit_alt(parts)
+
+
+def _alt_standing(view: View, lang: Lang, who: Callable[[int], str]) -> str:
+    """Where the game stands: who won and why, or the cycle and round."""
     if view.outcome is not None:
         reason = view.outcome.reason_in(lang)
         winners = [who(s) for s in view.outcome.winners]
         if winners:
-            parts.append(
-                lang.n(
-                    "Game over: {players} wins, {reason}.",
-                    "Game over: {players} win, {reason}.",
-                    len(winners),
-                    players=lang.words(winners),
-                    reason=reason,
-                )
+            return lang.n(
+                "Game over: {players} wins, {reason}.",
+                "Game over: {players} win, {reason}.",
+                len(winners),
+                players=lang.words(winners),
+                reason=reason,
             )
-        else:
-            parts.append(lang.t("Game over: {reason}.", reason=reason))
-    else:
-        parts.append(
-            lang.t(
-                "Cycle {cycle}, round {round} of {rounds}; cycles without a moldy card: {quiet} of {m}.",
-                cycle=view.cycle,
-                round=view.round,
-                rounds=view.rounds_per_cycle,
-                quiet=view.quiet_cycles,
-                m=view.m,
-            )
-        )
+        return lang.t("Game over: {reason}.", reason=reason)
+    return lang.t(
+        "Cycle {cycle}, round {round} of {rounds}; cycles without a moldy card: {quiet} of {m}.",
+        cycle=view.cycle,
+        round=view.round,
+        rounds=view.rounds_per_cycle,
+        quiet=view.quiet_cycles,
+        m=view.m,
+    )
+
+
+def _alt_scores(view: View, lang: Lang, who: Callable[[int], str]) -> str:
+    """Every player's score, piles and (if out) why."""
     rows = []
     for seat in range(view.n_players):
         status = view.status[seat]
@@ -453,31 +492,26 @@ def alt_text(view: View, table: TableInfo) -> str:
                 notes=", ".join(notes),
             )
         )
-    parts.append(lang.t("Scores: {rows}.", rows="; ".join(rows)))
-    settled = {r.seats: r for r in view.results}
+    return lang.t("Scores: {rows}.", rows="; ".join(rows))
 
-    if view.pairings:
-        pairs = []
-        for a, b in view.pairings:
-            result = settled.get((a, b))
-            if result is not None:
-                pairs.append(result_text(result, lang, who).replace("**", ""))
-            else:  # the same whoever has picked
-                pairs.append(
-                    lang.t(
-                        "{first} against {second}, cards shown when both have picked",
-                        first=who(a),
-                        second=who(b),
-                    )
+
+def _alt_pairings(view: View, lang: Lang, who: Callable[[int], str]) -> str:
+    """This round's pairings: each settled one's result, the others unrevealed."""
+    settled = {r.seats: r for r in view.results}
+    pairs = []
+    for a, b in view.pairings:
+        result = settled.get((a, b))
+        if result is not None:
+            pairs.append(result_text(result, lang, who).replace("**", ""))
+        else:  # the same whoever has picked
+            pairs.append(
+                lang.t(
+                    "{first} against {second}, cards shown when both have picked",
+                    first=who(a),
+                    second=who(b),
                 )
-        parts.append(lang.t("This round: {pairings}.", pairings="; ".join(pairs)))
-    if view.last_results:
-        last = "; ".join(result_text(r, lang, who).replace("**", "") for r in view.last_results)
-        if view.outcome is None:
-            parts.append(lang.t("Last round: {results}.", results=last))
-        else:
-            parts.append(lang.t("Final round: {results}.", results=last))
-    return fit_alt(parts)
+            )
+    return lang.t("This round: {pairings}.", pairings="; ".join(pairs))
 
 
 PRESENTER: Presenter[divisors.View] = Presenter(

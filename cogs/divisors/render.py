@@ -185,114 +185,60 @@ class _Board:
         for line, line_y in zip(shown, (text_y,) if len(shown) == 1 else (y + 3, y + 23), strict=True):
             self.fit((X_OUTCOME, line_y), line, SMALL, OUTCOME_W, MUTED)
 
+    def title(self, subs: Sequence[str], finished: bool) -> int:
+        """The title and where the game stands; answers the y below them."""
+        y = PAD
+        self.c.text((PAD, y), "The Numerical Card Game", TITLE_SIZE, INK, "bold")
+        y += 30
+        for sub in subs:
+            self.fit((PAD, y), sub, SMALL, WIDTH - 2 * PAD, RESULT if finished else MUTED)
+            y += 22
+        return y
 
-def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH) -> bytes:
-    n = view.n_players
-    winners = set(view.outcome.winners) if view.outcome is not None else set()
-    settled = {r.seats: r for r in view.results}
-    shown_pairs = list(view.pairings)
-    # The players of the pairings still to be revealed: until the next board, whoever has picked.
-    playing = {s for p in view.pairings if p not in settled for s in p} if view.outcome is None else set()
-    last = list(view.last_results)
-
-    # Where the game stands: one line, or two when the language makes it too long for one.
-    if view.outcome is not None:
-        subs = [lang.t("Cards 1-{m} · game over: {reason}", m=view.m, reason=view.outcome.reason_in(lang))]
-    else:
-        where = lang.t(
-            "Cards 1-{m} · cycle {cycle}, round {round} of {rounds}",
-            m=view.m,
-            cycle=view.cycle,
-            round=view.round,
-            rounds=view.rounds_per_cycle,
-        )
-        quiet = lang.t("cycles without a moldy card: {quiet} of {m}", quiet=view.quiet_cycles, m=view.m)
-        joined = f"{where} · {quiet}"
-        subs = [joined] if width_of(joined, SMALL) <= WIDTH - 2 * PAD else [where, quiet]
-
-    height = PAD + 30 + 22 * len(subs)  # title and subtitle
-    height += 28 + ROW_H * (n + 1) + 8  # scoreboard
-    if shown_pairs:
-        height += 28 + PAIR_H * len(shown_pairs) + 8
-    if last:
-        height += 28 + PAIR_H * len(last) + 8
-    if view.seat is not None:
-        height += 28 + _hand_rows(view) * HAND_ROW_H + 24
-    height += PAD
-    c = Canvas(WIDTH, height)
-    board = _Board(c, names, lang)
-
-    # Title and where the game stands.
-    y = PAD
-    c.text((PAD, y), "The Numerical Card Game", TITLE_SIZE, INK, "bold")
-    y += 30
-    for sub in subs:
-        board.fit((PAD, y), sub, SMALL, WIDTH - 2 * PAD, RESULT if view.outcome is not None else MUTED)
-        y += 22
-
-    # Scoreboard: the count columns as wide as their headings.
-    y = board.section(y, lang.pt("divisors board", "Players"))
-    fresh_head, moldy_head = lang.pt("divisors board", "Fresh"), lang.pt("divisors board", "Moldy")
-    fresh_w = max(COUNT_W, width_of(fresh_head, SMALL))
-    moldy_w = max(COUNT_W, width_of(moldy_head, SMALL))
-    x_fresh = X_SCORE + GAP + fresh_w // 2  # centres
-    x_moldy = X_SCORE + GAP + fresh_w + GAP + moldy_w // 2
-    x_state = X_SCORE + GAP + fresh_w + GAP + moldy_w + GAP
-    state_w = WIDTH - PAD - x_state
-    board.fit((X_NAME + 8, y + 4), lang.pt("divisors board", "Name"), SMALL, X_SCORE - 70 - X_NAME, MUTED)
-    board.fit((X_SCORE, y + 4), lang.pt("divisors board", "Score"), SMALL, 64, MUTED, anchor="r")
-    c.text((x_fresh, y + 4), fresh_head, SMALL, MUTED, anchor="c")
-    c.text((x_moldy, y + 4), moldy_head, SMALL, MUTED, anchor="c")
-    y += ROW_H
-    for seat in range(n):
-        status = view.status[seat]
-        bg = HIGHLIGHT if seat in playing else BACKGROUND
-        if bg != BACKGROUND:
-            c.rect((PAD - 4, y, WIDTH - PAD + 4, y + ROW_H - 3), fill=bg)
-        c.badge((PAD, y + 3), seat, BADGE, background=bg)
-        c.text((X_NAME + 8, y + 4), seat_name(names, seat, lang=lang), TEXT, INK, "bold", background=bg)
-        c.text((X_SCORE, y + 2), str(view.scores[seat]), 16, INK, "bold", "r", background=bg)
-        c.text((x_fresh, y + 4), str(view.fresh_counts[seat]), TEXT, INK, anchor="c", background=bg)
-        c.text((x_moldy, y + 4), str(view.moldy_counts[seat]), TEXT, INK, anchor="c", background=bg)
-        if seat in winners:
-            note, ink = lang.pt("divisors board", "★ wins"), GOOD
-        elif status != IN:
-            note, ink = (
-                lang.pt("divisors board", STATUS_TEXT[status]),
-                (BAD if status == FORFEITED else MUTED),
-            )
-        elif view.outcome is None and not any(seat in p for p in view.pairings):
-            note, ink = lang.pt("divisors board", "sits out this round"), MUTED
-        else:
-            note, ink = "", MUTED
-        if note:
-            board.fit((x_state, y + 5), note, SMALL, state_w, ink, background=bg)
+    def scoreboard(self, y: int, view: View, playing: set[int], winners: set[int]) -> int:
+        """The scoreboard: the count columns as wide as their headings."""
+        c, names, lang = self.c, self.names, self.lang
+        y = self.section(y, lang.pt("divisors board", "Players"))
+        fresh_head, moldy_head = lang.pt("divisors board", "Fresh"), lang.pt("divisors board", "Moldy")
+        fresh_w = max(COUNT_W, width_of(fresh_head, SMALL))
+        moldy_w = max(COUNT_W, width_of(moldy_head, SMALL))
+        x_fresh = X_SCORE + GAP + fresh_w // 2  # centres
+        x_moldy = X_SCORE + GAP + fresh_w + GAP + moldy_w // 2
+        x_state = X_SCORE + GAP + fresh_w + GAP + moldy_w + GAP
+        state_w = WIDTH - PAD - x_state
+        self.fit((X_NAME + 8, y + 4), lang.pt("divisors board", "Name"), SMALL, X_SCORE - 70 - X_NAME, MUTED)
+        self.fit((X_SCORE, y + 4), lang.pt("divisors board", "Score"), SMALL, 64, MUTED, anchor="r")
+        c.text((x_fresh, y + 4), fresh_head, SMALL, MUTED, anchor="c")
+        c.text((x_moldy, y + 4), moldy_head, SMALL, MUTED, anchor="c")
         y += ROW_H
-    y += 8
+        for seat in range(view.n_players):
+            bg = HIGHLIGHT if seat in playing else BACKGROUND
+            if bg != BACKGROUND:
+                c.rect((PAD - 4, y, WIDTH - PAD + 4, y + ROW_H - 3), fill=bg)
+            c.badge((PAD, y + 3), seat, BADGE, background=bg)
+            c.text((X_NAME + 8, y + 4), seat_name(names, seat, lang=lang), TEXT, INK, "bold", background=bg)
+            c.text((X_SCORE, y + 2), str(view.scores[seat]), 16, INK, "bold", "r", background=bg)
+            c.text((x_fresh, y + 4), str(view.fresh_counts[seat]), TEXT, INK, anchor="c", background=bg)
+            c.text((x_moldy, y + 4), str(view.moldy_counts[seat]), TEXT, INK, anchor="c", background=bg)
+            note, ink = _seat_note(view, seat, winners, lang)
+            if note:
+                self.fit((x_state, y + 5), note, SMALL, state_w, ink, background=bg)
+            y += ROW_H
+        return y + 8
 
-    if shown_pairs:
-        title = lang.t("Round {round} of cycle {cycle}", round=view.round, cycle=view.cycle)
-        y = board.section(y, title)
-        for pair in shown_pairs:
-            board.pairing_row(y, pair, settled.get(pair))
+    def pairings(self, y: int, title: str, rows: Sequence[tuple[tuple[int, int], Result | None]]) -> int:
+        """A titled list of pairings, each with its result if it has one."""
+        y = self.section(y, title)
+        for pair, result in rows:
+            self.pairing_row(y, pair, result)
             y += PAIR_H
-        y += 8
+        return y + 8
 
-    if last:
-        y = board.section(
-            y,
-            lang.pt("divisors board", "Last round")
-            if view.outcome is None
-            else lang.pt("divisors board", "Final round"),
-        )
-        for result in last:
-            board.pairing_row(y, result.seats, result)
-            y += PAIR_H
-        y += 8
-
-    if view.seat is not None:
+    def fresh_pile(self, y: int, view: View) -> None:
+        """A seat's own fresh pile, its pick highlighted, and a caption under it."""
+        c, lang = self.c, self.lang
         count = len(view.hand_cards)
-        y = board.section(
+        y = self.section(
             y, lang.n("Your fresh pile ({count} card)", "Your fresh pile ({count} cards)", count)
         )
         for i, (value, count) in enumerate(view.hand):
@@ -313,5 +259,70 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
         else:
             caption = ""
         if caption:
-            board.fit((PAD, y), caption, SMALL, WIDTH - 2 * PAD, MUTED)
+            self.fit((PAD, y), caption, SMALL, WIDTH - 2 * PAD, MUTED)
+
+
+def _seat_note(view: View, seat: int, winners: set[int], lang: Lang) -> tuple[str, RGB]:
+    """A scoreboard row's state: won, out (and how), sitting out this round, or nothing."""
+    status = view.status[seat]
+    if seat in winners:
+        return lang.pt("divisors board", "★ wins"), GOOD
+    if status != IN:
+        return lang.pt("divisors board", STATUS_TEXT[status]), (BAD if status == FORFEITED else MUTED)
+    if view.outcome is None and not any(seat in p for p in view.pairings):
+        return lang.pt("divisors board", "sits out this round"), MUTED
+    return "", MUTED
+
+
+def _subtitles(view: View, lang: Lang) -> list[str]:
+    """Where the game stands: one line, or two when the language makes it too long for one."""
+    if view.outcome is not None:
+        return [lang.t("Cards 1-{m} · game over: {reason}", m=view.m, reason=view.outcome.reason_in(lang))]
+    where = lang.t(
+        "Cards 1-{m} · cycle {cycle}, round {round} of {rounds}",
+        m=view.m,
+        cycle=view.cycle,
+        round=view.round,
+        rounds=view.rounds_per_cycle,
+    )
+    quiet = lang.t("cycles without a moldy card: {quiet} of {m}", quiet=view.quiet_cycles, m=view.m)
+    joined = f"{where} · {quiet}"
+    return [joined] if width_of(joined, SMALL) <= WIDTH - 2 * PAD else [where, quiet]
+
+
+def _height(view: View, subs: Sequence[str]) -> int:
+    """The board's height: the title, the scoreboard, the pairings and results, a seat's pile."""
+    height = PAD + 30 + 22 * len(subs)  # title and subtitle
+    height += 28 + ROW_H * (view.n_players + 1) + 8  # scoreboard
+    if view.pairings:
+        height += 28 + PAIR_H * len(view.pairings) + 8
+    if view.last_results:
+        height += 28 + PAIR_H * len(view.last_results) + 8
+    if view.seat is not None:
+        height += 28 + _hand_rows(view) * HAND_ROW_H + 24
+    return height + PAD
+
+
+def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH) -> bytes:
+    winners = set(view.outcome.winners) if view.outcome is not None else set()
+    settled = {r.seats: r for r in view.results}
+    # The players of the pairings still to be revealed: until the next board, whoever has picked.
+    playing = {s for p in view.pairings if p not in settled for s in p} if view.outcome is None else set()
+    subs = _subtitles(view, lang)
+    c = Canvas(WIDTH, _height(view, subs))
+    board = _Board(c, names, lang)
+    y = board.title(subs, view.outcome is not None)
+    y = board.scoreboard(y, view, playing, winners)
+    if view.pairings:
+        title = lang.t("Round {round} of cycle {cycle}", round=view.round, cycle=view.cycle)
+        y = board.pairings(y, title, [(pair, settled.get(pair)) for pair in view.pairings])
+    if view.last_results:
+        title = (
+            lang.pt("divisors board", "Last round")
+            if view.outcome is None
+            else lang.pt("divisors board", "Final round")
+        )
+        y = board.pairings(y, title, [(result.seats, result) for result in view.last_results])
+    if view.seat is not None:
+        board.fresh_pile(y, view)
     return c.png()

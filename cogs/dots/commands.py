@@ -66,7 +66,7 @@ class DotsCommands(
         """A start dot: nothing is drawn yet; its endpoints are offered privately."""
         if len(values) != 1:
             raise BadInput("Pick one dot from the menu.")
-        seat = self.tools.deps.service.check_turn(game, interaction.user.id, cid.require_version())
+        seat = self.tools.deps.moves.check_turn(game, interaction.user.id, cid.require_version())
         view = game.view(seat)
         if view.turn != seat:
             raise (

@@ -32,7 +32,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, ClassVar, NamedTuple, Self, TypeVar
+from typing import Any, ClassVar, NamedTuple, NoReturn, Self, TypeVar
 
 import bot.rules.base as base
 from bot.errors import BadInput, GameFinished, IllegalMove, NotYourTurn
@@ -479,61 +479,9 @@ def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
     d = o.direction
     if o.needs_from:
         if start_given is None:
-            if o.first or state.current is None:
-                raise BadInput(
-                    directed(
-                        d,
-                        N_(
-                            "Say where your vertical line starts (from): the first line of the game starts "
-                            "at any dot you choose."
-                        ),
-                        N_(
-                            "Say where your horizontal line starts (from): the first line of the game "
-                            "starts at any dot you choose."
-                        ),
-                    )
-                )
-            raise BadInput(
-                directed(
-                    d,
-                    N_(
-                        "Say where your vertical line starts (from): no vertical line can start at {dot}, "
-                        "so this one starts at a used dot you choose ({starts})."
-                    ),
-                    N_(
-                        "Say where your horizontal line starts (from): no horizontal line can start at "
-                        "{dot}, so this one starts at a used dot you choose ({starts})."
-                    ),
-                ),
-                dot=dot_name(state.current),
-                starts=_names(legal_starts(state)),
-            )
+            _ask_for_start(state, o)
         start = start_given
-        starts = legal_starts(state)
-        if start not in starts:
-            if start not in state.marked:
-                raise IllegalMove(
-                    "This line starts at a dot already used, and {dot} is unused. You may start at: "
-                    "{starts}.",
-                    dot=dot_name(start),
-                    starts=_names(starts),
-                )
-            raise IllegalMove(
-                directed(
-                    d,
-                    N_(
-                        "No vertical line can start at {dot}: its column {column} has no unused dot next "
-                        "to it. You may start at: {starts}."
-                    ),
-                    N_(
-                        "No horizontal line can start at {dot}: its row {row} has no unused dot next to "
-                        "it. You may start at: {starts}."
-                    ),
-                ),
-                dot=dot_name(start),
-                **_axis_fields(start, d),
-                starts=_names(starts),
-            )
+        _check_start(state, start, d)
     else:
         assert state.current is not None
         if start_given is not None and start_given != state.current:
@@ -545,6 +493,70 @@ def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
         start = state.current
     _check_path(state, start, end, d)
     return _draw(state, seat, start, end, fallback=o.fallback)
+
+
+def _ask_for_start(state: State, o: Owed) -> NoReturn:
+    """The line must say where it starts (the first line of the game, or one that cannot go on from
+    the last one's end) and did not: say so, and where it may start."""
+    d = o.direction
+    if o.first or state.current is None:
+        raise BadInput(
+            directed(
+                d,
+                N_(
+                    "Say where your vertical line starts (from): the first line of the game starts "
+                    "at any dot you choose."
+                ),
+                N_(
+                    "Say where your horizontal line starts (from): the first line of the game "
+                    "starts at any dot you choose."
+                ),
+            )
+        )
+    raise BadInput(
+        directed(
+            d,
+            N_(
+                "Say where your vertical line starts (from): no vertical line can start at {dot}, "
+                "so this one starts at a used dot you choose ({starts})."
+            ),
+            N_(
+                "Say where your horizontal line starts (from): no horizontal line can start at "
+                "{dot}, so this one starts at a used dot you choose ({starts})."
+            ),
+        ),
+        dot=dot_name(state.current),
+        starts=_names(legal_starts(state)),
+    )
+
+
+def _check_start(state: State, start: Dot, d: str) -> None:
+    """A start the player chose must be one of the legal starts; else say why it is not."""
+    starts = legal_starts(state)
+    if start in starts:
+        return
+    if start not in state.marked:
+        raise IllegalMove(
+            "This line starts at a dot already used, and {dot} is unused. You may start at: {starts}.",
+            dot=dot_name(start),
+            starts=_names(starts),
+        )
+    raise IllegalMove(
+        directed(
+            d,
+            N_(
+                "No vertical line can start at {dot}: its column {column} has no unused dot next "
+                "to it. You may start at: {starts}."
+            ),
+            N_(
+                "No horizontal line can start at {dot}: its row {row} has no unused dot next to "
+                "it. You may start at: {starts}."
+            ),
+        ),
+        dot=dot_name(start),
+        **_axis_fields(start, d),
+        starts=_names(starts),
+    )
 
 
 def _axis_fields(dot: Dot, direction: str) -> dict[str, str | int]:

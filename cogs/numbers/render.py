@@ -88,66 +88,82 @@ def d_lines(record: RoundRecord, m: int, lang: Lang) -> list[str]:
     ]
 
 
-def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH) -> bytes:
-    m = view.m
-    finished_round = not view.moves and view.last_round is not None
-    record = view.last_round if finished_round else None
-    moves = record.moves if record is not None else view.moves
-    symbols = record.symbols if record is not None else view.symbols
-    d = set(record.d) if record is not None else set()
-    round_no = view.round - 1 if record is not None else view.round  # 0-based, as drawn
+class _Board:
+    """One drawing of a round: the canvas, what it shows (the round being played, or the last finished
+    one with its D), the names and the language."""
 
-    width = PAD + LABEL_W + m * CELL_W + RIGHT_W + PAD
-    grid_y = PAD + 56
-    rows_y = grid_y + 18 + SYMBOL_H
-    foot_y = rows_y + 2 * NUMBER_H + 10
-    height = foot_y + 3 * 22 + PAD
-    c = Canvas(width, height)
+    def __init__(self, view: View, names: Sequence[str], lang: Lang) -> None:
+        self.view, self.names, self.lang = view, names, lang
+        m = self.m = view.m
+        finished_round = not view.moves and view.last_round is not None
+        record = self.record = view.last_round if finished_round else None
+        self.moves = record.moves if record is not None else view.moves
+        self.symbols = record.symbols if record is not None else view.symbols
+        self.d = set(record.d) if record is not None else set()
+        self.round_no = view.round - 1 if record is not None else view.round  # 0-based, as drawn
 
-    fit = partial(draw_fitted, c)  # text fitted to its room (smaller, or cut)
+        self.width = PAD + LABEL_W + m * CELL_W + RIGHT_W + PAD
+        self.grid_y = PAD + 56
+        self.rows_y = self.grid_y + 18 + SYMBOL_H
+        self.foot_y = self.rows_y + 2 * NUMBER_H + 10
+        height = self.foot_y + 3 * 22 + PAD
+        self.c = Canvas(self.width, height)
+        self.fit = partial(draw_fitted, self.c)  # text fitted to its room (smaller, or cut)
+        self.x0 = PAD + LABEL_W
 
-    # Title and status.
-    c.text((PAD, PAD), "Numbers To Number", 18, INK, "bold")
-    fields = {
-        "round": min(round_no, view.n_rounds - 1) + 1,
-        "rounds": view.n_rounds,
-        "m": m,
-        "top": largest(m),
-    }
-    if record is not None:
-        status = lang.t("Round {round} of {rounds} · finished  ·  m = {m}: numbers 1-{top}", **fields)
-    elif view.outcome is None:
-        status = lang.t(
-            "Round {round} of {rounds} · move {move} of {m}  ·  m = {m}: numbers 1-{top}",
-            move=len(moves) + 1,
-            **fields,
-        )
-    else:
-        status = lang.t("Round {round} of {rounds}  ·  m = {m}: numbers 1-{top}", **fields)
-    fit((PAD, PAD + 28), status, TEXT, width - 2 * PAD, MUTED)
+    def title(self) -> None:
+        """The title and the status: which round, which move, and the numbers in play."""
+        view, lang, m = self.view, self.lang, self.m
+        self.c.text((PAD, PAD), "Numbers To Number", 18, INK, "bold")
+        fields = {
+            "round": min(self.round_no, view.n_rounds - 1) + 1,
+            "rounds": view.n_rounds,
+            "m": m,
+            "top": largest(m),
+        }
+        if self.record is not None:
+            status = lang.t("Round {round} of {rounds} · finished  ·  m = {m}: numbers 1-{top}", **fields)
+        elif view.outcome is None:
+            status = lang.t(
+                "Round {round} of {rounds} · move {move} of {m}  ·  m = {m}: numbers 1-{top}",
+                move=len(self.moves) + 1,
+                **fields,
+            )
+        else:
+            status = lang.t("Round {round} of {rounds}  ·  m = {m}: numbers 1-{top}", **fields)
+        self.fit((PAD, PAD + 28), status, TEXT, self.width - 2 * PAD, MUTED)
 
-    # The list, with the move numbers above it.
-    x0 = PAD + LABEL_W
-    for i in range(m):
-        x = x0 + i * CELL_W
-        c.text((x + CELL_W // 2, grid_y), str(i + 1), SMALL, MUTED, anchor="c")
-        c.paste(_symbol(symbols[i] if i < len(symbols) else ""), (x + 3, grid_y + 18))
-    fit((PAD, grid_y + 28), lang.pt("numbers board", "List"), TEXT, LABEL_W - 8, MUTED, "bold")
+    def the_list(self) -> None:
+        """The list, with the move numbers above it."""
+        c, grid_y, symbols = self.c, self.grid_y, self.symbols
+        for i in range(self.m):
+            x = self.x0 + i * CELL_W
+            c.text((x + CELL_W // 2, grid_y), str(i + 1), SMALL, MUTED, anchor="c")
+            c.paste(_symbol(symbols[i] if i < len(symbols) else ""), (x + 3, grid_y + 18))
+        self.fit((PAD, grid_y + 28), self.lang.pt("numbers board", "List"), TEXT, LABEL_W - 8, MUTED, "bold")
 
-    # Each player's numbers under their moves, and the points. The move being picked is an empty
-    # slot for both players, whoever has picked: a pick is quiet (the board's text is edited, its
-    # image stays), so the image says only what holds until the next board (who has picked is in
-    # the text, which every pick brings up to date).
-    pending_cell = len(moves) if record is None and view.outcome is None else None
-    for seat in (0, 1):
-        y = rows_y + seat * NUMBER_H
+    def player_rows(self) -> None:
+        """Each player's numbers under their moves, and the points."""
+        # The move being picked is an empty slot for both players, whoever has picked: a pick is quiet
+        # (the board's text is edited, its image stays), so the image says only what holds until the
+        # next board (who has picked is in the text, which every pick brings up to date).
+        pending_cell = len(self.moves) if self.record is None and self.view.outcome is None else None
+        for seat in (0, 1):
+            self.player_row(seat, pending_cell)
+        self.c.line([(PAD, self.foot_y - 6), (self.width - PAD, self.foot_y - 6)], GRID)
+
+    def player_row(self, seat: int, pending_cell: int | None) -> None:
+        c, view, lang, m, x0, record = self.c, self.view, self.lang, self.m, self.x0, self.record
+        y = self.rows_y + seat * NUMBER_H
         c.badge((PAD, y + 3), seat, BADGE)
-        c.text((PAD + 26, y + 3), seat_name(names, seat, NAME_MAX - 3, lang), TEXT, INK, "bold")
+        c.text((PAD + 26, y + 3), seat_name(self.names, seat, NAME_MAX - 3, lang), TEXT, INK, "bold")
         if seat in view.forfeited:
-            fit((PAD + 26, y + 23), lang.pt("numbers board", "left the game"), SMALL, LABEL_W - 30, MUTED)
-        for i, move in enumerate(moves):
+            self.fit(
+                (PAD + 26, y + 23), lang.pt("numbers board", "left the game"), SMALL, LABEL_W - 30, MUTED
+            )
+        for i, move in enumerate(self.moves):
             value = move[seat]
-            c.paste(_number(value, m, value in d), (x0 + i * CELL_W + 3, y + 2))
+            c.paste(_number(value, m, value in self.d), (x0 + i * CELL_W + 3, y + 2))
         if pending_cell is not None and pending_cell < m:
             c.paste(_slot(), (x0 + pending_cell * CELL_W + 3, y + 2))
         right = x0 + m * CELL_W + RIGHT_W
@@ -161,37 +177,48 @@ def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH)
                 "r",
             )
         total = lang.t("total {total}", total=view.totals[seat])
-        fit((right, y + 23), total, SMALL, RIGHT_W - 8, INK, anchor="r")
-    c.line([(PAD, foot_y - 6), (width - PAD, foot_y - 6)], GRID)
+        self.fit((right, y + 23), total, SMALL, RIGHT_W - 8, INK, anchor="r")
 
-    # The footer: D after a round, the result after the game.
-    y = foot_y
-    room = width - 2 * PAD
-    if record is not None:
-        for i, line in enumerate(d_lines(record, m, lang)):
-            fit((PAD, y), line, TEXT if i == 0 else SMALL, room, INK if i == 0 else MUTED)
-            y += 22
+    def footer(self) -> None:
+        """The footer: D after a round, the result after the game."""
+        y = self.foot_y
+        room = self.width - 2 * PAD
+        if self.record is not None:
+            for i, line in enumerate(d_lines(self.record, self.m, self.lang)):
+                self.fit((PAD, y), line, TEXT if i == 0 else SMALL, room, INK if i == 0 else MUTED)
+                y += 22
+        if self.view.outcome is not None:
+            shown, size = fitted(_result_text(self.view, self.names, self.lang), TEXT, room - 16, "bold")
+            w = width_of(shown, size, "bold") + 16
+            self.c.rect((PAD - 4, y - 2, PAD + w - 4, y + 20), fill=HIGHLIGHT, radius=4)
+            self.c.text((PAD + 4, y + (TEXT - size) // 2), shown, size, INK, "bold", background=HIGHLIGHT)
+
+
+def _result_text(view: View, names: Sequence[str], lang: Lang) -> str:
+    """The finished game's result: a draw, or who won and how."""
     outcome = view.outcome
-    if outcome is not None:
-        if outcome.draw:
-            text = lang.t("Draw: {total} each", total=view.totals[0])
-        else:
-            (winner,) = outcome.winners
-            who = seat_name(names, winner, NAME_MAX, lang)
-            if view.forfeited:
-                text = lang.t("{player} wins: the other player left", player=who)
-            else:
-                text = lang.t(
-                    "{player} wins, {high} to {low}",
-                    player=who,
-                    high=view.totals[winner],
-                    low=view.totals[1 - winner],
-                )
-        shown, size = fitted(text, TEXT, room - 16, "bold")
-        w = width_of(shown, size, "bold") + 16
-        c.rect((PAD - 4, y - 2, PAD + w - 4, y + 20), fill=HIGHLIGHT, radius=4)
-        c.text((PAD + 4, y + (TEXT - size) // 2), shown, size, INK, "bold", background=HIGHLIGHT)
-    return c.png()
+    assert outcome is not None
+    if outcome.draw:
+        return lang.t("Draw: {total} each", total=view.totals[0])
+    (winner,) = outcome.winners
+    who = seat_name(names, winner, NAME_MAX, lang)
+    if view.forfeited:
+        return lang.t("{player} wins: the other player left", player=who)
+    return lang.t(
+        "{player} wins, {high} to {low}",
+        player=who,
+        high=view.totals[winner],
+        low=view.totals[1 - winner],
+    )
+
+
+def render_board(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH) -> bytes:
+    board = _Board(view, names, lang)
+    board.title()
+    board.the_list()
+    board.player_rows()
+    board.footer()
+    return board.c.png()
 
 
 def render(view: Any, names: tuple[str, ...], *, lang: Lang = ENGLISH) -> bytes:

@@ -289,7 +289,8 @@ def assert_discord_accepted_all(emu: DiscordEmulator, *, closed_dms: int = 0) ->
     once, at the start (no retries)."""
     refused = [(v.status, v.code) for v in emu.violations]
     assert refused == [(403, 50007)] * closed_dms, [str(v) for v in emu.violations]
-    assert [str(v) for v in emu.schema_violations] == []
+    schema = [str(v) for v in emu.schema_violations]
+    assert schema == [], schema
 
 
 def assert_clean(emu: DiscordEmulator) -> None:

@@ -44,7 +44,7 @@ async def add_computer(emu: DiscordEmulator, host: User, card: MessageRecord, le
 
 
 async def computer_moves(harness: BotHarness, game_id: int) -> list[int]:
-    game = await harness.bot.service.get(game_id)
+    game = await harness.bot.services.games.get(game_id)
     return [
         m.seat
         for m in await harness.bot.storage.moves(game_id=game_id)
@@ -56,7 +56,7 @@ async def settle(emu: DiscordEmulator, harness: BotHarness, game_id: int, person
     """Wait until the game is over or waits for the person (the computers have moved)."""
     for _ in range(400):
         await emu.wait_idle()
-        game = await harness.bot.service.get(game_id)
+        game = await harness.bot.services.games.get(game_id)
         if not game.row.live or person in game.rules.to_act(game.state):
             return game
         await asyncio.sleep(PAUSE)
@@ -94,7 +94,7 @@ async def test_a_person_plays_a_whole_game_against_computers_with_a_restart(
         name, options = command_for(kind, rng.choice(actions))
         rec = await emu.slash(alice, thread, name, **options)
         await rec.response()
-        after = await bots.bot.service.get(game_id)
+        after = await bots.bot.services.games.get(game_id)
         awaited = after.rules.to_act(after.state) if after.row.live else frozenset()
         waits_for_computer = any(is_computer(after.row.seats[s]) for s in awaited)
         if not restarted and waits_for_computer and await bots.bot.storage.moves(game_id=game_id):
@@ -105,9 +105,9 @@ async def test_a_person_plays_a_whole_game_against_computers_with_a_restart(
     else:
         raise AssertionError("the game did not end")
     assert restarted, "no computer move was pending at any point"
-    game = await bots.bot.service.get(game_id)
+    game = await bots.bot.services.games.get(game_id)
     assert game.row.status == "finished"
-    assert await bots.bot.service.replay(game_id) == game.state  # the log replays: nothing twice
+    assert await bots.bot.services.history.replay(game_id) == game.state  # the log replays: nothing twice
     assert await computer_moves(bots, game_id), "the computers never moved"
     # No computer got a DM, a ping or a thread membership; people were named, computers too.
     text = " ".join(m.content for m in emu.channel_messages(thread))
@@ -141,7 +141,7 @@ async def test_the_host_adds_and_removes_computers_and_only_the_host(
     await (await emu.slash(alice, scene.channel, "game addbot", level="easy")).response()
     await (await emu.slash(alice, scene.channel, "game leave")).response()
     await emu.wait_idle()
-    assert (await bots.bot.service.get(game_id)).row.status == "cancelled"
+    assert (await bots.bot.services.games.get(game_id)).row.status == "cancelled"
 
 
 def _token(letters: str) -> re.Pattern[str]:
@@ -168,7 +168,7 @@ async def test_a_computers_prediction_stays_secret_until_the_reveal(
     secret = ""
     for _ in range(400):
         await emu.wait_idle()
-        game = await bots.bot.service.get(game_id)
+        game = await bots.bot.services.games.get(game_id)
         if game.state.predictions[1] is not None:
             secret = game.state.predictions[1]
             break
@@ -209,7 +209,7 @@ async def test_forged_levels_and_computers_removed_by_others_change_nothing(
     game_id = int(card.custom_ids[0].split(":")[1])
     await (await emu.click(bob, card, card.button("Join")["custom_id"])).response()
     assert "joined" in await add_computer(emu, alice, emu.message(card.id), "easy")
-    before = (await bots.bot.service.get(game_id)).row
+    before = (await bots.bot.services.games.get(game_id)).row
     # A level the menu never offered, by a forged select and by a forged slash option.
     forged = await forge_component(emu, alice, scene.channel, f"q:{game_id}:-:addbot", values=["godlike"])
     reply = await private_reply(forged)
@@ -221,5 +221,5 @@ async def test_forged_levels_and_computers_removed_by_others_change_nothing(
     reply = await private_reply(await emu.click(bob, emu.message(card.id), remove))
     assert "Only the host" in reply
     await emu.wait_idle()
-    after = (await bots.bot.service.get(game_id)).row
+    after = (await bots.bot.services.games.get(game_id)).row
     assert after.seats == before.seats and after.version == before.version

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bot.registry import RULES
-from bot.service import GameService
+from bot.service import Services
 from bot.storage import Storage
 from bot.table.replies import ANSWER_WITHIN
 from cogs.dots import rules as dots
@@ -115,34 +115,36 @@ async def test_a_stale_private_menu_is_refused_privately(
 async def test_a_late_board_shows_the_move_that_made_its_version_whatever_was_saved_since(
     database: str,
 ) -> None:
-    """After a restart the late board of version V is drawn from the log (`GameService.history`).
+    """After a restart the late board of version V is drawn from the log (`Histories.history`).
     The next move may be committed after the game's row was read and before its log was: here a
     second service on the same database commits it, so the first one's row is older than the log,
     as in that moment. The board must still show V's move, not the next one."""
     storage = await Storage.open(database)
     try:
-        drawing = GameService(storage, RULES)
-        lobby = drawing.open_lobby(
+        drawing = Services.build(storage, RULES)
+        lobby = drawing.lobby.open_lobby(
             kind="procession", guild_id=1, channel_id=100, host_id=10, host_name="Ann", options={"n": 5}
         )
         game = (await lobby).game
-        await drawing.join(game.id, 11, "Bo")
-        started = (await drawing.start(game.id, 10)).game
+        await drawing.lobby.join(game.id, 11, "Bo")
+        started = (await drawing.lobby.start(game.id, 10)).game
         state, users = started.state, started.row.seats
 
         def flip(state: procession.State) -> tuple[int, dict[str, object]]:
             seat = next(iter(procession.to_act(state)))
             return users[seat], {"type": "flip", "position": procession.legal_positions(state)[0]}
 
-        first = await drawing.act(game.id, *flip(state))
+        first = await drawing.moves.act(game.id, *flip(state))
         version = first.after.row.version
-        await GameService(storage, RULES).act(game.id, *flip(first.after.state))  # the next move, meanwhile
+        await Services.build(storage, RULES).moves.act(
+            game.id, *flip(first.after.state)
+        )  # the next move, meanwhile
 
-        history = await drawing.history(game.id, until=version)
+        history = await drawing.history.history(game.id, until=version)
         step = history.step(version)
         assert (step.before.row, step.after.row) == (state.row, first.after.state.row)
         assert (step.seat, step.forfeit, history.start.row) == (first.seat, None, state.row)
-        assert (await drawing.history(game.id)).step(version + 1).before.row == first.after.state.row
+        assert (await drawing.history.history(game.id)).step(version + 1).before.row == first.after.state.row
     finally:
         await storage.close()
 
@@ -252,14 +254,14 @@ async def test_a_card_answered_right_before_a_crash_keeps_working(
     answer when the lobby was slow to write): the restarted bot finds the card again, so a join by
     command updates it and the start makes the game's thread from it."""
     if deferred:
-        service = bot_harness.bot.service
-        opening = service.open_lobby
+        service = bot_harness.bot.services
+        opening = service.lobby.open_lobby
 
         async def slow_open(**kwargs: Any) -> Any:
             await asyncio.sleep(ANSWER_WITHIN + 0.3)
             return await opening(**kwargs)
 
-        monkeypatch.setattr(service, "open_lobby", slow_open)
+        monkeypatch.setattr(service.lobby, "open_lobby", slow_open)
         # The first answer is the "thinking" one; the crash follows the card's edit of it.
         trap = emu.crash_after_next_request(bot_harness, "PATCH /webhooks/*/messages/@original")
     else:
@@ -331,15 +333,15 @@ async def test_a_slash_move_whose_board_the_pass_took_up_is_still_answered(
     is, never left to fail."""
     bot = bot_harness.bot
     game_id = await start_game(emu, scene.channel, "procession new", scene.alice, scene.bob, n=3)
-    acting = bot.service.act
+    committing = bot.services.moves.commit
 
-    async def act_then_pass(*args: Any, **kwargs: Any) -> Any:
-        result = await acting(*args, **kwargs)
+    async def commit_then_pass(*args: Any, **kwargs: Any) -> Any:
+        result = await committing(*args, **kwargs)
         bot.outbox.kick(result.effects)  # as the pass does: no interaction, no mover
         await bot.outbox.wait_for(result.effects[0].id)
         return result
 
-    monkeypatch.setattr(bot.service, "act", act_then_pass)
+    monkeypatch.setattr(bot.services.moves, "commit", commit_then_pass)
     before = latest_board(emu, scene.channel)
     rec = await emu.slash(scene.alice, scene.channel, "procession flip", position=1)
     assert await private_reply(rec) == "✅ Your move is saved. Its board is in the channel."

@@ -78,7 +78,7 @@ async def test_reminder_mute_and_forfeit_at_the_deadline(
     board = latest_board(emu, scene.channel)
     assert f"<@{alice.id}> ran out of time and forfeits." in board.content
     assert f"<@{bob.id}>, your move." in board.content
-    game = await bot_harness.bot.service.get(game_id)
+    game = await bot_harness.bot.services.games.get(game_id)
     assert game.row.status == "active" and 0 in game.state.forfeited
 
     # The deadline survives a restart: bob's passes while the bot is down, and is acted on at startup.
@@ -94,7 +94,7 @@ async def test_reminder_mute_and_forfeit_at_the_deadline(
     await emu.wait_idle()
     final = latest_board(emu, scene.channel)
     assert f"<@{carol.id}> wins" in final.content
-    game = await bot_harness.bot.service.get(game_id)
+    game = await bot_harness.bot.services.games.get(game_id)
     assert game.row.status == "finished" and game.row.result is not None
     assert await bot_harness.bot.storage.waits_of_game(game_id=game_id) == []
 

@@ -178,7 +178,7 @@ async def test_updown_in_four_languages(emu: DiscordEmulator, scene: Scene, bot_
     alice, bob, carol = players = speaking(emu, scene)
     channel = scene.channel
     game_id = await start(emu, channel, "updown new", players)
-    service = bot_harness.bot.service
+    service = bot_harness.bot.services
 
     # Each hand by DM, in its reader's language (17 cards each: one is set aside).
     for user, words in zip(
@@ -236,7 +236,7 @@ async def test_updown_in_four_languages(emu: DiscordEmulator, scene: Scene, bot_
 
     # Every card: from the DM panels' menus, Carol by the command.
     for _ in range(60):
-        state = (await service.get(game_id)).state
+        state = (await service.games.get(game_id)).state
         if state.phase != "place":
             break
         user = players[state.turn]
@@ -295,7 +295,7 @@ async def test_dots_in_four_languages(emu: DiscordEmulator, scene: Scene, bot_ha
     alice, bob, carol = players = speaking(emu, scene)
     channel = scene.channel
     game_id = await start(emu, channel, "dots new", players, size=3)
-    service = bot_harness.bot.service
+    service = bot_harness.bot.services
 
     # Refusals, each in its reader's language.
     said = await private_reply(await emu.slash(alice, channel, "dots line", to="A3"))
@@ -311,7 +311,7 @@ async def test_dots_in_four_languages(emu: DiscordEmulator, scene: Scene, bot_ha
     # the menu of its ends), then its end; or the end alone from the board's menu.
     pickers = []
     for _ in range(30):
-        state = (await service.get(game_id)).state
+        state = (await service.games.get(game_id)).state
         if state.finished:
             break
         user = players[state.turn]

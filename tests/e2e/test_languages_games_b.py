@@ -204,7 +204,7 @@ async def assert_public_in(
     """Every public message of the game speaks ``lang``: each image is the public view at its version
     drawn in ``lang`` (and not as English would draw it, somewhere), each alt text starts with
     ``alt_start``, no text holds one of the ``english`` phrases."""
-    game = await harness.bot.service.get(game_id)
+    game = await harness.bot.services.games.get(game_id)
     moves = await harness.bot.storage.moves(game_id=game_id)
     rules = N if kind == "numbers" else D
     state = rules.new_game(len(game.row.seats), game.row.options, game.row.seed)
@@ -254,7 +254,7 @@ async def private_status(
     shown = [m for m in (*rec.messages, rec.original) if m is not None and m.attachments]
     assert shown, "the status has no image"
     message = shown[0]
-    game = await harness.bot.service.get(game_id)
+    game = await harness.bot.services.games.get(game_id)
     kind = harness.bot.tools.deps.catalog.get(game.row.kind)
     table = kind.table(game).speaking(lang)
     attachment = message.attachments[0]
@@ -465,7 +465,7 @@ async def test_numbers_in_four_languages(emu: DiscordEmulator, scene: Scene, bot
                 )
                 await panel_saying(emu, user_, game_id, gave)
             # A number played before is refused in German, and Carol sees the game in French.
-            state = (await bot_harness.bot.service.get(game_id)).state
+            state = (await bot_harness.bot.services.games.get(game_id)).state
             with pytest.raises(GameError) as refused:
                 N.apply(state, 0, N.Pick(5))
             german = refused.value.in_language(DE)
@@ -608,7 +608,7 @@ async def test_divisors_in_four_languages(
     assert said(PT, "Revealed: {result}.", result=result_text(equal, PT, who)) in post.content
 
     # Round 3: alice has no 2 any more (refused in German); her 4 against bob's 2: 2 divides 4.
-    state = (await bot_harness.bot.service.get(game_id)).state
+    state = (await bot_harness.bot.services.games.get(game_id)).state
     with pytest.raises(GameError) as refused:
         D.apply(state, 0, D.Pick(2))
     german = refused.value.in_language(DE)

@@ -293,14 +293,14 @@ async def test_a_new_game_command_discord_forgot_still_gets_its_lobby_card(
 async def test_a_slow_new_game_is_deferred_then_answered_with_its_card(
     emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    service = bot_harness.bot.service
-    opening = service.open_lobby
+    service = bot_harness.bot.services
+    opening = service.lobby.open_lobby
 
     async def slow_open(**kwargs: Any) -> Any:
         await asyncio.sleep(ANSWER_WITHIN + 0.5)  # the database is slow
         return await opening(**kwargs)
 
-    monkeypatch.setattr(service, "open_lobby", slow_open)
+    monkeypatch.setattr(service.lobby, "open_lobby", slow_open)
     rec = await emu.slash(scene.alice, scene.channel, "updown new")
     answer = await rec.response()
     assert answer.type is CallbackType.DEFERRED_CHANNEL_MESSAGE and not answer.ephemeral

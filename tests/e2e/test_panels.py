@@ -32,7 +32,7 @@ from tests.emulator.world import Scene, User
 
 
 async def state_of(harness: BotHarness, game_id: int) -> object:
-    return (await harness.bot.service.get(game_id)).state
+    return (await harness.bot.services.games.get(game_id)).state
 
 
 def request_kinds(emu: DiscordEmulator, users: list[User], since: int) -> Counter[str]:
@@ -204,7 +204,7 @@ async def play_from_panels(
     """Play the game to its end, every pick from the player's DM panel: Numbers by the Pick form (the
     lowest number still allowed), Divisors by the card menu (the lowest card of the fresh pile)."""
     for _ in range(400):
-        game = await harness.bot.service.get(game_id)
+        game = await harness.bot.services.games.get(game_id)
         if not game.row.live:
             return
         state = game.state

@@ -54,7 +54,7 @@ async def test_two_players_at_once_and_a_dm_reply_racing_a_command(
     )
     await asyncio.gather(one.response(), two.response())
     await emu.wait_idle()
-    state = (await bot_harness.bot.service.get(game_id)).state
+    state = (await bot_harness.bot.services.games.get(game_id)).state
     assert state.predictions == ("U", "D") and state.phase == "place"
     assert move_count(bot_db, game_id) == 2
     # Alice's card by a typed DM and by a command at once: one card is placed, the other is refused.
@@ -70,7 +70,7 @@ async def test_two_players_at_once_and_a_dm_reply_racing_a_command(
 
     await emu.wait_until(lambda: len(answers()) >= 2, what="both answers")
     await emu.wait_idle()
-    state = (await bot_harness.bot.service.get(game_id)).state
+    state = (await bot_harness.bot.services.games.get(game_id)).state
     assert len(state.row) == 1 and move_count(bot_db, game_id) == 3
     assert sum("You placed" in a for a in answers()) == 1, answers()
     assert any("turn" in a or "None of your games is waiting" in a for a in answers()), answers()
@@ -85,7 +85,7 @@ async def test_faults_and_a_dropped_gateway_lose_and_duplicate_nothing(
     faults = 0
     acknowledged = 0
     for turn in range(200):
-        game = await bot_harness.bot.service.get(game_id)
+        game = await bot_harness.bot.services.games.get(game_id)
         if not game.row.live:
             break
         state = game.state
@@ -111,9 +111,9 @@ async def test_faults_and_a_dropped_gateway_lose_and_duplicate_nothing(
         acknowledged += 1
         await emu.wait_idle()
         assert move_count(bot_db, game_id) == acknowledged
-    game = await bot_harness.bot.service.get(game_id)
+    game = await bot_harness.bot.services.games.get(game_id)
     assert game.row.status == "finished"
-    assert await bot_harness.bot.service.replay(game_id) == game.state
+    assert await bot_harness.bot.services.history.replay(game_id) == game.state
     assert faults >= 4
     failed = [r for r in emu.requests if r.status in (429, 500)]
     assert len(failed) >= 3  # discord.py met them and retried
@@ -131,5 +131,5 @@ async def test_a_move_saved_before_a_failure_is_reported_as_saved(
     await rec.response()
     await emu.wait_until(lambda: any("is saved" in t for t in rec.ephemeral_texts()), what="the saved notice")
     assert not any("Nothing was changed" in t for t in rec.ephemeral_texts())
-    assert (await bot_harness.bot.service.get(game_id)).state.predictions[0] == "UD"
+    assert (await bot_harness.bot.services.games.get(game_id)).state.predictions[0] == "UD"
     assert move_count(bot_db, game_id) == 1

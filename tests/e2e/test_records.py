@@ -62,7 +62,7 @@ async def finish_game(
     moved: set[int] = set()
     for _ in range(600):
         await emu.wait_idle()
-        game = await bots.bot.service.get(game_id)
+        game = await bots.bot.services.games.get(game_id)
         if not game.row.live:
             return game_id
         awaited = [s for s in sorted(game.rules.to_act(game.state)) if not is_computer(game.row.seats[s])]

@@ -25,7 +25,7 @@ async def play_out(emu: DiscordEmulator, bots: BotHarness, game_id: int, people:
     rng = random.Random(game_id)
     for _ in range(400):
         await emu.wait_idle()
-        game = await bots.bot.service.get(game_id)
+        game = await bots.bot.services.games.get(game_id)
         if not game.row.live:
             return
         ready = [s for s in game.rules.to_act(game.state) if s in people]
@@ -76,7 +76,7 @@ async def test_rematch_with_a_computer_is_played_to_the_end(
     new_card = cards[-1]
     new_id = int(new_card.custom_ids[0].split(":")[1])
     assert new_id != game_id and "🤖 Computer (easy)" in new_card.content
-    new = await bots.bot.service.get(new_id)
+    new = await bots.bot.services.games.get(new_id)
     assert new.row.status == "lobby" and new.row.options == {"n": 5} and new.row.host_id == alice.id
     # A second click is answered, and changes nothing.
     reply = await private_reply(await emu.click(alice, board, rematch_button(board)))
@@ -87,7 +87,7 @@ async def test_rematch_with_a_computer_is_played_to_the_end(
     await emu.wait_idle()
     await (await emu.click(alice, emu.message(new_card.id), f"q:{new_id}:-:start")).response()
     await play_out(emu, bots, new_id, {0: alice})
-    assert (await bots.bot.service.get(new_id)).row.status == "finished"
+    assert (await bots.bot.services.games.get(new_id)).row.status == "finished"
     await emu.wait_idle()
     assert "Rematch" in [b.get("label") for b in final_board(emu, emu.channels[new_card.id]).buttons()]
 
@@ -114,7 +114,7 @@ async def test_each_previous_player_joins_the_rematch_with_one_click(
     await emu.wait_idle()
     new_card = [m for m in bot_messages(emu, scene.channel) if is_card(m)][-1]
     new_id = int(new_card.custom_ids[0].split(":")[1])
-    new = await bots.bot.service.get(new_id)
+    new = await bots.bot.services.games.get(new_id)
     assert new.row.seats == (bob.id, carol.id, alice.id) and new.row.options == {"size": 3}
     assert all(f"<@{u.id}>" in emu.message(new_card.id).content for u in (alice, bob, carol))
     # Once started, the rematch cannot be joined from the old board any more.

@@ -55,7 +55,7 @@ async def play(
     for _ in range(2000):
         for _ in range(400):  # until the computer has moved
             await emu.wait_idle()
-            game = await bots.bot.service.get(game_id)
+            game = await bots.bot.services.games.get(game_id)
             if not game.row.live or 0 in game.rules.to_act(game.state):
                 break
             await asyncio.sleep(PAUSE)
@@ -139,7 +139,7 @@ async def test_a_game_in_progress_replays_privately_to_its_players_only(
     game_id, place = await against_computer(emu, bots, scene.channel, alice, "numbers")
     await play(emu, bots, place, alice, game_id, moves=2)  # alice's two picks and the computer's
     moves = len(await bots.bot.storage.moves(game_id=game_id))
-    assert moves >= 4 and (await bots.bot.service.get(game_id)).row.live
+    assert moves >= 4 and (await bots.bot.services.games.get(game_id)).row.live
 
     reply = await private_reply(await emu.slash(bob, scene.channel, "game replay", game_id=game_id))
     assert f"Game #{game_id} is still being played" in reply and "only its players" in reply
@@ -175,7 +175,7 @@ async def test_games_that_cannot_be_replayed_get_a_private_sentence(
     cancelled, where = await against_computer(emu, bots, scene.channel, alice, "dots")
     await (await emu.slash(alice, where, "game cancel")).response()
     await emu.wait_idle()
-    assert (await bots.bot.service.get(cancelled)).row.status == "cancelled"
+    assert (await bots.bot.services.games.get(cancelled)).row.status == "cancelled"
     before = db_snapshot(db)
 
     async def refused(user: User, game_id: int) -> str:

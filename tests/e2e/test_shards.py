@@ -176,7 +176,7 @@ async def test_one_process_runs_both_shards_and_a_dm_move_reaches_a_game_on_shar
 
         for game_id in (procession, numbers):
             row, _, state = await stored(harness, game_id)
-            assert row.status == "finished" and await bot.service.replay(game_id) == state
+            assert row.status == "finished" and await bot.services.history.replay(game_id) == state
         assert picks == 12 and flips >= 1  # Numbers m=3: 2 rounds of 3 moves, 2 picks each
         # Each DM and each click or form from a DM panel reached shard 0; the servers' commands their
         # own shards; and the boards of the game on shard 1 were posted in its thread.
@@ -228,7 +228,7 @@ async def test_two_processes_each_serve_their_shards_servers(
             break
     for harness, game_id in ((first, procession), (second, dots)):
         row, _, state = await stored(harness, game_id)
-        assert row.status == "finished" and await harness.bot.service.replay(game_id) == state
+        assert row.status == "finished" and await harness.bot.services.history.replay(game_id) == state
     assert moves >= 6
     # Each server's lobby, joins, starts and moves went to its own process, and nothing had no server.
     for rec in emu.interactions.values():
@@ -270,7 +270,7 @@ async def test_dm_moves_for_a_game_on_shard_1_reach_the_process_running_shard_0(
     row, _, state = await stored(second, numbers)
     assert row.status == "finished"
     for harness in two_processes:
-        assert await harness.bot.service.replay(numbers) == state
+        assert await harness.bot.services.history.replay(numbers) == state
     assert_routed_like_discord(emu)
     assert_discord_accepted_all(emu)
 
@@ -376,7 +376,7 @@ async def test_the_same_move_sent_to_both_processes_at_once_counts_once(
         refusals = ("The game changed while you were acting", "You already picked")
         assert any(r in loser_text for r in refusals), (slash_texts, dm_texts)
         for harness in two_processes:
-            assert await harness.bot.service.replay(numbers) == (await stored(second, numbers))[2]
+            assert await harness.bot.services.history.replay(numbers) == (await stored(second, numbers))[2]
     assert_routed_like_discord(emu)
     assert_discord_accepted_all(emu)
 
@@ -415,7 +415,7 @@ async def test_a_deadline_falling_due_with_both_processes_running_is_acted_on_on
         assert sum(f"<@{scene.alice.id}> ran out of time" in t for t in texts) == 1, texts
         assert sum("waiting for your move" in t for t in texts) <= 1, texts  # the reminder, at most once
         row, _, state = await stored(second, game_id)
-        assert row.status == "active" and await second.bot.service.replay(game_id) == state
+        assert row.status == "active" and await second.bot.services.history.replay(game_id) == state
     assert_discord_accepted_all(emu)
 
 

@@ -60,7 +60,7 @@ async def test_a_game_finished_by_another_process_is_no_game_of_its_place(
             row = await second.bot.storage.get_game(game_id=old)
             if row.status != "active":
                 break
-            game = second.bot.service.load(row)
+            game = second.bot.services.games.load(row)
             assert game.state is not None
             seat = min(game.rules.to_act(game.state))
             number = game.rules.legal_actions(game.state, seat)[0]["number"]

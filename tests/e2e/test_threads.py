@@ -71,7 +71,7 @@ async def play_out(
     rng = random.Random(seed)
     most = 0
     for _ in range(400):
-        game = await harness.bot.service.get(game_id)
+        game = await harness.bot.services.games.get(game_id)
         if not game.row.live:
             return most
         rules = game.rules
@@ -100,7 +100,7 @@ async def test_a_whole_game_in_its_thread_is_quiet(
     thread = emu.channels[card.id]
     assert thread.is_thread and thread.parent is scene.channel
     title = RULES[kind].TITLE
-    names = (await bot_harness.bot.service.get(game_id)).row.names
+    names = (await bot_harness.bot.services.games.get(game_id)).row.names
     assert thread.name == f"{title} #{game_id} · " + ", ".join(names)
     assert {m.id for m in emu.thread_members(thread)} >= {u.id for u in users}
     first = latest_board(emu, thread)
@@ -114,7 +114,7 @@ async def test_a_whole_game_in_its_thread_is_quiet(
     assert [m.id for m in bot_messages(emu, scene.channel)] == [card.id]
     card = emu.message(card.id)
     assert card.attachments and card.attachments[0].description, "the final board, with alt text"
-    game = await bot_harness.bot.service.get(game_id)
+    game = await bot_harness.bot.services.games.get(game_id)
     assert game.row.status == "finished"
     assert card.custom_ids == [f"q:{game_id}:-:rules", f"q:{game_id}:-:rematch"]
     assert "wins" in card.content or "draw" in card.content.lower()

@@ -96,22 +96,30 @@ class OpenApiChecker:
         return [SchemaProblem(operation=str(operation), location=location, message=message)]
 
 
+SNOWFLAKE_MIN = 1 << 32  # an integer this large in a request body is an id (a snowflake)
+
+
 def _known_gaps(body: Any) -> Any:
     """Smooth over where the spec is stricter than the live API in ways discord.py relies on.
 
-    discord.py names a new upload in `attachments` by its integer index (`{"id": 0}`); Discord
-    accepts that, the spec types every attachment id as a snowflake string.
+    - discord.py names a new upload in `attachments` by its integer index (`{"id": 0}`); Discord
+      accepts that, the spec types every attachment id as a snowflake string.
+    - Discord takes a snowflake as a JSON integer as well as a string; discord.py sends some as
+      integers (`allowed_mentions.users`, `create_dm`'s `recipient_id`), the spec types them as
+      strings. Any integer of an id's size is checked as the string Discord reads it as.
     """
+    if isinstance(body, list):
+        return [_known_gaps(item) for item in body]
+    if isinstance(body, int) and not isinstance(body, bool) and body >= SNOWFLAKE_MIN:
+        return str(body)
     if not isinstance(body, dict):
         return body
-    fixed = dict(body)
+    fixed = {key: _known_gaps(value) for key, value in body.items()}
     if isinstance(fixed.get("attachments"), list):
         fixed["attachments"] = [
             {**a, "id": str(a["id"])} if isinstance(a, dict) and isinstance(a.get("id"), int) else a
             for a in fixed["attachments"]
         ]
-    if isinstance(fixed.get("data"), dict):
-        fixed["data"] = _known_gaps(fixed["data"])
     return fixed
 
 

@@ -12,7 +12,7 @@ import pytest
 from bot.clock import Clock
 from bot.registry import RULES
 from bot.scheduler import Scheduler
-from bot.service import GameService
+from bot.service import Services
 from bot.storage import Completion, Effect, StaleVersion, Storage
 from bot.table.outbox import Outbox
 from tests.unit.test_storage import move, started
@@ -176,10 +176,16 @@ async def test_a_forfeit_losing_the_race_to_a_move_leaves_the_new_wait(storage: 
             )
             raise StaleVersion()
 
-    service = GameService(storage, RULES, shared=True)
+    service = Services.build(storage, RULES, shared=True)
     scheduler = Scheduler(
-        storage, service, RacedPlays(), Outbox(storage), clock=lambda: due.deadline + 1, holder=A
-    )  # type: ignore[arg-type]
+        storage,
+        service.games,
+        service.lobby,
+        RacedPlays(),  # type: ignore[arg-type]
+        Outbox(storage),
+        clock=lambda: due.deadline + 1,
+        holder=A,
+    )
     await scheduler.run_due()
     # The seat is still awaited, and still has a deadline (a fresh one): it may still be reminded
     # and still forfeit.

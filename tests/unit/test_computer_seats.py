@@ -17,7 +17,7 @@ from bot.players.seats import (
     people,
 )
 from bot.registry import RULES
-from bot.service import GameService
+from bot.service import Services
 from bot.storage import Storage
 from bot.table.replies import mention
 
@@ -43,25 +43,25 @@ def test_ids_names_and_levels_round_trip() -> None:
 async def test_a_computer_awaited_is_due_after_the_pause_and_leaves_when_it_moved(database: str) -> None:
     storage = await Storage.open(database)
     try:
-        service = GameService(storage, RULES)
+        service = Services.build(storage, RULES)
         game = (
-            await service.open_lobby(
+            await service.lobby.open_lobby(
                 kind="procession", guild_id=1, channel_id=5, host_id=10, host_name="Ann", options={"n": 4}
             )
         ).game
-        game = (await service.add_computer(game.id, 10, "hard")).game
+        game = (await service.lobby.add_computer(game.id, 10, "hard")).game
         assert game.row.names[1] == "Computer (hard)"
-        game = (await service.start(game.id, 10)).game
+        game = (await service.lobby.start(game.id, 10)).game
         assert await storage.due_computers(since_before=time.time() + 10) == []  # Ann moves first
         legal = game.view(0).legal
-        after = (await service.act(game.id, 10, {"type": "flip", "position": legal[0]})).after
+        after = (await service.moves.act(game.id, 10, {"type": "flip", "position": legal[0]})).after
         due = await storage.due_computers(since_before=time.time() + 0.01)
         assert [(w.game_id, w.seat) for w in due] == [(game.id, 1)]
         assert await storage.due_computers(since_before=time.time() - 60) == []  # not before its pause
         soon = await storage.next_due(lobby_lifetime=86400, computer_pause=2.0)
         assert soon is not None and soon <= time.time() + 2.0
         computer = after.row.seats[1]
-        await service.act(game.id, computer, {"type": "flip", "position": after.view(1).legal[0]})
+        await service.moves.act(game.id, computer, {"type": "flip", "position": after.view(1).legal[0]})
         assert await storage.due_computers(since_before=time.time() + 10) == []
     finally:
         await storage.close()

@@ -9,7 +9,7 @@ import pytest
 
 from bot.errors import BadInput
 from bot.registry import GAMES, RULES
-from bot.service import GameService, Loaded
+from bot.service import Loaded, Services
 from bot.storage import Storage
 from bot.table.catalog import GameKind
 from bot.table.notify import Notify
@@ -137,15 +137,15 @@ def test_the_channels_kept_are_bounded() -> None:
 # ---- what a move owes the DM panels --------------------------------------------------------------------
 
 
-async def started(service: GameService, kind: str, players: int, **options: int) -> Loaded:
+async def started(service: Services, kind: str, players: int, **options: int) -> Loaded:
     game = (
-        await service.open_lobby(
+        await service.lobby.open_lobby(
             kind=kind, guild_id=1, channel_id=100, host_id=ALICE, host_name="A", options=options
         )
     ).game
     for user in (BOB, CAROL)[: players - 1]:
-        game = (await service.join(game.id, user, str(user))).game
-    return (await service.start(game.id, ALICE)).game
+        game = (await service.lobby.join(game.id, user, str(user))).game
+    return (await service.lobby.start(game.id, ALICE)).game
 
 
 def panel_effects(effects: list) -> list[tuple[str, dict]]:
@@ -153,7 +153,7 @@ def panel_effects(effects: list) -> list[tuple[str, dict]]:
 
 
 async def test_owed_edits_only_the_panels_whose_player_has_news(storage: Storage) -> None:
-    service = GameService(storage, RULES)
+    service = Services.build(storage, RULES)
     notify = Notify(storage)
     await notify.choose(CAROL, "dm")
     kind = GameKind.of(GAMES["updown"])
@@ -161,7 +161,7 @@ async def test_owed_edits_only_the_panels_whose_player_has_news(storage: Storage
     written: list[list[tuple[str, dict]]] = []
 
     async def move(user: int, action: object, source: Source) -> None:
-        result = await service.act(game.id, user, action)
+        result = await service.moves.act(game.id, user, action)
         effects = owed(kind, result, source, note="n", notify=notify)
         assert effects[0].kind == "announce"
         written.append(panel_effects(effects))
@@ -178,31 +178,31 @@ async def test_owed_edits_only_the_panels_whose_player_has_news(storage: Storage
     ]
     # The first card locks every prediction: each other panel loses its Change button; a move by
     # command also refreshes the mover's own panel.
-    state = (await service.get(game.id)).state
+    state = (await service.games.get(game.id)).state
     await move(ALICE, updown.Play(updown.card_rank(state.hands[0][0])), Source.COMMAND)
     assert written[-1] == [("refresh", {"seat": 0}), ("refresh", {"seat": 1}), ("refresh", {"seat": 2})]
     # From then on the panels (hand and card menu, whoever's turn it is) are left alone as the turn
     # passes: the board's mention tells the next placer, and carol, who chose DMs, gets a nudge.
     for seat, user in ((1, BOB), (2, CAROL)):
-        state = (await service.get(game.id)).state
+        state = (await service.games.get(game.id)).state
         await move(user, updown.Play(updown.card_rank(state.hands[seat][0])), Source.DM_PANEL)
     assert written[-2:] == [[("nudge", {"seat": 2})], []]
 
 
 async def test_owed_in_numbers_reveals_and_the_end(storage: Storage) -> None:
-    service = GameService(storage, RULES)
+    service = Services.build(storage, RULES)
     kind = GameKind.of(GAMES["numbers"])
     game = await started(service, "numbers", 2, m=3)
     rows: list[list[tuple[str, dict]]] = []
     for user, number, source in ((ALICE, 1, Source.DM_PANEL), (BOB, 1, Source.DM_PANEL)):
-        result = await service.act(game.id, user, numbers.Pick(number))
+        result = await service.moves.act(game.id, user, numbers.Pick(number))
         rows.append(panel_effects(owed(kind, result, source)))
     # A quiet pick: nothing for anyone; the reveal: alice asked again (her pick is gone).
     assert rows[:2] == [[], [("panel", {"seat": 0})]]
-    game = await service.get(game.id)
+    game = await service.games.get(game.id)
     while game.row.live:
         seat = min(numbers.to_act(game.state))
-        result = await service.act(
+        result = await service.moves.act(
             game.id, game.row.seats[seat], numbers.Pick(numbers.available(game.state, seat)[0])
         )
         game = result.after

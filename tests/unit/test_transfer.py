@@ -22,7 +22,7 @@ import pytest
 from bot.__main__ import main
 from bot.players.seats import computer_id, computer_name
 from bot.registry import RULES
-from bot.service import GameService
+from bot.service import Services
 from bot.storage import MIGRATIONS, Storage, StorageError
 from bot.storage.postgres import PostgresDriver
 from bot.storage.rows import Effect
@@ -92,25 +92,27 @@ def ordered_rows(sqlite_db: str, pg_db: str, table: str) -> tuple[list[Any], lis
 # ---- a source with real games -------------------------------------------------------------------------
 
 
-async def play_random(service: GameService, game_id: int, rng: random.Random, moves: int | None) -> int:
+async def play_random(service: Services, game_id: int, rng: random.Random, moves: int | None) -> int:
     """Play random legal moves (all of them to the end, or ``moves``); answers how many were made."""
     made = 0
     while moves is None or made < moves:
-        game = await service.get(game_id)
+        game = await service.games.get(game_id)
         if not game.row.live:
             break
         rules, state = game.rules, game.state
         seat = min(rules.to_act(state))
         action = rng.choice(list(rules.legal_actions(state, seat)))
-        await service.act(game_id, game.row.seats[seat], action, effects=lambda r: [Effect("board", {})])
+        await service.moves.act(
+            game_id, game.row.seats[seat], action, effects=lambda r: [Effect("board", {})]
+        )
         made += 1
     return made
 
 
-async def new_game(service: GameService, kind: str, channel: int, players: int, *, computer: bool = False):
+async def new_game(service: Services, kind: str, channel: int, players: int, *, computer: bool = False):
     host = 1000 + channel
     game = (
-        await service.open_lobby(
+        await service.lobby.open_lobby(
             kind=kind,
             guild_id=GUILD,
             channel_id=channel,
@@ -122,8 +124,8 @@ async def new_game(service: GameService, kind: str, channel: int, players: int, 
     for k in range(1, players):
         user = computer_id("easy", k) if computer else host + k
         name = computer_name(user) if computer else f"Player {user}"
-        await service.join(game.id, user, name)
-    return await service.start(game.id, host)
+        await service.lobby.join(game.id, user, name)
+    return await service.lobby.start(game.id, host)
 
 
 async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
@@ -132,7 +134,7 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
     mutes, typed replies, the outbox (items done and pending), records. Answers a few facts."""
     rng = random.Random(seed)
     storage = await Storage.open(path)
-    service = GameService(storage, RULES)
+    service = Services.build(storage, RULES)
     channel = 10
     try:
         for kind in KINDS:
@@ -143,15 +145,15 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
             channel += 1
             forfeited = await new_game(service, kind, channel, 2)
             await play_random(service, forfeited.game.id, rng, 1)
-            await service.forfeit(forfeited.game.id, forfeited.game.row.seats[1])
+            await service.moves.forfeit(forfeited.game.id, forfeited.game.row.seats[1])
         lobby = (
-            await service.open_lobby(
+            await service.lobby.open_lobby(
                 kind="dots", guild_id=GUILD, channel_id=99, host_id=5, host_name="Eve", options={"size": 4}
             )
         ).game
         cancelled = await new_game(service, "updown", 98, 3)
         await play_random(service, cancelled.game.id, rng, 2)
-        await service.cancel(cancelled.game.id, cancelled.game.row.host_id, can_manage=False)
+        await service.lobby.cancel(cancelled.game.id, cancelled.game.row.host_id, can_manage=False)
         await storage.set_guild_setting(guild_id=GUILD, key="threads", value=0)
         await storage.set_guild_setting(guild_id=GUILD + 1, key="language", value="fr")
         await storage.set_guild_setting(guild_id=GUILD + 1, key="guild_locale", value="pt-BR")
@@ -237,7 +239,7 @@ async def test_everything_is_copied_verified_and_new_ids_are_fresh(
                 row = await storage.get_game(game_id=game_id)
                 assert row == await sqlite_storage.get_game(game_id=game_id)
                 if row.state is not None:
-                    replayed = await GameService(storage, RULES).replay(game_id)
+                    replayed = await Services.build(storage, RULES).history.replay(game_id)
                     assert replayed.to_dict() == row.state
             assert await storage.pending_effects(now=10**10) == await sqlite_storage.pending_effects(
                 now=10**10
@@ -245,7 +247,7 @@ async def test_everything_is_copied_verified_and_new_ids_are_fresh(
         finally:
             await sqlite_storage.close()
         # New rows get fresh ids: past the largest game id, past every outbox id ever given.
-        service = GameService(storage, RULES)
+        service = Services.build(storage, RULES)
         fresh = await new_game(service, "procession", 5000, 2)
         assert fresh.game.id == facts["max_game"] + 1
         items = await storage.add_effects(game_id=fresh.game.id, effects=[Effect("after", {})])

@@ -43,7 +43,7 @@ async def open_game(emu: DiscordEmulator, channel: Channel, host: User, *others:
 
 
 async def state_of(harness: BotHarness, game_id: int) -> D.State:
-    return (await harness.bot.service.get(game_id)).state
+    return (await harness.bot.services.games.get(game_id)).state
 
 
 def pick_control(message: MessageRecord) -> str | None:
@@ -104,8 +104,8 @@ def strip_ids(text: str) -> str:
 
 
 async def assert_no_leaks(emu: DiscordEmulator, harness: BotHarness, game_id: int) -> None:
-    service = harness.bot.service
-    game = await service.get(game_id)
+    service = harness.bot.services
+    game = await service.games.get(game_id)
     moves = await harness.bot.storage.moves(game_id=game_id)
     state = D.new_game(len(game.row.seats), game.row.options, game.row.seed)
     states = [state]
@@ -245,9 +245,9 @@ async def test_three_players_m6_by_every_input_path_with_a_restart(
     assert [b["label"] for b in final.buttons()] == ["Rematch"]  # the game's only control now
     state = await state_of(bot_harness, game_id)
     assert state.end_reason == D.END_DEAD and state.scores == (7, 7, 6)
-    row = (await bot_harness.bot.service.get(game_id)).row
+    row = (await bot_harness.bot.services.games.get(game_id)).row
     assert row.status == "finished" and row.result is not None and row.result["winners"] == [0, 1]
-    assert await bot_harness.bot.service.replay(game_id) == state
+    assert await bot_harness.bot.services.history.replay(game_id) == state
     for user, score in ((alice, 7), (bob, 7), (carol, 6)):  # DM panels end without controls
         await emu.wait_until(lambda u=user: "The game is over" in dm_panel(emu, u, game_id).content)
         panel = dm_panel(emu, user, game_id)
@@ -284,7 +284,7 @@ async def test_a_pick_edits_the_boards_text_and_its_image_stays_true(
     assert [(a.data, a.description) for a in post.attachments] == [(image, alt)]
     state = await state_of(bot_harness, game_id)
     assert state.picks == (4, None)
-    names = (await bot_harness.bot.service.get(game_id)).row.names
+    names = (await bot_harness.bot.services.games.get(game_id)).row.names
     assert pixels(render_board(D.view_for(state, None), names)) == pixels(image)
     assert "has picked" not in alt and "picked ✓" not in alt
 

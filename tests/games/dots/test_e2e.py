@@ -112,10 +112,10 @@ async def stored_state(harness: BotHarness, scene: Scene) -> dots.State:
 
 
 async def check_replay(harness: BotHarness, scene: Scene) -> None:
-    service = harness.bot.service
-    row = await service.storage.latest_game_at(place_id=scene.channel.id)
+    service = harness.bot.services
+    row = await service.games.storage.latest_game_at(place_id=scene.channel.id)
     assert row is not None and row.status == "finished"
-    assert (await service.replay(row.id)).to_dict() == row.state
+    assert (await service.history.replay(row.id)).to_dict() == row.state
 
 
 # The rules' 3 x 3 game: a skipped line, a fallback line, and an end between the lines of a turn.

@@ -56,7 +56,7 @@ async def open_game(
 
 
 async def game_of(harness: BotHarness, game_id: int) -> Loaded:
-    return await harness.bot.service.get(game_id)
+    return await harness.bot.services.games.get(game_id)
 
 
 async def by_modal(emu: DiscordEmulator, user: User, panel: MessageRecord, cid: str, text: str) -> str:
@@ -245,7 +245,7 @@ async def test_whole_m3_game_by_every_input_path_with_a_restart(
     assert game.row.status == "finished" and game.row.result is not None
     assert game.row.result["winners"] == [0] and game.row.result["scores"] == [2, 1]
     assert game.state.played(0) == (5, 2, 4, 6, 1, 3) and game.state.played(1) == (3, 6, 4, 2, 7, 5)
-    assert await bot_harness.bot.service.replay(game_id) == game.state
+    assert await bot_harness.bot.services.history.replay(game_id) == game.state
     # One DM panel message each for the whole game (typed answers included): edited, never re-sent.
     assert [panel_messages(emu, user, game_id) for user in (alice, bob)] == [1, 1]
     # No DM panel keeps a Pick button once the game is over.

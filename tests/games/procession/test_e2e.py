@@ -105,10 +105,10 @@ async def test_three_players_by_buttons(
     final = latest_board(emulator, scene.channel)
     assert "wins" in final.content and [b["label"] for b in final.buttons()] == ["Rematch"]
     # The move log replays to the stored state.
-    service = bot_harness.bot.service
-    row = await service.storage.latest_game_at(place_id=scene.channel.id)
+    service = bot_harness.bot.services
+    row = await service.games.storage.latest_game_at(place_id=scene.channel.id)
     assert row is not None and row.status == "finished"
-    assert (await service.replay(row.id)).to_dict() == row.state
+    assert (await service.history.replay(row.id)).to_dict() == row.state
     assert_clean(emulator)
 
 

@@ -48,7 +48,7 @@ def board_count(emu: DiscordEmulator, channel: Channel) -> int:
 
 
 async def state_of(harness: BotHarness, game_id: int) -> updown.State:
-    return (await harness.bot.service.get(game_id)).state
+    return (await harness.bot.services.games.get(game_id)).state
 
 
 async def predict_by_modal(emu: DiscordEmulator, user: User, game_id: int, letters: str) -> str:
@@ -130,7 +130,7 @@ async def test_two_players_modal_reply_select_command_and_playoff(
     # and neither it nor its alt text says who has predicted (the text above it does).
     assert quiet.id == board.id and quiet.attachments == [attachment]
     after = updown.view_for(await state_of(bot_harness, game_id), None)
-    assert render_row(after, (await bot_harness.bot.service.get(game_id)).row.names) == attachment.data
+    assert render_row(after, (await bot_harness.bot.services.games.get(game_id)).row.names) == attachment.data
     assert "predicted" not in (attachment.description or "")
     text = await predict_by_modal(emu, alice, game_id, "SSSSD")
     assert "SSSSD" in text
@@ -162,9 +162,9 @@ async def test_two_players_modal_reply_select_command_and_playoff(
     assert_png(final)
     assert f"<@{alice.id}> wins" in final.content
     assert [b["label"] for b in final.buttons()] == ["Rematch"]  # the game's only control now
-    row = (await bot_harness.bot.service.get(game_id)).row
+    row = (await bot_harness.bot.services.games.get(game_id)).row
     assert row.status == "finished" and row.result is not None and row.result["winners"] == [0]
-    replayed = await bot_harness.bot.service.replay(game_id)
+    replayed = await bot_harness.bot.services.history.replay(game_id)
     assert replayed == await state_of(bot_harness, game_id)
     assert_discord_accepted_all(emu)
 

@@ -1,0 +1,139 @@
+"""/game privacy export and /game privacy delete: a person's data, on request (PRIVACY.md).
+
+**Export** answers privately with a JSON file, ``quetbot-<user id>.json``: the games they sat in
+(game, server, dates, the names at the table, the move log, less the secrets that are not theirs or
+not revealed yet: `bot.storage.privacy.export`), their settings and ratings.
+
+**Delete** asks first (a private message with a confirm button), then: every live game of theirs is
+left as /game leave leaves it (a lobby: they leave it; a game being played: they forfeit it, with the
+board and panels it owes), and one transaction replaces them everywhere by an anonymous placeholder
+(`bot.storage.privacy.forget`), which readers see as "Deleted player". The confirm button is routed
+like the history's pages (no game is loaded for it): ``q:<user id>:-:forget``, and only that user may
+click it (its message is private anyway); it holds nothing secret.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+
+import discord
+
+from bot.errors import GameError, NotAllowed
+from bot.i18n import N_, Lang
+from bot.i18n.audience import reader
+from bot.rules.base import FORFEIT
+from bot.service import MoveResult
+from bot.storage import Effect
+from bot.storage.privacy import is_deleted
+from bot.table.components import button
+from bot.table.deps import Deps
+from bot.table.ids import ComponentId, custom_id
+from bot.table.play import Source, owed
+from bot.table.replies import NO_PINGS, mention, reply_private
+
+log = logging.getLogger(__name__)
+
+FORGET = "forget"  # the confirm button's verb
+DELETED_PLAYER = N_("Deleted player")
+
+
+def shown_name(user_id: int, name: str, lang: Lang) -> str:
+    """A seat's name as a reader sees it: a forgotten person's is "Deleted player", translated."""
+    return lang.t(DELETED_PLAYER) if is_deleted(user_id) else name
+
+
+def who(user_id: int, lang: Lang) -> str:
+    """A mention, or "Deleted player" for a forgotten person (their placeholder names nobody)."""
+    return lang.t(DELETED_PLAYER) if is_deleted(user_id) else mention(user_id)
+
+
+def export_file(data: dict[str, object], user_id: int) -> discord.File:
+    text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True)
+    return discord.File(io.BytesIO(text.encode()), filename=f"quetbot-{user_id}.json")
+
+
+async def leave_all(deps: Deps, user_id: int) -> int:
+    """Take ``user_id`` out of every live game, as /game leave does: out of its lobbies, and a forfeit
+    in each game being played (with what the move owes the table, less their own DM panels). Answers
+    how many games they left."""
+    left = 0
+    for game_id, status in await deps.storage.live_seats_of(user_id=user_id):
+        try:
+            if status == "lobby":
+                changed = await deps.lobby.leave_lobby(game_id, user_id, effects=[Effect("lobby")])
+                deps.outbox.kick(changed.effects)
+            else:
+
+                def effects(result: MoveResult) -> list[Effect]:
+                    kind = deps.catalog.get(result.after.row.kind)
+                    mine = result.seat  # their own panels: nobody is to read them any more
+                    return [e for e in owed(kind, result, Source.CLOCK) if e.args.get("seat") != mine]
+
+                result = await deps.moves.act(game_id, user_id, FORFEIT, effects=effects)
+                deps.outbox.kick(result.effects)
+            left += 1
+        except GameError:  # already out (a seat that left before stays seated), or the game ended
+            continue
+    return left
+
+
+async def forget(deps: Deps, user_id: int) -> int:
+    """Leave every live game, then forget ``user_id`` (one transaction); answers their placeholder."""
+    await leave_all(deps, user_id)
+    placeholder, game_ids = await deps.storage.forget_user(user_id=user_id)
+    for game_id in game_ids:  # the cached rows still name them
+        deps.games.cache.evict(game_id)
+    deps.notify.reachable(user_id)  # (in memory only: their notify choice went with their settings)
+    await deps.notify.load()
+    return placeholder
+
+
+class PrivacyDesk:
+    """The two commands and the confirm button."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+        deps.router.on_page(FORGET, self.on_confirm)
+
+    async def export(self, interaction: discord.Interaction) -> None:
+        user_id = interaction.user.id
+        secret = [kind.name for kind in self.deps.catalog if kind.secret]
+        data = await self.deps.storage.export_user(user_id=user_id, secret_kinds=secret)
+        lang = reader(interaction)
+        await reply_private(
+            interaction,
+            lang.t(
+                "Everything this bot keeps about you: your games, settings and ratings. "
+                "Other players' secret moves are left out."
+            ),
+            file=export_file(data, user_id),
+        )
+
+    async def delete(self, interaction: discord.Interaction) -> None:
+        lang = reader(interaction)
+        confirm = button(
+            lang.t("Delete my data"), custom_id(interaction.user.id, FORGET), style=discord.ButtonStyle.danger
+        )
+        await reply_private(
+            interaction,
+            lang.t(
+                "This forfeits your games in progress, takes you out of lobbies, deletes your settings "
+                "and replaces your name everywhere by \u201cDeleted player\u201d. Ratings and past games "
+                "stay, anonymous. It cannot be undone."
+            ),
+            view=self.deps.router.view([confirm]),
+        )
+
+    async def on_confirm(self, interaction: discord.Interaction, cid: ComponentId, values: list[str]) -> None:
+        if cid.game_id != interaction.user.id:
+            raise NotAllowed("This button deletes the data of the person who asked for it, not yours.")
+        await interaction.response.defer()
+        await forget(self.deps, interaction.user.id)
+        lang = reader(interaction)
+        await interaction.edit_original_response(
+            content=lang.t("Done: your data is deleted, and you are now \u201cDeleted player\u201d here."),
+            view=None,
+            allowed_mentions=NO_PINGS,
+        )
