@@ -31,16 +31,33 @@ move log stores (``{"type": "flip", "position": 3}``), and replaying the log fro
 are read back by its `Moves`, from their dataclass fields.
 
 A record whose JSON is just its fields (a ``State``, a result) writes it with `fields_json`; its
-``from_dict`` reads the values back with `stored_int` and `stored_event` and checks them with `require`.
+``from_dict`` reads the values back with `stored_int` and checks them with `require`.
+
+A state's ``events`` (what the last apply/forfeit did, for the presenters) are `GameEvent`s: one small
+frozen dataclass per kind, its ``"type"`` in the stored JSON on the class (``TYPE``), as a move's is;
+``to_dict()`` writes ``{"type": TYPE, ...fields}`` and the game's `Events` reads that back, validating.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
-from functools import cache
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, get_type_hints, runtime_checkable
+from enum import Enum
+from functools import cache, partial
+from types import NoneType, UnionType
+from typing import (
+    Any,
+    ClassVar,
+    Generic,
+    Protocol,
+    Self,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    runtime_checkable,
+)
 
 from bot.errors import BadInput
 from bot.i18n.lang import Lang, Msg
@@ -66,7 +83,8 @@ def forfeit_of(action: Mapping[str, Any]) -> str | None:
 def fields_json(record: Any) -> dict[str, Any]:
     """A frozen dataclass as JSON data: each field in order, under its name less a trailing ``_``
     (``Line.from_`` is logged as ``"from"``), its value made plain: a tuple or list becomes a list (of
-    plain values), a frozenset a sorted list, a dict a deep copy, a value with a ``to_dict`` that dict;
+    plain values), a frozenset a sorted list, a dict a deep copy, an enum its value, a value with a
+    ``to_dict`` that dict;
     numbers, strings, booleans and None stay as they are. A class whose JSON is just that takes it as
     its method: ``to_dict = fields_json``."""
     return {_json_key(f.name): _plain(getattr(record, f.name)) for f in fields(record)}
@@ -85,6 +103,8 @@ def _plain(value: Any) -> Any:
         return {k: _plain(v) for k, v in value.items()}  # a copy (JSON data: plain values all through)
     if isinstance(value, Msg):
         return str(value)  # a sentence to translate is logged in English
+    if isinstance(value, Enum):
+        return value.value  # a StrEnum is stored as its string
     to_dict = getattr(value, "to_dict", None)
     return value if to_dict is None else to_dict()
 
@@ -416,14 +436,6 @@ def stored_int(value: Any, game: str | None = None) -> int:
     return value
 
 
-def stored_event(value: Any, game: str | None = None) -> dict[str, Any]:
-    """An event of a stored state, copied: a JSON object with a ``"type"``, or ``ValueError`` (naming
-    ``game`` when given, as `stored_int` does)."""
-    if not isinstance(value, Mapping) or not isinstance(value.get("type"), str):
-        raise ValueError(f"{_invalid(game)}malformed event")
-    return copy.deepcopy(dict(value))
-
-
 def _invalid(game: str | None) -> str:
     return "" if game is None else f"invalid {game} state: "
 
@@ -432,3 +444,115 @@ def require(cond: bool, what: str) -> None:
     """``from_dict`` validation: raise ``ValueError`` unless ``cond``."""
     if not cond:
         raise ValueError(f"invalid state: {what}")
+
+
+# ---- events -------------------------------------------------------------------------------------
+
+
+class GameEvent:
+    """What an apply/forfeit did, as the presenters read it and a state stores it: a game's event
+    kinds are small frozen dataclasses deriving from this, each with its ``"type"`` on the class::
+
+        @dataclass(frozen=True)
+        class Picked(GameEvent):
+            TYPE: ClassVar[str] = "picked"
+            seat: int
+
+    Its JSON is ``{"type": TYPE}`` then its fields (`fields_json`: ``{"type": "picked", "seat": 0}``);
+    the game's `Events` reads it back from its fields' types (`stored_value`). A kind whose JSON is
+    not just its fields overrides ``to_dict`` and ``from_fields``."""
+
+    TYPE: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.TYPE, **fields_json(self)}
+
+    @classmethod
+    def from_fields(cls, d: Mapping[str, Any]) -> Self:
+        """The event from its stored JSON (``"type"`` already matched); ``ValueError`` (or a
+        ``KeyError``/``TypeError`` that `Events.parse` turns into one) when a field is missing, is not
+        of its type, or the JSON has a key the event does not."""
+        readers = _stored_readers(cls)
+        require(set(d) == {"type", *(key for key, _ in readers)}, f"the fields of a {cls.TYPE} event")
+        build: Callable[..., Self] = cls
+        return build(*(read(d[key]) for key, read in readers))
+
+
+E = TypeVar("E", bound=GameEvent)
+
+
+@dataclass(frozen=True)
+class Events(Generic[E]):
+    """A game's event kinds, which reads its stored events back: ``EVENTS = Events[Event](NAME,
+    (Picked, Resolved, ...))`` and ``EVENTS.parse(d)`` in ``State.from_dict``."""
+
+    game: str
+    kinds: tuple[type[E], ...]
+
+    def __post_init__(self) -> None:
+        types = [kind.TYPE for kind in self.kinds]
+        if len(set(types)) != len(types):
+            raise TypeError(f"{self.game}: two event kinds share a type")
+        for kind in self.kinds:
+            _stored_readers(kind)  # a field of a type it cannot read fails here, at import
+
+    def parse(self, value: Any) -> E:
+        """A stored event as its dataclass; ``ValueError`` (naming the game) when it is not a JSON
+        object with a known ``"type"`` and that kind's fields."""
+        if not isinstance(value, Mapping) or not isinstance(value.get("type"), str):
+            raise ValueError(f"{_invalid(self.game)}malformed event")
+        for kind in self.kinds:
+            if kind.TYPE == value["type"]:
+                try:
+                    return kind.from_fields(value)
+                except (ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+                    raise ValueError(f"{_invalid(self.game)}malformed {kind.TYPE} event: {exc}") from exc
+        raise ValueError(f"{_invalid(self.game)}unknown event {value['type']!r}")
+
+
+def stored_value(hint: Any) -> Callable[[Any], Any]:
+    """The reader of a stored value of type ``hint``, which returns it typed or raises ``ValueError``:
+    ``int``, ``bool``, ``str``, a `str`-valued `Enum` (a ``StrEnum``), ``X | None``, ``tuple[X, ...]``,
+    and a class with a ``from_dict``."""
+    if hint is int:
+        return stored_int
+    if hint is bool or hint is str:
+        return partial(_stored_exactly, hint)
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return hint  # StrEnum("over") is the member; an unknown value is a ValueError
+    args = get_args(hint)
+    if get_origin(hint) in (Union, UnionType) and len(args) == 2 and NoneType in args:
+        inner = stored_value(next(a for a in args if a is not NoneType))
+        return lambda value: None if value is None else inner(value)
+    if get_origin(hint) is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = stored_value(args[0])
+        return lambda value: tuple(item(v) for v in _stored_list(value))
+    from_dict = getattr(hint, "from_dict", None)
+    if from_dict is not None:
+        return from_dict  # type: ignore[no-any-return]
+    raise TypeError(f"no reader for a stored {hint!r}")
+
+
+def _stored_exactly(kind: type, value: Any) -> Any:
+    if not isinstance(value, kind):
+        raise ValueError(f"{value!r} is not a {kind.__name__}")
+    return value
+
+
+def _stored_list(value: Any) -> list[Any]:
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"{value!r} is not a list")
+    return list(value)
+
+
+_EVENT_READERS: dict[type, tuple[tuple[str, Callable[[Any], Any]], ...]] = {}
+
+
+def _stored_readers(kind: type) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """The JSON key and the reader of each field of an event class, in order."""
+    readers = _EVENT_READERS.get(kind)
+    if readers is None:
+        hints = get_type_hints(kind)
+        readers = tuple((_json_key(f.name), stored_value(hints[f.name])) for f in fields(kind))
+        _EVENT_READERS[kind] = readers
+    return readers

@@ -17,7 +17,7 @@ import discord
 from bot.errors import player_number
 from bot.i18n import ENGLISH, Lang
 from bot.players.seats import is_computer
-from bot.rules.base import Outcome
+from bot.rules.base import GameEvent, Outcome
 from bot.table.replies import mention
 
 V = TypeVar("V")
@@ -181,13 +181,13 @@ class PrivatePresenter(Generic[V]):
     turn_shown: bool = True
 
 
-def quiet_when(*kinds: str) -> Callable[[News[Any]], bool]:
+def quiet_when(*kinds: type[GameEvent]) -> Callable[[News[Any]], bool]:
     """A move is quiet when every event it made is one of ``kinds`` (a secret choice that changes
-    nothing anyone can see yet)."""
+    nothing anyone can see yet): ``quiet_when(numbers.Picked)``."""
 
     def quiet(news: News[Any]) -> bool:
         events = news.after.events
-        return bool(events) and all(e["type"] in kinds for e in events)
+        return bool(events) and all(isinstance(e, kinds) for e in events)
 
     return quiet
 

@@ -103,16 +103,16 @@ def result_text(result: Result, lang: Lang, name: Callable[[int], str], me: int 
     return lang.t("{head}: {why}; {where}", head=head, why=why, where=where)
 
 
-def pairings_text(view: View, event: dict[str, Any], table: TableInfo) -> str:
+def pairings_text(view: View, event: divisors.RoundBegins, table: TableInfo) -> str:
     """A round's pairings: "@A against @B (@C sits out)"."""
     lang = table.lang
     pairs = lang.words(
         [
             lang.t("{first} against {second}", first=table.who(a), second=table.who(b))
-            for a, b in event["pairings"]
+            for a, b in event.pairings
         ]
     )
-    paired = {s for p in event["pairings"] for s in p}
+    paired = {s for p in event.pairings for s in p}
     idle = [table.who(s) for s in range(view.n_players) if view.status[s] == divisors.IN and s not in paired]
     if not idle:
         return pairs
@@ -125,11 +125,11 @@ def pairings_text(view: View, event: dict[str, Any], table: TableInfo) -> str:
     )
 
 
-def round_text(view: View, event: dict[str, Any], table: TableInfo) -> str:
+def round_text(view: View, event: divisors.RoundBegins, table: TableInfo) -> str:
     return table.lang.t(
         "Cycle {cycle}, round {round}: {pairings}.",
-        cycle=event["cycle"],
-        round=event["round"],
+        cycle=event.cycle,
+        round=event.round,
         pairings=pairings_text(view, event, table),
     )
 
@@ -141,7 +141,7 @@ def render(view: View, table: TableInfo) -> bytes:
 def start_note(view: View, table: TableInfo) -> str:
     lang = table.lang
     label = lang.t(MINE_LABEL)
-    rounds = [e for e in view.events if e["type"] == "round"]
+    rounds = [e for e in view.events if isinstance(e, divisors.RoundBegins)]
     if rounds:
         return lang.t(
             "{pairings}. Pick a card in your DMs (or **{label}**); the two cards of a pairing are shown "
@@ -157,41 +157,38 @@ def start_note(view: View, table: TableInfo) -> str:
 
 def headline(news: News[View], table: TableInfo) -> str:
     view, who, lang = news.after, table.who, table.lang
-    revealed = {s for e in view.events if e["type"] == "resolved" for s in e["seats"]}
+    revealed = {s for e in view.events if isinstance(e, divisors.Resolved) for s in e.result.seats}
     lines: list[str] = []
     for event in view.events:
-        kind = event["type"]
-        if kind == "picked" and event["seat"] not in revealed:
-            lines.append(lang.t("{player} has chosen a card.", player=who(event["seat"])))
-        elif kind == "resolved":
-            lines.append(
-                lang.t("Revealed: {result}.", result=result_text(Result.from_dict(event), lang, who))
-            )
-        elif kind == "void":
-            a, b = event["seats"]
-            lines.append(
-                lang.t(
-                    "The pairing of {first} and {second} is called off: nothing is revealed, and a card "
-                    "already chosen stays in its owner's fresh pile.",
-                    first=who(a),
-                    second=who(b),
+        match event:
+            case divisors.Picked(seat=seat) if seat not in revealed:
+                lines.append(lang.t("{player} has chosen a card.", player=who(seat)))
+            case divisors.Resolved(result=result):
+                lines.append(lang.t("Revealed: {result}.", result=result_text(result, lang, who)))
+            case divisors.Voided(seats=(a, b)):
+                lines.append(
+                    lang.t(
+                        "The pairing of {first} and {second} is called off: nothing is revealed, and a "
+                        "card already chosen stays in its owner's fresh pile.",
+                        first=who(a),
+                        second=who(b),
+                    )
                 )
-            )
-        elif kind == "out":
-            lines.append(_out_line(news, event, table))
-        elif kind == "round":
-            lines.append(round_text(view, event, table))
-        elif kind == "end" and event["reason"] in END_RULE:
-            # The outcome line under it says why the rule fired.
-            rule = lang.pt("termination rule", END_RULE[event["reason"]])
-            lines.append(lang.t("The termination rule **{rule}** ends the game.", rule=rule))
+            case divisors.Out():
+                lines.append(_out_line(news, event, table))
+            case divisors.RoundBegins():
+                lines.append(round_text(view, event, table))
+            case divisors.End(reason=reason) if reason in END_RULE:
+                # The outcome line under it says why the rule fired.
+                rule = lang.pt("termination rule", END_RULE[reason])
+                lines.append(lang.t("The termination rule **{rule}** ends the game.", rule=rule))
     return "\n".join(lines) or lang.t("{player} moved.", player=who(news.seat))
 
 
-def _out_line(news: News[View], event: dict[str, Any], table: TableInfo) -> str:
+def _out_line(news: News[View], event: divisors.Out, table: TableInfo) -> str:
     """A player leaving play: their fresh pile ran out, they dropped out, or they forfeited."""
     lang = table.lang
-    seat, reason = event["seat"], event["reason"]
+    seat, reason = event.seat, event.reason
     player, score = table.who(seat), news.after.scores[seat]
     lost = news.before.fresh_counts[seat]
     if reason == divisors.EMPTY:
@@ -350,14 +347,14 @@ def confirm(news: News[View], table: TableInfo) -> str:
         return lang.t("You left game #{game_id}.", game_id=table.game_id)
     view, seat = news.after, news.seat
     events = view.events
-    if any(e["type"] == "out" and e["seat"] == seat and e["reason"] == divisors.DROPPED for e in events):
+    if divisors.Out(seat, divisors.DROPPED) in events:
         return lang.t(
             "You dropped out of game #{game_id}. Your score, {score}, still counts (and can win); your fresh "
             "cards leave play.",
             game_id=table.game_id,
             score=view.scores[seat],
         )
-    if any(e["type"] == "resolved" and seat in e["seats"] for e in events):
+    if any(isinstance(e, divisors.Resolved) and seat in e.result.seats for e in events):
         return lang.t("✅ Both cards are in.")
     if view.pending is not None:
         return lang.t("✅ Your card **{card}** is in (only you know it).", card=view.pending)
@@ -410,7 +407,7 @@ def asked(news: News[View], table: TableInfo) -> list[int]:
     ]
 
 
-quiet = quiet_when("picked")
+quiet = quiet_when(divisors.Picked)
 
 
 STATUS_WORDS = {

@@ -26,15 +26,17 @@ How a game runs:
   fresh piles together share a factor) and "no progress" (no card went moldy during the last m
   complete cycles of the schedule).
 
-Seats are 0-based. Events (``State.events``, the public effects of the last apply/forfeit):
+Seats are 0-based. Events (``State.events``, the public effects of the last apply/forfeit; each a
+`GameEvent`, stored as the JSON shown):
 
-- ``{"type": "round", "cycle": c, "round": r, "pairings": [[a, b], ...]}``: a round begins
-  (c and r 1-based: round r of ``rounds_per_cycle`` in cycle c)
-- ``{"type": "picked", "seat": s}``: a secret pick is in (the card is not told)
-- ``{"type": "resolved", "seats": [a, b], "cards": [x, y], "points": [p, q], "kind": k, "label": l}``
-- ``{"type": "void", "seats": [a, b], "by": s}``: a pairing voided by s dropping or forfeiting
-- ``{"type": "out", "seat": s, "reason": "empty" | "dropped" | "forfeited"}``
-- ``{"type": "end", "reason": "players" | "dead" | "no_progress"}``
+- `RoundBegins` ``{"type": "round", "cycle": c, "round": r, "pairings": [[a, b], ...]}``: a round
+  begins (c and r 1-based: round r of ``rounds_per_cycle`` in cycle c)
+- `Picked` ``{"type": "picked", "seat": s}``: a secret pick is in (the card is not told)
+- `Resolved` ``{"type": "resolved", "seats": [a, b], "cards": [x, y], "points": [p, q], "kind": k,
+  "label": l}``: the pairing's `Result`
+- `Voided` ``{"type": "void", "seats": [a, b], "by": s}``: a pairing voided by s dropping or forfeiting
+- `Out` ``{"type": "out", "seat": s, "reason": "empty" | "dropped" | "forfeited"}`` (a `Status`)
+- `End` ``{"type": "end", "reason": "players" | "dead" | "no_progress"}`` (an `EndReason`)
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
 from math import gcd
 from typing import Any, ClassVar
 
@@ -50,7 +53,7 @@ import bot.rules.base as base
 from bot.errors import BadInput, GameFinished, IllegalMove, Namer, NotYourTurn, OutOfRange, player_number
 from bot.i18n.lang import N_, Lang, Msg
 from bot.inputs import excerpt, whole_number
-from bot.rules.base import ActionJSON, Option, Outcome, Reason, require
+from bot.rules.base import ActionJSON, GameEvent, Option, Outcome, Reason, require
 
 NAME = "divisors"
 TITLE = "The Numerical Card Game"
@@ -58,25 +61,37 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 8
 M_OPTION = Option("m", "Each player's cards run from 1 to m", default=12, min=2, max=25)
 OPTIONS: tuple[Option, ...] = (M_OPTION,)
 
-# A seat's standing. Only IN players are paired; everyone but FORFEITED can win.
-IN = "in"
-EMPTY = "empty"  # the fresh pile ran out
-DROPPED = "dropped"  # left voluntarily with /divisors drop
-FORFEITED = "forfeited"  # /game leave or a missed deadline
-STATUSES = (IN, EMPTY, DROPPED, FORFEITED)
 
-# Where the two cards of a resolved pairing go.
-EXCHANGE = "exchange"  # each player puts the other's card into their own fresh pile
-MOLDY = "moldy"  # each card goes to its owner's moldy pile
-VOID = "void"  # the pairing was called off: nothing was revealed, no card moved
+class Status(StrEnum):
+    """A seat's standing (stored as its value). Only IN players are paired; all but FORFEITED can win."""
 
-# Why the game ended.
-END_PLAYERS = "players"
-END_DEAD = "dead"
-END_NO_PROGRESS = "no_progress"
-END_REASONS = (END_PLAYERS, END_DEAD, END_NO_PROGRESS)
+    IN = "in"
+    EMPTY = "empty"  # the fresh pile ran out
+    DROPPED = "dropped"  # left voluntarily with /divisors drop
+    FORFEITED = "forfeited"  # /game leave or a missed deadline
 
-Event = dict[str, Any]
+
+class Kind(StrEnum):
+    """Where the two cards of a settled pairing go (stored as its value)."""
+
+    EXCHANGE = "exchange"  # each player puts the other's card into their own fresh pile
+    MOLDY = "moldy"  # each card goes to its owner's moldy pile
+    VOID = "void"  # the pairing was called off: nothing was revealed, no card moved
+
+
+class EndReason(StrEnum):
+    """Why the game ended (stored as its value)."""
+
+    PLAYERS = "players"
+    DEAD = "dead"
+    NO_PROGRESS = "no_progress"
+
+
+# The members by their short names, which the presenter, renderer and player use.
+IN, EMPTY, DROPPED, FORFEITED = Status.IN, Status.EMPTY, Status.DROPPED, Status.FORFEITED
+EXCHANGE, MOLDY, VOID = Kind.EXCHANGE, Kind.MOLDY, Kind.VOID
+END_PLAYERS, END_DEAD, END_NO_PROGRESS = EndReason.PLAYERS, EndReason.DEAD, EndReason.NO_PROGRESS
+
 Pairing = tuple[int, int]  # the lower seat first
 
 
@@ -117,7 +132,7 @@ def round_pairings(seats: Sequence[int], round_index: int) -> list[Pairing]:
 # ---- the resolution table -------------------------------------------------------------------------
 
 
-def resolve(a: int, b: int) -> tuple[int, int, str]:
+def resolve(a: int, b: int) -> tuple[int, int, Kind]:
     """RULES.md's table for cards ``a`` and ``b``: (points to a's holder, points to b's, where they go)."""
     if a < 1 or b < 1:
         raise ValueError("cards are positive")
@@ -192,7 +207,7 @@ class Result:
     seats: Pairing
     cards: tuple[int, int] | None  # None when void
     points: tuple[int, int]
-    kind: str  # EXCHANGE, MOLDY or VOID
+    kind: Kind
     label: str  # describe(...) of the cards, or "void"
 
     to_dict = base.fields_json
@@ -202,7 +217,7 @@ class Result:
         seats = _pair(d["seats"])
         cards = None if d["cards"] is None else _pair(d["cards"])
         result = cls(
-            seats=seats, cards=cards, points=_pair(d["points"]), kind=str(d["kind"]), label=str(d["label"])
+            seats=seats, cards=cards, points=_pair(d["points"]), kind=Kind(d["kind"]), label=str(d["label"])
         )
         require(seats[0] < seats[1], "result seats")
         if cards is None:
@@ -223,6 +238,74 @@ def _cards(x: Any) -> tuple[int, ...]:
     return tuple(sorted(base.stored_int(v) for v in x))
 
 
+# ---- events ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundBegins(GameEvent):
+    """Round ``round`` of cycle ``cycle`` (both 1-based) begins with these pairings."""
+
+    TYPE: ClassVar[str] = "round"
+    cycle: int
+    round: int
+    pairings: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Picked(GameEvent):
+    """A seat's secret pick is in (the card is not told)."""
+
+    TYPE: ClassVar[str] = "picked"
+    seat: int
+
+
+@dataclass(frozen=True)
+class Resolved(GameEvent):
+    """A pairing's two cards, revealed and settled. Its JSON is the result's fields beside the type."""
+
+    TYPE: ClassVar[str] = "resolved"
+    result: Result
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.TYPE, **self.result.to_dict()}
+
+    @classmethod
+    def from_fields(cls, d: Mapping[str, Any]) -> Resolved:
+        result = {k: v for k, v in d.items() if k != "type"}
+        require(set(result) == {f.name for f in fields(Result)}, "the fields of a resolved event")
+        return cls(Result.from_dict(result))
+
+
+@dataclass(frozen=True)
+class Voided(GameEvent):
+    """The pairing of ``seats`` is called off: ``by`` dropped out or left."""
+
+    TYPE: ClassVar[str] = "void"
+    seats: tuple[int, ...]
+    by: int
+
+
+@dataclass(frozen=True)
+class Out(GameEvent):
+    """A seat is out of play, for ``reason``: its pile ran out, it dropped out, or it left."""
+
+    TYPE: ClassVar[str] = "out"
+    seat: int
+    reason: Status
+
+
+@dataclass(frozen=True)
+class End(GameEvent):
+    """The game ended, by the rule ``reason``."""
+
+    TYPE: ClassVar[str] = "end"
+    reason: EndReason
+
+
+Event = RoundBegins | Picked | Resolved | Voided | Out | End
+EVENTS = base.Events[Event](NAME, (RoundBegins, Picked, Resolved, Voided, Out, End))
+
+
 @dataclass(frozen=True)
 class State:
     n_players: int
@@ -231,7 +314,7 @@ class State:
     moldy: tuple[tuple[int, ...], ...]  # per seat, sorted
     left: tuple[tuple[int, ...], ...]  # per seat: fresh cards that left play on a drop or forfeit
     scores: tuple[int, ...]
-    status: tuple[str, ...]  # IN, EMPTY, DROPPED or FORFEITED per seat
+    status: tuple[Status, ...]  # per seat
     round_no: int  # schedule rounds since the start, skipped ones included
     pairings: tuple[Pairing, ...]  # the current round's pairings; () once the game is over
     picks: tuple[int | None, ...]  # per seat: the secret pending pick of an open pairing
@@ -239,7 +322,7 @@ class State:
     last_results: tuple[Result, ...]  # the previous complete round's
     moldy_this_cycle: bool  # whether a card went moldy since the current cycle began
     quiet_cycles: int  # complete cycles in a row without a card going moldy
-    end_reason: str | None = None  # set once the game is over
+    end_reason: EndReason | None = None  # set once the game is over
     events: tuple[Event, ...] = ()  # the public events the last apply/forfeit caused
 
     @property
@@ -270,7 +353,7 @@ class State:
                 moldy=tuple(_cards(p) for p in d["moldy"]),
                 left=tuple(_cards(p) for p in d["left"]),
                 scores=tuple(base.stored_int(v) for v in d["scores"]),
-                status=tuple(str(s) for s in d["status"]),
+                status=tuple(Status(s) for s in d["status"]),
                 round_no=base.stored_int(d["round_no"]),
                 pairings=tuple(_pair(p) for p in d["pairings"]),
                 picks=tuple(None if v is None else base.stored_int(v) for v in d["picks"]),
@@ -278,8 +361,8 @@ class State:
                 last_results=tuple(Result.from_dict(r) for r in d["last_results"]),
                 moldy_this_cycle=bool(d["moldy_this_cycle"]),
                 quiet_cycles=base.stored_int(d["quiet_cycles"]),
-                end_reason=None if d["end_reason"] is None else str(d["end_reason"]),
-                events=tuple(base.stored_event(e) for e in d["events"]),
+                end_reason=None if d["end_reason"] is None else EndReason(d["end_reason"]),
+                events=tuple(EVENTS.parse(e) for e in d["events"]),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"invalid divisors state: {exc}") from exc
@@ -294,7 +377,6 @@ class State:
             require(len(getattr(self, name)) == n, f"{name} per seat")
         every = Counter(c for piles in (self.fresh, self.moldy, self.left) for p in piles for c in p)
         require(every == Counter({v: n for v in range(1, m + 1)}), "each card 1..m once per player")
-        require(all(s in STATUSES for s in self.status), "status")
         require(all(v >= 0 for v in self.scores), "scores")
         for s in range(n):
             require(bool(self.fresh[s]) == (self.status[s] == IN), "fresh pile and status")
@@ -318,7 +400,6 @@ class State:
             require(bool(self.open_pairings()), "a game in progress has an open pairing")
             require(self.quiet_cycles < m, "no progress")
         else:
-            require(self.end_reason in END_REASONS, "end reason")
             require(not self.pairings and not self.results, "a finished game has no round")
 
 
@@ -346,9 +427,9 @@ def new_game(n_players: int, options: Mapping[str, int], seed: int) -> State:
     )
 
 
-def _round_event(n: int, round_no: int, pairs: Sequence[Pairing]) -> Event:
+def _round_event(n: int, round_no: int, pairs: Sequence[Pairing]) -> RoundBegins:
     cycle, r = divmod(round_no, rounds_per_cycle(n))
-    return {"type": "round", "cycle": cycle + 1, "round": r + 1, "pairings": [list(p) for p in pairs]}
+    return RoundBegins(cycle + 1, r + 1, tuple(pairs))
 
 
 # ---- who acts, and what they may do ---------------------------------------------------------------
@@ -526,7 +607,7 @@ def _pick(state: State, seat: int, card: int) -> State:
     picks = list(state.picks)
     picks[seat] = card
     out = replace(state, picks=tuple(picks))
-    events: list[Event] = [{"type": "picked", "seat": seat}]
+    events: list[Event] = [Picked(seat)]
     if out.picks[other] is not None:
         out = _resolve_pairing(out, pairing, events)
     return _settle(out, events)
@@ -553,12 +634,12 @@ def _resolve_pairing(state: State, pairing: Pairing, events: list[Event]) -> Sta
     picks = list(state.picks)
     picks[a] = picks[b] = None
     result = Result(seats=pairing, cards=(ca, cb), points=(pa, pb), kind=kind, label=describe(ca, cb))
-    events.append({"type": "resolved", **result.to_dict()})
+    events.append(Resolved(result))
     status = list(state.status)
     for s in pairing:
         if not fresh[s]:
             status[s] = EMPTY
-            events.append({"type": "out", "seat": s, "reason": EMPTY})
+            events.append(Out(s, EMPTY))
     return replace(
         state,
         fresh=tuple(tuple(sorted(p)) for p in fresh),
@@ -571,9 +652,9 @@ def _resolve_pairing(state: State, pairing: Pairing, events: list[Event]) -> Sta
     )
 
 
-def _leave(state: State, seat: int, status_after: str) -> State:
+def _leave(state: State, seat: int, status_after: Status) -> State:
     """The seat leaves play (drop or forfeit): its fresh cards leave play and its open pairing is void."""
-    events: list[Event] = [{"type": "out", "seat": seat, "reason": status_after}]
+    events: list[Event] = [Out(seat, status_after)]
     fresh = list(state.fresh)
     left = list(state.left)
     left[seat] = tuple(sorted(left[seat] + fresh[seat]))
@@ -589,7 +670,7 @@ def _leave(state: State, seat: int, status_after: str) -> State:
         picks[pairing[0]] = picks[pairing[1]] = None
         void = Result(seats=pairing, cards=None, points=(0, 0), kind=VOID, label=VOID)
         out = replace(out, picks=tuple(picks), results=(*out.results, void))
-        events.append({"type": "void", "seats": list(pairing), "by": seat})
+        events.append(Voided(pairing, seat))
     return _settle(out, events)
 
 
@@ -602,8 +683,7 @@ def forfeit(state: State, seat: int) -> State:
     # Already out of play (empty pile or dropped): nothing moves, but the seat can no longer win.
     status = list(state.status)
     status[seat] = FORFEITED
-    event: Event = {"type": "out", "seat": seat, "reason": FORFEITED}
-    return replace(state, status=tuple(status), events=(event,))
+    return replace(state, status=tuple(status), events=(Out(seat, FORFEITED),))
 
 
 # ---- rounds, cycles and the end -------------------------------------------------------------------
@@ -647,8 +727,8 @@ def _settle(state: State, events: list[Event]) -> State:
     )
 
 
-def _finish(state: State, reason: str, events: list[Event]) -> State:
-    events.append({"type": "end", "reason": reason})
+def _finish(state: State, reason: EndReason, events: list[Event]) -> State:
+    events.append(End(reason))
     return replace(state, pairings=(), results=(), end_reason=reason, events=tuple(events))
 
 
@@ -693,7 +773,7 @@ class View:
     m: int
     seat: int | None
     scores: tuple[int, ...]
-    status: tuple[str, ...]
+    status: tuple[Status, ...]
     fresh_counts: tuple[int, ...]
     moldy_counts: tuple[int, ...]
     cycle: int  # 1-based

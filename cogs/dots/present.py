@@ -79,9 +79,9 @@ def mid_turn(view: View) -> bool:
         return False
     event = view.events[0]
     return (
-        event["type"] == "line"
-        and event["direction"] == dots.VERTICAL
-        and event["seat"] == view.turn
+        isinstance(event, dots.LineDrawn)
+        and event.direction == dots.VERTICAL
+        and event.seat == view.turn
         and view.owed.direction == dots.HORIZONTAL
     )
 
@@ -159,18 +159,18 @@ def headline(news: News[View], table: TableInfo) -> str:
     lang = table.lang
     out: list[str] = []
     for event in news.after.events:
-        if event["type"] == "out":
-            if event["seat"] == news.seat:
+        match event:
+            case dots.Out(seat=seat) if seat == news.seat:
                 out.append(forfeit_line(news, table))
-            else:
-                out.append(lang.t("{player} left the game.", player=table.who(event["seat"])))
-        elif event["type"] == "line":
-            out.append(_line_text(news.before, event, table.who(event["seat"]), lang))
+            case dots.Out(seat=seat):
+                out.append(lang.t("{player} left the game.", player=table.who(seat)))
+            case dots.LineDrawn():
+                out.append(_line_text(news.before, event, table.who(event.seat), lang))
     # Skipped lines are told with the change that caused them (a line, a forfeit).
     for event in news.after.events:
-        if event["type"] == "skip":
+        if isinstance(event, dots.Skipped):
             skipped = directed(
-                event["direction"],
+                event.direction,
                 N_(
                     "{player}'s vertical line is skipped: no column holds both an unused dot and a used "
                     "one; play goes on from {dot}."
@@ -180,13 +180,13 @@ def headline(news: News[View], table: TableInfo) -> str:
                     "one; play goes on from {dot}."
                 ),
             )
-            out.append(lang.t(skipped, player=table.who(event["seat"]), dot=event["at"]))
+            out.append(lang.t(skipped, player=table.who(event.seat), dot=event.at))
     return " ".join(out)
 
 
-def _line_text(before: View, event: dict[str, Any], who: str, lang: Lang) -> str:
-    d, score = event["direction"], event["score"]
-    line = arrow(event["from"], event["to"])
+def _line_text(before: View, event: dots.LineDrawn, who: str, lang: Lang) -> str:
+    d, score = event.direction, event.score
+    line = arrow(event.from_, event.to)
     if not before.lines:
         first = directed(
             d,
@@ -194,9 +194,9 @@ def _line_text(before: View, event: dict[str, Any], who: str, lang: Lang) -> str
             N_("{player} drew the horizontal line {line}: 0 points (the first line of the game)."),
         )
         return lang.t(first, player=who, line=line)
-    col, row = dots.parse_dot(event["from"], before.size)
+    col, row = dots.parse_dot(event.from_, before.size)
     said = {"player": who, "line": line, "points": points(score, lang)}
-    if event["fallback"] and before.current is not None:
+    if event.fallback and before.current is not None:
         said["dot"] = dots.dot_name(before.current)
         if d == dots.VERTICAL:
             return lang.n(

@@ -15,28 +15,30 @@ anywhere (RULES.md's skip), so the state always owes a drawable line unless the 
 skips never follow each other: if no column and no row held both a virgin and a non-virgin dot, every
 dot would be virgin (before the first line) or non-virgin (the game is over).
 
-Events (``State.events``, what the last apply/forfeit did; seats 0-based, dots by name):
+Events (``State.events``, what the last apply/forfeit did; seats 0-based, dots by name; each a
+`GameEvent`, stored as the JSON shown):
 
-- ``{"type": "line", "seat": s, "direction": "vertical" | "horizontal", "from": "A1", "to": "A4",
-  "score": k, "fallback": bool}`` (fallback: the line did not start at the current dot)
-- ``{"type": "skip", "seat": s, "direction": d, "at": "A4"}``: no line of direction d existed anywhere
-- ``{"type": "out", "seat": s, "reason": "forfeited"}``
-- ``{"type": "end", "reason": "full" | "players"}``
+- `LineDrawn` ``{"type": "line", "seat": s, "direction": "vertical" | "horizontal", "from": "A1",
+  "to": "A4", "score": k, "fallback": bool}`` (fallback: the line did not start at the current dot)
+- `Skipped` ``{"type": "skip", "seat": s, "direction": d, "at": "A4"}``: no line of direction d
+  existed anywhere
+- `Out` ``{"type": "out", "seat": s, "reason": "forfeited"}``
+- `End` ``{"type": "end", "reason": "full" | "players"}`` (an `EndReason`)
 """
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, NamedTuple, NoReturn, TypeVar
+from enum import StrEnum
+from typing import Any, ClassVar, NamedTuple, NoReturn, Self, TypeVar
 
 import bot.rules.base as base
 from bot.errors import BadInput, GameFinished, IllegalMove, NotYourTurn
 from bot.i18n import N_, Msg
 from bot.inputs import excerpt
-from bot.rules.base import ActionJSON, Option, Outcome, require
+from bot.rules.base import ActionJSON, GameEvent, Option, Outcome, require
 
 NAME = "dots"
 TITLE = "Lines By The Dots"
@@ -44,18 +46,28 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 SIZE_OPTION = Option("size", "Dots per side of the square grid", default=5, min=3, max=10)
 OPTIONS: tuple[Option, ...] = (SIZE_OPTION,)
 
-VERTICAL = "vertical"
-HORIZONTAL = "horizontal"
-DIRECTIONS = (VERTICAL, HORIZONTAL)
 
-END_FULL = "full"  # every dot is non-virgin
-END_PLAYERS = "players"  # fewer than two players who have not forfeited
-END_REASONS = (END_FULL, END_PLAYERS)
+class Direction(StrEnum):
+    """A line's direction (stored as its value)."""
+
+    VERTICAL = "vertical"
+    HORIZONTAL = "horizontal"
+
+
+class EndReason(StrEnum):
+    """Why the game ended (stored as its value)."""
+
+    FULL = "full"  # every dot is non-virgin
+    PLAYERS = "players"  # fewer than two players who have not forfeited
+
+
+# The members by their short names, which the presenter, renderer, player and cog use.
+VERTICAL, HORIZONTAL = Direction.VERTICAL, Direction.HORIZONTAL
+END_FULL, END_PLAYERS = EndReason.FULL, EndReason.PLAYERS
 
 COLUMNS = "ABCDEFGHIJ"
 
 Dot = tuple[int, int]  # (col, row), 0-based
-Event = dict[str, Any]
 T = TypeVar("T")
 
 
@@ -107,7 +119,7 @@ class DrawnLine:
     """A line on the board: who drew it, where, and what it scored."""
 
     seat: int
-    direction: str
+    direction: Direction
     start: Dot
     end: Dot
     score: int
@@ -120,12 +132,66 @@ class DrawnLine:
     def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
-            "direction": self.direction,
+            "direction": self.direction.value,
             "from": dot_name(self.start),
             "to": dot_name(self.end),
             "score": self.score,
             "fallback": self.fallback,
         }
+
+
+# ---- events ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LineDrawn(GameEvent):
+    """A line drawn: its `DrawnLine`, dots by name (``from_`` is ``"from"`` in the JSON)."""
+
+    TYPE: ClassVar[str] = "line"
+    seat: int
+    direction: Direction
+    from_: str
+    to: str
+    score: int
+    fallback: bool  # the line did not start at the current dot
+
+    @classmethod
+    def of(cls, line: DrawnLine) -> Self:
+        return cls(
+            line.seat, line.direction, dot_name(line.start), dot_name(line.end), line.score, line.fallback
+        )
+
+
+@dataclass(frozen=True)
+class Skipped(GameEvent):
+    """The seat's line of ``direction`` existed nowhere, so it was skipped; play goes on from ``at``."""
+
+    TYPE: ClassVar[str] = "skip"
+    seat: int
+    direction: Direction
+    at: str
+
+
+@dataclass(frozen=True)
+class Out(GameEvent):
+    """A seat left the game (the only way out of this game: ``reason`` is always ``"forfeited"``)."""
+
+    TYPE: ClassVar[str] = "out"
+    FORFEITED: ClassVar[str] = "forfeited"
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class End(GameEvent):
+    """The game ended, for ``reason``."""
+
+    TYPE: ClassVar[str] = "end"
+    reason: EndReason
+
+
+Event = LineDrawn | Skipped | Out | End
+EVENTS = base.Events[Event](NAME, (LineDrawn, Skipped, Out, End))
 
 
 def _segment(a: Dot, b: Dot) -> tuple[Dot, ...]:
@@ -180,10 +246,10 @@ class State:
     lines: tuple[DrawnLine, ...]  # every line drawn, in order
     scores: tuple[int, ...]
     turn: int  # the seat to move (meaningless once the game is over)
-    direction: str  # the direction of the line owed next
+    direction: Direction  # the direction of the line owed next
     current: Dot | None  # where the next line starts; None before the first line
     forfeited: frozenset[int]
-    end_reason: str | None = None
+    end_reason: EndReason | None = None
     events: tuple[Event, ...] = ()
     marked: frozenset[Dot] = frozenset()  # the non-virgin dots: derived from ``lines``, not stored
 
@@ -198,11 +264,11 @@ class State:
             "lines": [line.to_dict() for line in self.lines],
             "scores": list(self.scores),
             "turn": self.turn,
-            "direction": self.direction,
+            "direction": self.direction.value,
             "current": None if self.current is None else dot_name(self.current),
             "forfeited": sorted(self.forfeited),
-            "end_reason": self.end_reason,
-            "events": copy.deepcopy(list(self.events)),
+            "end_reason": None if self.end_reason is None else self.end_reason.value,
+            "events": [event.to_dict() for event in self.events],
         }
 
     @classmethod
@@ -218,11 +284,11 @@ class State:
                 lines=lines,
                 scores=tuple(base.stored_int(v) for v in d["scores"]),
                 turn=base.stored_int(d["turn"]),
-                direction=str(d["direction"]),
+                direction=Direction(d["direction"]),
                 current=None if d["current"] is None else parse_dot(str(d["current"]), size),
                 forfeited=frozenset(base.stored_int(s) for s in d["forfeited"]),
-                end_reason=None if d["end_reason"] is None else str(d["end_reason"]),
-                events=tuple(base.stored_event(e) for e in d["events"]),
+                end_reason=None if d["end_reason"] is None else EndReason(d["end_reason"]),
+                events=tuple(EVENTS.parse(e) for e in d["events"]),
                 marked=frozenset(dot for line in lines for dot in line.dots()),
             )
         except (KeyError, TypeError, ValueError, AttributeError, BadInput) as exc:
@@ -235,7 +301,6 @@ class State:
         n, size = self.n_players, self.size
         require(len(self.scores) == n, "scores per seat")
         require(0 <= self.turn < n, "turn")
-        require(self.direction in DIRECTIONS, "direction")
         require(all(0 <= s < n for s in self.forfeited), "forfeited seats")
         marked: set[Dot] = set()
         totals = [0] * n
@@ -264,14 +329,12 @@ class State:
                 "a drawable line is owed",
             )
         else:
-            require(self.end_reason in END_REASONS, "end reason")
             require((self.end_reason == END_FULL) == (len(marked) == size * size), "end reason")
 
 
 def _line(x: Any, size: int) -> DrawnLine:
     start, end = parse_dot(str(x["from"]), size), parse_dot(str(x["to"]), size)
-    direction = str(x["direction"])
-    require(direction in DIRECTIONS, "line direction")
+    direction = Direction(x["direction"])
     same_axis = start[0] == end[0] if direction == VERTICAL else start[1] == end[1]
     require(same_axis and start != end, "lines are axis-aligned")
     return DrawnLine(
@@ -542,7 +605,7 @@ def _draw(state: State, seat: int, start: Dot, end: Dot, fallback: bool) -> Stat
     scores = list(state.scores)
     scores[seat] += score
     marked = state.marked | frozenset(line.dots())
-    events: list[Event] = [{"type": "line", **line.to_dict()}]
+    events: list[Event] = [LineDrawn.of(line)]
     out = replace(state, lines=(*state.lines, line), scores=tuple(scores), current=end, marked=marked)
     if len(marked) == state.size * state.size:
         return _finish(out, END_FULL, events)
@@ -559,14 +622,7 @@ def _skip_impossible(state: State, events: list[Event]) -> State:
     for _ in range(3):  # never more than one skip in a row (see the module docstring)
         if state.current is None or _line_exists(state.marked, state.size, state.direction):
             break
-        events.append(
-            {
-                "type": "skip",
-                "seat": state.turn,
-                "direction": state.direction,
-                "at": dot_name(state.current),
-            }
-        )
+        events.append(Skipped(state.turn, state.direction, dot_name(state.current)))
         state = _advance(state)
     return replace(state, events=tuple(events))
 
@@ -579,8 +635,8 @@ def _advance(state: State) -> State:
     )
 
 
-def _finish(state: State, reason: str, events: list[Event]) -> State:
-    events.append({"type": "end", "reason": reason})
+def _finish(state: State, reason: EndReason, events: list[Event]) -> State:
+    events.append(End(reason))
     return replace(state, end_reason=reason, events=tuple(events))
 
 
@@ -589,7 +645,7 @@ def forfeit(state: State, seat: int) -> State:
     if state.finished or seat in state.forfeited:
         return replace(state, events=())
     out = replace(state, forfeited=state.forfeited | {seat})
-    events: list[Event] = [{"type": "out", "seat": seat, "reason": "forfeited"}]
+    events: list[Event] = [Out(seat, Out.FORFEITED)]
     if state.n_players - len(out.forfeited) < 2:
         return _finish(out, END_PLAYERS, events)
     if seat != state.turn:

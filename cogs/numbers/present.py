@@ -105,50 +105,49 @@ def headline(news: News[View], table: TableInfo) -> str:
     view, lang = news.after, table.lang
     m = view.m
     lines: list[str] = []
-    revealed = any(e["type"] == "reveal" for e in view.events)
+    revealed = any(isinstance(e, numbers.Reveal) for e in view.events)
     for event in view.events:
-        kind = event["type"]
-        if kind == "picked" and not revealed:
-            # Only who, never what: this line is posted while the pick is still secret.
-            lines.append(lang.t("{player} has picked.", player=table.who(event["seat"])))
-        elif kind == "reveal":
-            a, b = event["numbers"]
-            lines.append(
-                lang.t(
-                    "Move {move} of round {round}: {first} {first_number} · {second} {second_number} "
-                    "→ `{symbol}`. The list: `{list}`",
-                    move=event["move"] + 1,
-                    round=event["round"] + 1,
-                    first=table.who(0),
-                    first_number=number_text(a, m),
-                    second=table.who(1),
-                    second_number=number_text(b, m),
-                    symbol=event["symbol"],
-                    list=event["list"],
+        match event:
+            case numbers.Picked(seat=seat) if not revealed:
+                # Only who, never what: this line is posted while the pick is still secret.
+                lines.append(lang.t("{player} has picked.", player=table.who(seat)))
+            case numbers.Reveal(numbers=(a, b)):
+                lines.append(
+                    lang.t(
+                        "Move {move} of round {round}: {first} {first_number} · {second} {second_number} "
+                        "→ `{symbol}`. The list: `{list}`",
+                        move=event.move + 1,
+                        round=event.round + 1,
+                        first=table.who(0),
+                        first_number=number_text(a, m),
+                        second=table.who(1),
+                        second_number=number_text(b, m),
+                        symbol=event.symbol,
+                        list=event.list_,
+                    )
                 )
-            )
-        elif kind == "round_end":
-            lines.extend(_round_end_lines(event, view, table))
-        elif kind == "forfeit":
-            lines.append(forfeit_line(news, table))
+            case numbers.RoundEnd():
+                lines.extend(_round_end_lines(event, view, table))
+            case numbers.Left():
+                lines.append(forfeit_line(news, table))
     return "\n".join(lines) or lang.t("{player} moved.", player=table.who(news.seat))
 
 
-def _round_end_lines(event: dict[str, Any], view: View, table: TableInfo) -> list[str]:
+def _round_end_lines(event: numbers.RoundEnd, view: View, table: TableInfo) -> list[str]:
     lang = table.lang
-    m, number = view.m, event["round"] + 1
+    m, number = view.m, event.round + 1
     lines = [
         lang.t(
             "**Round {round} of {rounds} is over.** The list `{list}`: {d}.",
             round=number,
             rounds=view.n_rounds,
-            list=event["list"],
-            d=d_text(event["list"], event["d"], m, lang),
+            list=event.list_,
+            d=d_text(event.list_, event.d, m, lang),
         )
     ]
     scores = []
     for seat in (0, 1):
-        got = event["scoring"][seat]
+        got = event.scoring[seat]
         if got:
             scores.append(
                 lang.n(
@@ -163,7 +162,7 @@ def _round_end_lines(event: dict[str, Any], view: View, table: TableInfo) -> lis
             scores.append(
                 lang.n("{player} {count} point", "{player} {count} points", 0, player=table.who(seat))
             )
-    totals = event["totals"]
+    totals = event.totals
     lines.append(
         lang.t(
             "This round: {first}; {second}. Totals: {player1} {total1}, {player2} {total2}.",
@@ -250,7 +249,7 @@ def confirm(news: News[View], table: TableInfo) -> str:
     if news.forfeit is not None:
         return lang.t("You left game #{game_id}.", game_id=table.game_id)
     view, seat = news.after, news.seat
-    reveal = next((e for e in view.events if e["type"] == "reveal"), None)
+    reveal = next((e for e in view.events if isinstance(e, numbers.Reveal)), None)
     if reveal is None:
         assert view.my_pick is not None
         return lang.t(
@@ -259,10 +258,10 @@ def confirm(news: News[View], table: TableInfo) -> str:
         )
     return lang.t(
         "✅ You picked {mine}, {player} picked {theirs} → `{symbol}`.",
-        mine=number_text(reveal["numbers"][seat], view.m),
+        mine=number_text(reveal.numbers[seat], view.m),
         player=table.who(1 - seat),
-        theirs=number_text(reveal["numbers"][1 - seat], view.m),
-        symbol=reveal["symbol"],
+        theirs=number_text(reveal.numbers[1 - seat], view.m),
+        symbol=reveal.symbol,
     )
 
 
@@ -279,7 +278,7 @@ def not_waiting_reason(view: View, seat: int, table: TableInfo) -> str | None:
     return None if error is None else error.in_language(table.lang)
 
 
-quiet = quiet_when("picked")
+quiet = quiet_when(numbers.Picked)
 
 
 def alt_text(view: View, table: TableInfo) -> str:

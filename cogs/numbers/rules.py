@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import bot.rules.base as base
 from bot.errors import (
@@ -30,7 +30,7 @@ from bot.errors import (
 )
 from bot.i18n.lang import N_, Lang, Msg
 from bot.inputs import binary_number, excerpt, whole_number
-from bot.rules.base import ActionJSON, Option, Outcome, Reason, require
+from bot.rules.base import ActionJSON, GameEvent, Option, Outcome, Reason, require
 
 NAME = "numbers"
 TITLE = "Numbers To Number"
@@ -38,7 +38,6 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 2
 M_OPTION = Option("m", "Moves per round (numbers go up to 2^m - 1)", default=6, min=3, max=8)
 OPTIONS: tuple[Option, ...] = (M_OPTION,)
 
-Event = dict[str, Any]
 Pair = tuple[int, int]  # one move of the game: (seat 1's number, seat 2's number)
 
 
@@ -140,6 +139,72 @@ class RoundRecord:
         return {"moves": [list(mv) for mv in self.moves]}
 
 
+# ---- events ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Picked(GameEvent):
+    """A seat's pick is in (never what it is)."""
+
+    TYPE: ClassVar[str] = "picked"
+    seat: int
+
+
+@dataclass(frozen=True)
+class Reveal(GameEvent):
+    """Both picks of move ``move`` of round ``round`` (0-based), revealed: they wrote ``symbol``, and
+    the round's list is now ``list_`` (``"list"`` in the JSON)."""
+
+    TYPE: ClassVar[str] = "reveal"
+    round: int
+    move: int
+    numbers: tuple[int, ...]  # (seat 1's, seat 2's)
+    symbol: str
+    list_: str
+
+
+@dataclass(frozen=True)
+class RoundEnd(GameEvent):
+    """Round ``round`` (0-based) is over: its list, D (in decimal and in binary), the points and the
+    numbers that scored them per seat, and the totals so far."""
+
+    TYPE: ClassVar[str] = "round_end"
+    round: int
+    list_: str
+    d: tuple[int, ...]
+    d_binary: tuple[str, ...]
+    points: tuple[int, ...]
+    scoring: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Left(GameEvent):
+    """A seat left the game."""
+
+    TYPE: ClassVar[str] = "forfeit"
+    seat: int
+
+
+@dataclass(frozen=True)
+class GameOver(GameEvent):
+    """The game ended: its `Outcome`'s fields (the reason as logged, in English)."""
+
+    TYPE: ClassVar[str] = "game_over"
+    winners: tuple[int, ...]
+    reason: str
+    scores: tuple[int, ...] | None
+    draw: bool
+
+    @classmethod
+    def of(cls, outcome: Outcome) -> Self:
+        return cls(outcome.winners, str(outcome.reason), outcome.scores, outcome.draw)
+
+
+Event = Picked | Reveal | RoundEnd | Left | GameOver
+EVENTS = base.Events[Event](NAME, (Picked, Reveal, RoundEnd, Left, GameOver))
+
+
 # ---- the state ------------------------------------------------------------------------------------
 
 
@@ -183,7 +248,7 @@ class State:
                 moves=_moves(d["moves"]),
                 pending=(pending[0], pending[1]),
                 forfeited=frozenset(_int(s) for s in d["forfeited"]),
-                events=tuple(_event(e) for e in d["events"]),
+                events=tuple(EVENTS.parse(e) for e in d["events"]),
             )
         except (KeyError, TypeError, AttributeError, IndexError) as exc:
             raise ValueError(f"invalid numbers state: {exc!r}") from exc
@@ -193,7 +258,6 @@ class State:
 
 # from_dict lets these errors through as they are, so they name the game
 _int = partial(base.stored_int, game=NAME)
-_event = partial(base.stored_event, game=NAME)
 
 
 def _moves(value: Any) -> tuple[Pair, ...]:
@@ -311,7 +375,7 @@ def apply(state: State, seat: int, action: Move | ActionJSON) -> State:
         )
     pending = list(state.pending)
     pending[seat] = number
-    events: list[Event] = [{"type": "picked", "seat": seat}]
+    events: list[Event] = [Picked(seat)]
     out = replace(state, pending=(pending[0], pending[1]))
     if None not in out.pending:
         out = _reveal(out, events)
@@ -338,14 +402,7 @@ def _reveal(state: State, events: list[Event]) -> State:
     moves = (*state.moves, (a, b))
     round_no = len(state.rounds)
     events.append(
-        {
-            "type": "reveal",
-            "round": round_no,
-            "move": len(moves) - 1,
-            "numbers": [a, b],
-            "symbol": symbol(a, b),
-            "list": "".join(symbol(x, y) for x, y in moves),
-        }
+        Reveal(round_no, len(moves) - 1, (a, b), symbol(a, b), "".join(symbol(x, y) for x, y in moves))
     )
     state = replace(state, moves=moves, pending=(None, None))
     if len(moves) < state.m:
@@ -353,21 +410,20 @@ def _reveal(state: State, events: list[Event]) -> State:
     record = RoundRecord.of(moves)
     state = replace(state, rounds=(*state.rounds, record), moves=())
     events.append(
-        {
-            "type": "round_end",
-            "round": round_no,
-            "list": record.symbols,
-            "d": list(record.d),
-            "d_binary": [binary(v, state.m) for v in record.d],
-            "points": list(record.points),
-            "scoring": [list(record.scoring(0)), list(record.scoring(1))],
-            "totals": list(state.totals),
-        }
+        RoundEnd(
+            round=round_no,
+            list_=record.symbols,
+            d=record.d,
+            d_binary=tuple(binary(v, state.m) for v in record.d),
+            points=record.points,
+            scoring=(record.scoring(0), record.scoring(1)),
+            totals=state.totals,
+        )
     )
     if state.finished:
         result = outcome(state)
         assert result is not None
-        events.append({"type": "game_over", **result.to_dict()})
+        events.append(GameOver.of(result))
     return state
 
 
@@ -380,7 +436,7 @@ def forfeit(state: State, seat: int) -> State:
     out = replace(state, forfeited=frozenset({seat}), pending=(None, None))
     result = outcome(out)
     assert result is not None
-    events: list[Event] = [{"type": "forfeit", "seat": seat}, {"type": "game_over", **result.to_dict()}]
+    events: list[Event] = [Left(seat), GameOver.of(result)]
     return replace(out, events=tuple(events))
 
 

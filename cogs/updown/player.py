@@ -29,7 +29,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from cogs.updown.rules import DECK, Play, Predict, View, card_rank
+from cogs.updown.rules import DECK, Phase, Play, Predict, View, card_rank
 
 UP, DOWN, STAY = "U", "D", "S"
 
@@ -41,7 +41,7 @@ HARD_MAX_LETTERS = 11
 
 def choose(view: View, level: str, rng: random.Random) -> dict[str, Any]:
     """The seat's action for its own ``view`` at ``level`` ("easy", "normal" or "hard")."""
-    if view.phase == "predict":
+    if view.phase == Phase.PREDICT:
         return Predict(predict(view, level, rng)).to_json()
     return Play(place(view, level, rng)).to_json()
 

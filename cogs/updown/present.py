@@ -29,6 +29,7 @@ from bot.table.present import (
 from cogs.updown.render import render as render_board
 
 View = updown.View
+Phase, DealResult = updown.Phase, updown.DealResult
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 MINE_LABEL = N_("My hand")
 
@@ -69,50 +70,47 @@ def headline(news: News[View], table: TableInfo) -> str:
     lang = table.lang
     lines = []
     for event in news.after.events:
-        kind = event["type"]
-        if kind == "predicted":
-            who = table.who(event["seat"])
-            if event["replaced"]:
-                lines.append(lang.t("{player} changed their prediction.", player=who))
-            else:
-                lines.append(lang.t("{player} has predicted.", player=who))
-        elif kind == "forfeit":
-            lost = event.get("cards_removed", 0)
-            line = forfeit_line(news, table)
-            if lost:
-                line += " " + lang.n(
-                    "Their {count} card leaves play.", "Their {count} cards leave play.", lost
+        match event:
+            case updown.Predicted(seat=seat, replaced=True):
+                lines.append(lang.t("{player} changed their prediction.", player=table.who(seat)))
+            case updown.Predicted(seat=seat):
+                lines.append(lang.t("{player} has predicted.", player=table.who(seat)))
+            case updown.Left(cards_removed=lost):
+                line = forfeit_line(news, table)
+                if lost:
+                    line += " " + lang.n(
+                        "Their {count} card leaves play.", "Their {count} cards leave play.", lost
+                    )
+                lines.append(line)
+            case updown.PlacingStarts():
+                lines.append(
+                    lang.n(
+                        "Every prediction is in. The row will have {count} card; {player} places first.",
+                        "Every prediction is in. The row will have {count} cards; {player} places first.",
+                        event.row_size,
+                        player=table.who(event.first),
+                    )
                 )
-            lines.append(line)
-        elif kind == "placing_starts":
-            lines.append(
-                lang.n(
-                    "Every prediction is in. The row will have {count} card; {player} places first.",
-                    "Every prediction is in. The row will have {count} cards; {player} places first.",
-                    event["row_size"],
-                    player=table.who(event["first"]),
+            case updown.Placed():
+                lines.append(_placed(event, table))
+            case updown.Reveal(record=record):
+                lines.extend(_reveal_lines(record, table))
+            case updown.Playoff():
+                lines.append(
+                    lang.t(
+                        "Tied at {score}: {players} play it off in playoff {deal} (a new shuffle, new "
+                        "hands by DM, new predictions).",
+                        score=event.tied_score,
+                        players=lang.words([table.who(s) for s in event.players]),
+                        deal=event.deal,
+                    )
                 )
-            )
-        elif kind == "placed":
-            lines.append(_placed(event, table))
-        elif kind == "reveal":
-            lines.extend(_reveal_lines(updown.DealRecord.from_dict(event), table))
-        elif kind == "playoff":
-            lines.append(
-                lang.t(
-                    "Tied at {score}: {players} play it off in playoff {deal} (a new shuffle, new hands "
-                    "by DM, new predictions).",
-                    score=event["tied_score"],
-                    players=lang.words([table.who(s) for s in event["players"]]),
-                    deal=event["deal"],
-                )
-            )
     return "\n".join(lines) or lang.t("{player} moved.", player=table.who(news.seat))
 
 
-def _placed(event: dict[str, Any], table: TableInfo) -> str:
-    lang, who, card = table.lang, table.who(event["seat"]), card_text(event["card"])
-    change = event.get("change")
+def _placed(event: updown.Placed, table: TableInfo) -> str:
+    lang, who, card = table.lang, table.who(event.seat), card_text(event.card)
+    change = event.change
     if change == "U":
         return lang.t("{player} placed {card} (up: U).", player=who, card=card)
     if change == "D":
@@ -176,9 +174,9 @@ def asked(news: News[View], table: TableInfo) -> list[int]:
     """When the cards start to be placed, every player's panel offers the card menu; from then on
     turns pass without touching the panels (the board's mention tells the next placer)."""
     before, after = news.before, news.after
-    if after.phase == "place" and before.phase != "place":
+    if after.phase == Phase.PLACE and before.phase != Phase.PLACE:
         return [s for s in range(len(table.seats)) if s != news.seat]
-    if after.phase == "place":
+    if after.phase == Phase.PLACE:
         return []
     return newly_waiting(before.to_act, after.to_act, news.seat)
 
@@ -244,7 +242,7 @@ def panel(view: View, seat: int, table: TableInfo) -> Panel:
         items.append(button(label, custom_id(table.game_id, "predict"), style=discord.ButtonStyle.primary))
     elif view.prediction is not None:
         lines.append(lang.t("Your prediction: `{prediction}`.", prediction=view.prediction))
-    if view.phase == "place" and view.hand:
+    if view.phase == Phase.PLACE and view.hand:
         lines.append(lang.t("On your turn, choose a card below or reply with its value."))
         options = [
             discord.SelectOption(
@@ -267,26 +265,27 @@ def confirm(news: News[View], table: TableInfo) -> str:
     if news.forfeit is not None:
         return lang.t("You left game #{game_id}.", game_id=table.game_id)
     events = news.after.events
-    if any(e["type"] == "predicted" for e in events) and news.after.prediction is not None:
+    predicted = any(isinstance(e, updown.Predicted) for e in events)
+    if predicted and news.after.prediction is not None:
         return lang.t(
             "✅ Your prediction `{prediction}` is in (only you can see it).", prediction=news.after.prediction
         )
-    placed = [e for e in events if e["type"] == "placed"]
+    placed = [e for e in events if isinstance(e, updown.Placed)]
     if placed:
-        return lang.t("✅ You placed {card}.", card=card_text(placed[0]["card"]))
-    if any(e["type"] == "predicted" for e in events):
+        return lang.t("✅ You placed {card}.", card=card_text(placed[0].card))
+    if predicted:
         return lang.t("✅ Your prediction is in (only you can see it).")
     return lang.t("Done.")
 
 
 def awaits_typed(view: View, seat: int) -> bool:
-    return view.can_predict or (view.phase == "place" and view.turn == seat)
+    return view.can_predict or (view.phase == Phase.PLACE and view.turn == seat)
 
 
 def typed_action(view: View, seat: int, text: str) -> Any:
     """Letters are a prediction, a card value is a card: they never look alike (U, D and S are no
     card values), which matters before the first card, when both are allowed."""
-    my_turn = view.phase == "place" and view.turn == seat
+    my_turn = view.phase == Phase.PLACE and view.turn == seat
     if view.can_predict:
         try:
             return updown.Predict(updown.parse_letters(text))
@@ -296,7 +295,7 @@ def typed_action(view: View, seat: int, text: str) -> Any:
     return updown.Play(updown.parse_rank(text))
 
 
-quiet = quiet_when("predicted")
+quiet = quiet_when(updown.Predicted)
 
 
 def alt_text(view: View, table: TableInfo) -> str:
@@ -305,13 +304,13 @@ def alt_text(view: View, table: TableInfo) -> str:
     board's text (which says it)."""
     lang, names = table.lang, table.names
     record = view.last_deal
-    if record is not None and (not view.row or (view.phase == "over" and view.row == record.row)):
+    if record is not None and (not view.row or (view.phase == Phase.OVER and view.row == record.row)):
         return _reveal_alt(record, names, lang)
     if view.deal == 0:
         parts = [lang.t("Up-Down-Stay board.")]
     else:
         parts = [lang.t("Up-Down-Stay board, playoff {deal}.", deal=view.deal)]
-    if view.phase == "predict":  # not how many predictions are in (nor whose), as on the image
+    if view.phase == Phase.PREDICT:  # not how many predictions are in (nor whose), as on the image
         parts.append(lang.t("Predicting in secret."))
         parts.append(
             lang.n("The row will have {count} card.", "The row will have {count} cards.", view.row_size)
@@ -323,7 +322,7 @@ def alt_text(view: View, table: TableInfo) -> str:
                 view.max_letters,
             )
         )
-    elif view.phase == "place":
+    elif view.phase == Phase.PLACE:
         parts.append(
             lang.n(
                 "{done} of {count} card placed.",
@@ -359,9 +358,9 @@ def _player_alt(view: View, seat: int, who: str, lang: Lang) -> str:
 
 def _reveal_alt(record: updown.DealRecord, names: tuple[str, ...], lang: Lang) -> str:
     who = lang.words([player(names, s) for s in record.top])
-    if record.result == "winner":
+    if record.result == DealResult.WINNER:
         result = lang.t("{player} wins with {score}", player=who, score=record.best)
-    elif record.result == "playoff":
+    elif record.result == DealResult.PLAYOFF:
         result = lang.t("tied at {score}: {players} play again", players=who, score=record.best)
     else:
         result = lang.t("still tied at {score}: {players} share the win", players=who, score=record.best)

@@ -33,7 +33,7 @@ from bot.render.colours import (
     seat_letter,
 )
 from bot.render.common import Box, Canvas, seat_name, text_width
-from cogs.updown.rules import DealPlayer, DealRecord, View, card_suit
+from cogs.updown.rules import DealPlayer, DealRecord, DealResult, Phase, View, card_suit
 
 PER_LINE = 13
 CARD_W, CARD_H = 38, 52
@@ -172,14 +172,14 @@ def render_row(view: View, names: Sequence[str] = (), *, lang: Lang = ENGLISH) -
     current deal has no card down yet and a deal has been revealed, or when the game is over after
     a reveal; otherwise the current deal's row so far."""
     record = view.last_deal
-    if record is not None and (not view.row or (view.phase == "over" and view.row == record.row)):
+    if record is not None and (not view.row or (view.phase == Phase.OVER and view.row == record.row)):
         return render_deal(record, names, view.outcome is not None, lang=lang)
     return _render_current(view, names, lang)
 
 
 def _progress(view: View, lang: Lang) -> str:
     """The line under the title: how far the deal is."""
-    if view.phase == "predict":
+    if view.phase == Phase.PREDICT:
         # Not how many predictions are in: a prediction edits the board's text, not its image.
         parts = [
             lang.t("Predicting in secret"),
@@ -187,7 +187,7 @@ def _progress(view: View, lang: Lang) -> str:
             lang.n("predict 1-{count} letter", "predict 1-{count} letters", view.max_letters),
         ]
         return "  ·  ".join(parts)
-    if view.phase == "place":
+    if view.phase == Phase.PLACE:
         return lang.n(
             "{done} of {count} card placed",
             "{done} of {count} cards placed",
@@ -212,7 +212,7 @@ def _render_current(view: View, names: Sequence[str], lang: Lang) -> bytes:
     c = Canvas(width, height)
     c.text((PAD, PAD), _title(view.deal, lang), TITLE, INK, "bold")
     c.text((PAD, PAD + 28), line, TEXT, MUTED)
-    _draw_row(c, geo, view.row, view.changes, slots, view.phase != "place")
+    _draw_row(c, geo, view.row, view.changes, slots, view.phase != Phase.PLACE)
     y = status_y
     c.line([(PAD, y), (width - PAD, y)], GRID)
     y += 10
@@ -241,11 +241,11 @@ def _note(view: View, seat: int, lang: Lang) -> tuple[str, RGB]:
 
 def _result_line(record: DealRecord, names: Sequence[str], over: bool, lang: Lang) -> str:
     who = lang.words([seat_name(names, s) for s in record.top])
-    if record.result == "winner" and over:
+    if record.result == DealResult.WINNER and over:
         return lang.t("{player} wins with {score}", player=who, score=record.best)
-    if record.result == "winner":
+    if record.result == DealResult.WINNER:
         return lang.t("{player} wins the deal with {score}", player=who, score=record.best)
-    if record.result == "playoff":
+    if record.result == DealResult.PLAYOFF:
         return lang.t("Tied at {score}: {players} play again", players=who, score=record.best)
     return lang.t("Still tied at {score}: {players} share the win", players=who, score=record.best)
 

@@ -4,12 +4,12 @@ This module owns the whole game: the deal, the secret predictions, the placing o
 scoring of each deal and the automatic playoffs between tied players. It is pure (no discord, no PIL).
 
 A game is a sequence of *deals*. Deal 0 is the main game; deal k > 0 is the k-th playoff among the
-players who tied for first place in deal k-1. Each deal has two phases:
+players who tied for first place in deal k-1. Each deal has two phases (`Phase`):
 
-- ``"predict"``: every remaining player secretly submits a string of U/D/S letters (all at once, so
+- ``PREDICT``: every remaining player secretly submits a string of U/D/S letters (all at once, so
   ``to_act`` holds every player still missing a prediction). A player may replace theirs until the
   first card of the deal is placed.
-- ``"place"``: one card per turn in seat order (the lowest remaining seat first) until every hand is
+- ``PLACE``: one card per turn in seat order (the lowest remaining seat first) until every hand is
   empty; then the deal is scored and revealed, and either the game ends or a playoff is dealt.
 
 Cards are strings: the rank label (``A``, ``2``..``10``, ``J``, ``Q``, ``K``) followed by the suit
@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from functools import partial
 from itertools import pairwise
 from typing import Any, ClassVar
@@ -39,7 +40,7 @@ from bot.errors import (
 )
 from bot.i18n import ENGLISH, N_, Lang, Msg
 from bot.inputs import excerpt, is_ascii_digits, not_allowed, whole_number
-from bot.rules.base import ActionJSON, Forfeit, Option, Outcome, require
+from bot.rules.base import ActionJSON, Forfeit, GameEvent, Option, Outcome, require
 
 NAME = "updown"
 TITLE = "Up-Down-Stay"
@@ -68,9 +69,21 @@ SUITS = ("C", "D", "H", "S")
 DECK: tuple[str, ...] = tuple(label + suit for label in RANK_LABELS for suit in SUITS)
 _DECK_ORDER = {card: i for i, card in enumerate(DECK)}  # sorts by rank, then suit
 
-PHASES = ("predict", "place", "over")
 
-Event = dict[str, Any]
+class Phase(StrEnum):
+    """Where a game is (stored as its value): ``PREDICT`` and ``PLACE`` are a deal's two phases."""
+
+    PREDICT = "predict"
+    PLACE = "place"
+    OVER = "over"
+
+
+class DealResult(StrEnum):
+    """How a finished deal ended (stored as its value)."""
+
+    WINNER = "winner"  # one seat scored highest
+    PLAYOFF = "playoff"  # the top seats play again
+    SHARED = "shared"  # still tied after the last playoff: the top seats share the win
 
 
 # ---- cards, letters and scoring: pure helpers ------------------------------------------------------
@@ -238,7 +251,7 @@ class DealRecord:
     changes: str
     players: tuple[DealPlayer, ...]  # the deal's players in seat order
     leftover: tuple[str, ...]  # the cards set aside face down, shown now
-    result: str  # "winner", "playoff" (top seats play again) or "shared" (after the last playoff)
+    result: DealResult
     top: tuple[int, ...]  # the seats with the highest score among those still in
 
     @property
@@ -256,7 +269,7 @@ class DealRecord:
             changes=str(d["changes"]),
             players=tuple(DealPlayer.from_dict(p) for p in d["players"]),
             leftover=tuple(str(c) for c in d["leftover"]),
-            result=str(d["result"]),
+            result=DealResult(d["result"]),
             top=tuple(_int(s) for s in d["top"]),
         )
         require(all(c in _DECK_ORDER for c in (*rec.row, *rec.leftover)), "deal record cards")
@@ -266,13 +279,96 @@ class DealRecord:
         )
         require(len(rec.placers) == len(rec.row), "deal record placers")
         require(rec.changes == row_changes(rec.row), "deal record changes")
-        require(rec.result in ("winner", "playoff", "shared"), "deal record result")
         for p in rec.players:
             expected = (
                 0 if p.forfeited or p.prediction is None else score_prediction(p.prediction, rec.changes)
             )
             require(p.score == expected, "deal record score")
         return rec
+
+
+# ---- events ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Predicted(GameEvent):
+    """A seat's prediction is in (``replaced``: it replaced theirs); never the letters."""
+
+    TYPE: ClassVar[str] = "predicted"
+    seat: int
+    replaced: bool
+
+
+@dataclass(frozen=True)
+class Placed(GameEvent):
+    """A seat placed ``card``, at ``index`` of the row; ``change`` is its U/D/S against the card
+    before (None for the first card)."""
+
+    TYPE: ClassVar[str] = "placed"
+    seat: int
+    card: str
+    index: int
+    change: str | None
+
+
+@dataclass(frozen=True)
+class Left(GameEvent):
+    """A seat left the game: their ``cards_removed`` left play and the row will have ``row_size``."""
+
+    TYPE: ClassVar[str] = "forfeit"
+    seat: int
+    cards_removed: int
+    row_size: int
+
+
+@dataclass(frozen=True)
+class PlacingStarts(GameEvent):
+    """Every prediction of deal ``deal`` is in: ``first`` places first, the row will have ``row_size``."""
+
+    TYPE: ClassVar[str] = "placing_starts"
+    deal: int
+    first: int
+    row_size: int
+
+
+@dataclass(frozen=True)
+class Reveal(GameEvent):
+    """A deal finished and is revealed. Its JSON is the record's fields beside the ``"type"``."""
+
+    TYPE: ClassVar[str] = "reveal"
+    record: DealRecord
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.TYPE, **self.record.to_dict()}
+
+    @classmethod
+    def from_fields(cls, d: Mapping[str, Any]) -> Reveal:
+        record = {k: v for k, v in d.items() if k != "type"}
+        require(set(record) == {f.name for f in fields(DealRecord)}, "the fields of a reveal event")
+        return cls(DealRecord.from_dict(record))
+
+
+@dataclass(frozen=True)
+class Playoff(GameEvent):
+    """``players`` tied at ``tied_score`` and play deal ``deal`` (a playoff)."""
+
+    TYPE: ClassVar[str] = "playoff"
+    deal: int
+    players: tuple[int, ...]
+    tied_score: int
+
+
+@dataclass(frozen=True)
+class GameOver(GameEvent):
+    """The game ended: ``winners`` win, for ``reason`` (as logged, in English)."""
+
+    TYPE: ClassVar[str] = "game_over"
+    winners: tuple[int, ...]
+    reason: str
+
+
+Event = Predicted | Placed | Left | PlacingStarts | Reveal | Playoff | GameOver
+EVENTS = base.Events[Event](NAME, (Predicted, Placed, Left, PlacingStarts, Reveal, Playoff, GameOver))
 
 
 # ---- the state ------------------------------------------------------------------------------------
@@ -287,10 +383,10 @@ class State:
     hands: tuple[tuple[str, ...], ...]  # per seat, sorted; empty outside the deal or after leaving
     leftover: tuple[str, ...]  # the current deal's cards set aside (secret until the deal ends)
     predictions: tuple[str | None, ...]  # per seat, for the current deal (secret until the reveal)
-    phase: str  # "predict", "place" or "over"
+    phase: Phase
     row: tuple[str, ...] = ()
     placers: tuple[int, ...] = ()
-    turn: int = 0  # the seat to place (meaningful in the "place" phase)
+    turn: int = 0  # the seat to place (meaningful in the PLACE phase)
     forfeited: frozenset[int] = field(default_factory=frozenset)
     history: tuple[DealRecord, ...] = ()  # finished deals, oldest first
     winners: tuple[int, ...] = ()  # once over
@@ -324,7 +420,7 @@ class State:
                 hands=tuple(tuple(str(c) for c in h) for h in d["hands"]),
                 leftover=tuple(str(c) for c in d["leftover"]),
                 predictions=tuple(None if p is None else str(p) for p in d["predictions"]),
-                phase=str(d["phase"]),
+                phase=Phase(d["phase"]),
                 row=tuple(str(c) for c in d["row"]),
                 placers=tuple(_int(s) for s in d["placers"]),
                 turn=_int(d["turn"]),
@@ -332,7 +428,7 @@ class State:
                 history=tuple(DealRecord.from_dict(r) for r in d["history"]),
                 winners=tuple(_int(s) for s in d["winners"]),
                 reason=str(d["reason"]),
-                events=tuple(_event(e) for e in d["events"]),
+                events=tuple(EVENTS.parse(e) for e in d["events"]),
             )
         except (KeyError, TypeError, AttributeError, IndexError) as exc:
             raise ValueError(f"invalid updown state: {exc!r}") from exc
@@ -348,21 +444,19 @@ def _bool(value: Any) -> bool:
 
 # from_dict lets these errors through as they are, so they name the game
 _int = partial(base.stored_int, game=NAME)
-_event = partial(base.stored_event, game=NAME)
 
 
 def _validate(s: State) -> None:
     n = s.n_players
     require(MIN_PLAYERS <= n <= MAX_PLAYERS, "player count")
     require(0 <= s.deal <= MAX_PLAYOFFS, "deal number")
-    require(s.phase in PHASES, "phase")
     require(len(s.hands) == n and len(s.predictions) == n, "per-seat lengths")
     require(list(s.players) == sorted(set(s.players)) and len(s.players) >= 2, "deal players")
     require(all(0 <= p < n for p in (*s.players, *s.forfeited, *s.placers, *s.winners)), "seats")
     require(set(s.placers) <= set(s.players), "placers outside the deal")
     require(len(s.placers) == len(s.row), "placers")
     require(
-        len(s.history) == s.deal or (s.phase == "over" and len(s.history) == s.deal + 1), "history length"
+        len(s.history) == s.deal or (s.phase == Phase.OVER and len(s.history) == s.deal + 1), "history length"
     )
     cards = [*s.row, *s.leftover, *(c for h in s.hands for c in h)]
     require(all(c in _DECK_ORDER for c in cards), "unknown card")
@@ -377,13 +471,13 @@ def _validate(s: State) -> None:
         require(p is None or (bool(p) and set(p) <= {"U", "D", "S"}), "prediction letters")
     sizes = [len(s.hands[p]) for p in s.active]
     require(not sizes or max(sizes) - min(sizes) <= 1, "hand sizes")
-    if s.phase == "predict":
+    if s.phase == Phase.PREDICT:
         require(not s.row, "cards placed before placing began")
         require(any(s.predictions[p] is None for p in s.active), "all predicted but not placing")
-    if s.phase == "place":
+    if s.phase == Phase.PLACE:
         require(all(s.predictions[p] is not None for p in s.active), "placing without predictions")
         require(s.turn in s.active and bool(s.hands[s.turn]), "turn")
-    if s.phase == "over":
+    if s.phase == Phase.OVER:
         require(bool(s.winners) and bool(s.reason), "winners of a finished game")
     else:
         require(not s.winners and len(s.active) >= 2, "a game in play")
@@ -404,7 +498,7 @@ def new_game(n_players: int, options: Mapping[str, int], seed: int) -> State:
             hands=((),) * n_players,
             leftover=(),
             predictions=(None,) * n_players,
-            phase="predict",
+            phase=Phase.PREDICT,
         ),
         deal=0,
         players=tuple(range(n_players)),
@@ -420,7 +514,7 @@ def _start_deal(state: State, deal: int, players: tuple[int, ...]) -> State:
         hands=tuple(dealt.get(seat, ()) for seat in range(state.n_players)),
         leftover=leftover,
         predictions=(None,) * state.n_players,
-        phase="predict",
+        phase=Phase.PREDICT,
         row=(),
         placers=(),
         turn=players[0],
@@ -428,19 +522,19 @@ def _start_deal(state: State, deal: int, players: tuple[int, ...]) -> State:
 
 
 def to_act(state: State) -> frozenset[int]:
-    """Who must act now: in "predict" everyone still missing a prediction (simultaneously), in
-    "place" the seat whose turn it is. A player who has predicted may still replace their
+    """Who must act now: in PREDICT everyone still missing a prediction (simultaneously), in
+    PLACE the seat whose turn it is. A player who has predicted may still replace their
     prediction until the first card is placed, without being waited for."""
-    if state.phase == "predict":
+    if state.phase == Phase.PREDICT:
         return frozenset(s for s in state.active if state.predictions[s] is None)
-    if state.phase == "place":
+    if state.phase == Phase.PLACE:
         return frozenset({state.turn})
     return frozenset()
 
 
 def can_predict(state: State, seat: int) -> bool:
     """Whether ``seat`` may submit or replace a prediction now."""
-    return state.phase != "over" and not state.row and seat in state.active
+    return state.phase != Phase.OVER and not state.row and seat in state.active
 
 
 def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
@@ -454,7 +548,7 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     """
     if seat not in to_act(state):
         return []
-    if state.phase == "place":
+    if state.phase == Phase.PLACE:
         ranks = sorted({card_rank(c) for c in state.hands[seat]})
         return [Play(r).to_json() for r in ranks]
     samples = ["U", "D", "S"]
@@ -557,7 +651,7 @@ class StillPredicting(IllegalMove):
 
 
 def _check_in_deal(state: State, seat: int) -> None:
-    if state.phase == "over":
+    if state.phase == Phase.OVER:
         raise GameFinished()
     if seat in state.forfeited:
         raise YouLeft()
@@ -600,14 +694,14 @@ def _predict(state: State, seat: int, letters: str) -> State:
     replaced = state.predictions[seat] is not None
     predictions = list(state.predictions)
     predictions[seat] = letters
-    events: list[Event] = [{"type": "predicted", "seat": seat, "replaced": replaced}]
+    events: list[Event] = [Predicted(seat, replaced)]
     out = replace(state, predictions=tuple(predictions))
     return _settle(out, events)
 
 
 def _play(state: State, seat: int, rank: int) -> State:
     _check_in_deal(state, seat)
-    if state.phase == "predict":
+    if state.phase == Phase.PREDICT:
         raise StillPredicting(sorted(to_act(state)), seat)
     if seat != state.turn:
         raise NotYourTurn(waiting=(state.turn,), to=N_("place a card"))
@@ -619,13 +713,7 @@ def _play(state: State, seat: int, rank: int) -> State:
     hands = list(state.hands)
     hands[seat] = tuple(c for c in hand if c != card)
     row = (*state.row, card)
-    event: Event = {
-        "type": "placed",
-        "seat": seat,
-        "card": card,
-        "index": len(row) - 1,
-        "change": row_changes(row[-2:]) if len(row) >= 2 else None,
-    }
+    event = Placed(seat, card, len(row) - 1, row_changes(row[-2:]) if len(row) >= 2 else None)
     out = replace(state, hands=tuple(hands), row=row, placers=(*state.placers, seat))
     out = replace(out, turn=_next_placer(out, seat))
     return _settle(out, [event])
@@ -643,22 +731,20 @@ def _next_placer(state: State, after: int) -> int:
 
 def _settle(state: State, events: list[Event]) -> State:
     """Move the game on as far as it goes by itself: start placing, finish the deal, end the game."""
-    if state.phase != "over" and len(state.active) < 2:
+    if state.phase != Phase.OVER and len(state.active) < 2:
         remaining = state.active
         reason = (
             N_("every other player left the game")
             if state.deal == 0
             else N_("every other player in the playoff left the game")
         )
-        events.append({"type": "game_over", "winners": list(remaining), "reason": reason})
-        state = replace(state, phase="over", winners=remaining, reason=reason)
-    if state.phase == "predict" and all(state.predictions[s] is not None for s in state.active):
+        events.append(GameOver(remaining, reason))
+        state = replace(state, phase=Phase.OVER, winners=remaining, reason=reason)
+    if state.phase == Phase.PREDICT and all(state.predictions[s] is not None for s in state.active):
         first = state.active[0]
-        events.append(
-            {"type": "placing_starts", "deal": state.deal, "first": first, "row_size": state.row_size}
-        )
-        state = replace(state, phase="place", turn=first)
-    if state.phase == "place":
+        events.append(PlacingStarts(state.deal, first, state.row_size))
+        state = replace(state, phase=Phase.PLACE, turn=first)
+    if state.phase == Phase.PLACE:
         if not any(state.hands[s] for s in state.active):
             return _finish_deal(state, events)
         if not state.hands[state.turn] or state.turn not in state.active:
@@ -678,11 +764,11 @@ def _finish_deal(state: State, events: list[Event]) -> State:
     best = max(p.score for p in players if not p.forfeited)
     top = tuple(p.seat for p in players if not p.forfeited and p.score == best)
     if len(top) == 1:
-        result = "winner"
+        result = DealResult.WINNER
     elif state.deal < MAX_PLAYOFFS:
-        result = "playoff"
+        result = DealResult.PLAYOFF
     else:
-        result = "shared"
+        result = DealResult.SHARED
     record = DealRecord(
         deal=state.deal,
         row=state.row,
@@ -693,42 +779,40 @@ def _finish_deal(state: State, events: list[Event]) -> State:
         result=result,
         top=top,
     )
-    events.append({"type": "reveal", **record.to_dict()})
+    events.append(Reveal(record))
     state = replace(state, history=(*state.history, record))
-    if result == "playoff":
-        events.append({"type": "playoff", "deal": state.deal + 1, "players": list(top), "tied_score": best})
+    if result == DealResult.PLAYOFF:
+        events.append(Playoff(state.deal + 1, top, best))
         return replace(_start_deal(state, state.deal + 1, top), events=tuple(events))
     reason = str(deal_reason(record))  # kept in English, as logged; `outcome` says it in any language
-    events.append({"type": "game_over", "winners": list(top), "reason": reason})
-    return replace(state, phase="over", winners=top, reason=reason, events=tuple(events))
+    events.append(GameOver(top, reason))
+    return replace(state, phase=Phase.OVER, winners=top, reason=reason, events=tuple(events))
 
 
 def forfeit(state: State, seat: int) -> State:
     """The seat leaves: their cards leave play (the row shrinks) and their prediction scores nothing.
     The game goes on while two players remain in the current deal; otherwise the last one wins."""
     base.check_seat(state.n_players, seat)
-    if state.phase == "over" or seat in state.forfeited:
+    if state.phase == Phase.OVER or seat in state.forfeited:
         return replace(state, events=())
-    event: Event = {"type": "forfeit", "seat": seat, "cards_removed": 0}
     hands = list(state.hands)
+    removed = len(hands[seat]) if seat in state.active else 0
     if seat in state.active:
-        event["cards_removed"] = len(hands[seat])
         hands[seat] = ()
     out = replace(state, forfeited=state.forfeited | {seat}, hands=tuple(hands))
-    event["row_size"] = out.row_size
-    return _settle(out, [event])
+    return _settle(out, [Left(seat, removed, out.row_size)])
 
 
 def deal_reason(record: DealRecord) -> Msg:
     """Why a game ended with a finished deal: its unique best prediction, or the last playoff's tie."""
-    if record.result == "winner" and record.deal:
+    if record.result == DealResult.WINNER and record.deal:
         return Msg.n(
             "the longest matching prediction ({count} letter) in playoff {deal}",
             "the longest matching prediction ({count} letters) in playoff {deal}",
             record.best,
             deal=record.deal,
         )
-    if record.result == "winner":
+    if record.result == DealResult.WINNER:
         return Msg.n(
             "the longest matching prediction ({count} letter)",
             "the longest matching prediction ({count} letters)",
@@ -743,13 +827,13 @@ def deal_reason(record: DealRecord) -> Msg:
 
 
 def outcome(state: State) -> Outcome | None:
-    if state.phase != "over":
+    if state.phase != Phase.OVER:
         return None
     last = state.history[-1] if state.history else None
     # A game ended by its last deal says why from that deal's record (in any language); one ended
     # by players leaving keeps its reason, a msgid.
     reason: str | Msg = state.reason
-    if last is not None and last.result != "playoff" and state.reason == str(deal_reason(last)):
+    if last is not None and last.result != DealResult.PLAYOFF and state.reason == str(deal_reason(last)):
         reason = deal_reason(last)
     return Outcome(winners=state.winners, reason=reason, scores=_last_scores(state))
 
@@ -780,7 +864,7 @@ class View:
     seat: int | None
     n_players: int
     deal: int  # 0 = main deal, k = k-th playoff
-    phase: str  # "predict", "place" or "over"
+    phase: Phase
     players: tuple[int, ...]  # the current deal's seats
     forfeited: frozenset[int]
     hand_sizes: tuple[int, ...]  # per seat
@@ -789,7 +873,7 @@ class View:
     changes: str  # U/D/S between the row's neighbours
     row_size: int  # R: the cards the finished row will have
     max_letters: int  # R - 1
-    turn: int | None  # the seat to place, in the "place" phase
+    turn: int | None  # the seat to place, in the PLACE phase
     predicted: frozenset[int]  # who has a prediction in (never what it is)
     to_act: frozenset[int]
     hand: tuple[str, ...] | None  # the viewer's own hand (None in the public view)
@@ -803,7 +887,7 @@ class View:
 
 
 def view_for(state: State, seat: int | None) -> View:
-    own = seat is not None and seat in state.active and state.phase != "over"
+    own = seat is not None and seat in state.active and state.phase != Phase.OVER
     opponent = None
     if own and len(state.players) == 2:
         other = next(s for s in state.players if s != seat)
@@ -821,7 +905,7 @@ def view_for(state: State, seat: int | None) -> View:
         changes=row_changes(state.row),
         row_size=state.row_size,
         max_letters=state.max_letters,
-        turn=state.turn if state.phase == "place" else None,
+        turn=state.turn if state.phase == Phase.PLACE else None,
         predicted=frozenset(s for s in state.active if state.predictions[s] is not None),
         to_act=to_act(state),
         hand=state.hands[seat] if own and seat is not None else None,

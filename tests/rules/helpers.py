@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from bot.rules.base import GameState
+from bot.rules.base import GameEvent, GameState
 
 S = TypeVar("S", bound=GameState)
 
@@ -24,6 +24,8 @@ def round_trip(state: S) -> S:
 
 def jsonable(value: Any) -> Any:
     """A view (dataclasses, tuples, frozensets) as plain JSON data."""
+    if isinstance(value, GameEvent):
+        return value.to_dict()  # as a state stores it: with its "type"
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, frozenset | set):

@@ -18,6 +18,11 @@ from cogs.dots import rules as T
 from tests.rules.helpers import round_trip, unchanged_after
 
 
+def stored(events: tuple[T.Event, ...]) -> tuple[dict[str, Any], ...]:
+    """Events as a state stores them."""
+    return tuple(e.to_dict() for e in events)
+
+
 def line(state: T.State, to: str, start: str | None = None) -> T.State:
     return T.apply(state, state.turn, {"type": "line", "to": to, "from": start})
 
@@ -56,7 +61,7 @@ def test_first_move() -> None:
     assert names(T.legal_ends(state, (2, 2))) == ["C1", "C2", "C4", "C5"]
     assert len(T.legal_actions(state, 0)) == 25 * 4
     state = line(state, "C5", "C3")
-    assert state.events == (
+    assert stored(state.events) == (
         {
             "type": "line",
             "seat": 0,
@@ -89,7 +94,7 @@ def test_the_three_by_three_game() -> None:
     # Columns A and B are full and C is empty: no vertical line exists anywhere, so seat 1's
     # vertical line is skipped and the horizontal line starts from A3, where none can start.
     assert state.scores == (1, 2)
-    assert state.events[-1] == {"type": "skip", "seat": 0, "direction": "vertical", "at": "A3"}
+    assert state.events[-1].to_dict() == {"type": "skip", "seat": 0, "direction": "vertical", "at": "A3"}
     assert state.turn == 0 and state.direction == T.HORIZONTAL and state.current == (0, 2)
     assert T.owed(state) == T.Owed(T.HORIZONTAL, needs_from=True, first=False, fallback=True)
     assert names(T.legal_starts(state)) == ["B1", "B2", "B3"]
@@ -105,11 +110,11 @@ def test_the_three_by_three_game() -> None:
     with pytest.raises(IllegalMove, match="No horizontal line can start at A1"):
         line(state, "C1", "A1")
     state = line(state, "C3", "B3")  # fallback; row 3: A3, B3 -> 2
-    assert state.events[-1]["fallback"] is True and state.events[-1]["score"] == 2
+    assert state.events[-1].to_dict()["fallback"] is True and state.events[-1].to_dict()["score"] == 2
     assert state.scores == (3, 2)
     assert state.turn == 1 and state.current == (2, 2)
     state = line(state, "C1")  # column C: C3 -> 1; every dot is taken before seat 2's horizontal line
-    assert state.events[-1] == {"type": "end", "reason": "full"}
+    assert state.events[-1].to_dict() == {"type": "end", "reason": "full"}
     assert state.scores == (3, 3)
     assert T.to_act(state) == frozenset() and T.owed(state) is None
     outcome = T.outcome(state)
@@ -128,7 +133,7 @@ def test_horizontal_line_skipped() -> None:
     state = line(state, "C2")  # seat 1, column C: C1 -> 1
     # Rows 1 and 2 are full and row 3 is empty: seat 1's horizontal line is skipped, and seat 2
     # starts a turn from C2.
-    assert state.events[-1] == {"type": "skip", "seat": 0, "direction": "horizontal", "at": "C2"}
+    assert state.events[-1].to_dict() == {"type": "skip", "seat": 0, "direction": "horizontal", "at": "C2"}
     assert state.scores == (2, 3)
     assert state.turn == 1 and state.direction == T.VERTICAL and state.current == (2, 1)
     assert T.owed(state) == T.Owed(T.VERTICAL, needs_from=False, first=False, fallback=False)
@@ -147,7 +152,7 @@ def test_forfeit_mid_turn_passes_a_whole_turn() -> None:
     state = line(state, "C5", "C3")
     assert state.direction == T.HORIZONTAL
     state = T.forfeit(state, 0)
-    assert state.events == ({"type": "out", "seat": 0, "reason": "forfeited"},)
+    assert stored(state.events) == ({"type": "out", "seat": 0, "reason": "forfeited"},)
     assert state.turn == 1 and state.direction == T.VERTICAL and state.current == (2, 4)
     # C5's column has no virgin neighbour: seat 2 owes a fallback vertical line.
     assert T.owed(state) == T.Owed(T.VERTICAL, needs_from=True, first=False, fallback=True)
@@ -179,7 +184,7 @@ def test_forfeit_can_cause_a_skip() -> None:
     assert state.turn == 2 and state.direction == T.HORIZONTAL  # seat 3's vertical was skipped
     state = T.forfeit(state, 2)
     # Seat 1 starts a whole turn from A3, but no vertical line exists anywhere: skipped at once.
-    assert state.events == (
+    assert stored(state.events) == (
         {"type": "out", "seat": 2, "reason": "forfeited"},
         {"type": "skip", "seat": 0, "direction": "vertical", "at": "A3"},
     )
@@ -283,7 +288,7 @@ def play_random(n: int, size: int, seed: int) -> None:
             round_trip(state)
             continue
         state = T.apply(state, seat, rng.choice(legal))
-        drawn = [e for e in state.events if e["type"] == "line"]
+        drawn = [e.to_dict() for e in state.events if e.TYPE == "line"]
         assert len(drawn) == 1
         new = state.lines[-1]
         dots = new.dots()

@@ -43,7 +43,7 @@ def assert_no_leak(state: nb.State) -> None:
             assert nb.view_for(changed, viewer) == view
             assert secret not in view.played[seat]
             for event in view.events:
-                assert event["type"] != "reveal" or state.pending == (None, None)
+                assert not isinstance(event, nb.Reveal) or state.pending == (None, None)
         if viewer is None:
             assert view.my_pick is None and view.available is None
         else:
@@ -119,9 +119,9 @@ def test_hand_built_round_of_the_seed_example() -> None:
     assert record.d == (69, 71, 101, 103)
     assert record.points == (2, 1) and state.totals == (2, 1)
     assert record.scoring(0) == (101, 69) and record.scoring(1) == (103,)
-    assert [e["type"] for e in state.events] == ["picked", "reveal", "round_end"]
+    assert [e.TYPE for e in state.events] == ["picked", "reveal", "round_end"]
     end = state.events[-1]
-    assert end == {
+    assert end.to_dict() == {
         "type": "round_end",
         "round": 0,
         "list": "01_001_1",
@@ -160,7 +160,7 @@ def test_a_whole_m3_game_to_a_draw_and_to_a_win() -> None:
     state = play_moves(state, [(4, 4), (5, 5), (6, 6)])
     outcome = nb.outcome(state)
     assert outcome is not None and outcome.draw and outcome.winners == (0, 1)
-    assert outcome.scores == (6, 6) and state.events[-1]["type"] == "game_over"
+    assert outcome.scores == (6, 6) and state.events[-1].TYPE == "game_over"
     assert nb.to_act(state) == frozenset()
     # A second game: round 1 writes 111 (D = {7}) and seat 1 played 7.
     state = play_moves(nb.new_game(2, {"m": 3}, 0), [(7, 1), (6, 2), (5, 3)])
@@ -174,13 +174,13 @@ def test_picks_are_revealed_together() -> None:
     state = nb.new_game(2, {"m": 4}, 0)
     state = pick(state, 1, 9)
     assert nb.to_act(state) == {0}
-    assert state.events == ({"type": "picked", "seat": 1},)
+    assert [e.to_dict() for e in state.events] == [{"type": "picked", "seat": 1}]
     assert nb.view_for(state, 1).my_pick == 9 and nb.view_for(state, 0).my_pick is None
     assert nb.view_for(state, None).picked == (False, True)
     assert 9 not in nb.available(state, 1) and 9 in nb.available(state, 0)  # a pick is final
     assert nb.view_for(state, 1).available == nb.available(state, 1)
     state = pick(state, 0, 3)
-    assert state.events[-1] == {
+    assert state.events[-1].to_dict() == {
         "type": "reveal",
         "round": 0,
         "move": 0,
@@ -239,8 +239,8 @@ def test_forfeit_gives_the_win_to_the_other_player_and_drops_pending_picks() -> 
     outcome = nb.outcome(state)
     assert outcome is not None and outcome.winners == (0,) and not outcome.draw
     assert state.pending == (None, None)
-    assert [e["type"] for e in state.events] == ["forfeit", "game_over"]
-    assert "17" not in json.dumps(list(state.events))
+    assert [e.TYPE for e in state.events] == ["forfeit", "game_over"]
+    assert "17" not in json.dumps([e.to_dict() for e in state.events])
     assert nb.to_act(state) == frozenset()
     assert nb.forfeit(state, 0).events == ()
     round_trip(state)

@@ -111,10 +111,10 @@ def assert_no_leak(state: u.State) -> None:
         if viewer is None:
             assert view.hand is None and view.prediction is None and view.opponent_hand is None
         for e in view.events:
-            if e["type"] == "predicted":
-                assert set(e) == {"type", "seat", "replaced"}
-            if e["type"] == "reveal":
-                assert e == {"type": "reveal", **view.last_deal.to_dict()}  # type: ignore[union-attr]
+            if isinstance(e, u.Predicted):
+                assert set(e.to_dict()) == {"type", "seat", "replaced"}
+            if isinstance(e, u.Reveal):
+                assert e.to_dict() == {"type": "reveal", **view.last_deal.to_dict()}  # type: ignore[union-attr]
 
 
 def random_letters(rng: random.Random, state: u.State) -> str:
@@ -182,9 +182,9 @@ def test_seed_example_played_through_the_rules() -> None:
     assert record.result == "winner" and record.top == (0,)
     outcome = u.outcome(state)
     assert outcome is not None and outcome.winners == (0,) and outcome.scores == (7, 0)
-    reveal = [e for e in state.events if e["type"] == "reveal"]
+    reveal = [e.to_dict() for e in state.events if isinstance(e, u.Reveal)]
     assert reveal and reveal[0]["players"][0]["window"] == 3
-    assert state.events[-1]["type"] == "game_over"
+    assert state.events[-1].to_dict()["type"] == "game_over"
     public = u.view_for(state, None)
     assert public.last_deal == record and public.phase == "over"
 
@@ -294,7 +294,7 @@ def test_playoff_deals_only_the_tied_players_and_lowest_seat_places_first() -> N
         (seat,) = u.to_act(state)
         state = place_one(state, seat)
     assert state.history[0].result == "playoff" and state.history[0].top == (1, 2)
-    assert [e["type"] for e in state.events][-3:] == ["placed", "reveal", "playoff"]
+    assert [e.TYPE for e in state.events][-3:] == ["placed", "reveal", "playoff"]
     assert state.players == (1, 2) and state.phase == "predict"
     assert [len(h) for h in state.hands] == [0, 26, 26, 0]
     assert not state.leftover
@@ -324,10 +324,10 @@ def test_predictions_can_be_replaced_until_the_first_card() -> None:
     state = u.apply(state, 0, {"type": "predict", "letters": "U"})
     assert u.to_act(state) == {1, 2}
     state = u.apply(state, 0, {"type": "predict", "letters": "D"})
-    assert state.events == ({"type": "predicted", "seat": 0, "replaced": True},)
+    assert [e.to_dict() for e in state.events] == [{"type": "predicted", "seat": 0, "replaced": True}]
     state = u.apply(state, 1, {"type": "predict", "letters": "S"})
     state = u.apply(state, 2, {"type": "predict", "letters": "UU"})
-    assert state.phase == "place" and state.events[-1]["type"] == "placing_starts"
+    assert state.phase == "place" and state.events[-1].TYPE == "placing_starts"
     # Placing has started but no card is down: a replacement is still allowed.
     state = u.apply(state, 2, {"type": "predict", "letters": "DD"})
     assert state.predictions[2] == "DD" and u.view_for(state, 2).can_predict
@@ -345,7 +345,7 @@ def test_forfeit_while_predicting_removes_the_cards_from_the_row() -> None:
     state = u.apply(state, 0, {"type": "predict", "letters": "U"})
     state = u.forfeit(state, 1)
     assert state.hands[1] == () and state.row_size == 34 and state.max_letters == 33
-    assert state.events[0] == {"type": "forfeit", "seat": 1, "cards_removed": 17, "row_size": 34}
+    assert state.events[0].to_dict() == {"type": "forfeit", "seat": 1, "cards_removed": 17, "row_size": 34}
     unchanged_after(u, state, 2, {"type": "predict", "letters": "U" * 34}, BadInput)
     state = u.apply(state, 2, {"type": "predict", "letters": "D"})
     assert state.phase == "place"
@@ -381,7 +381,7 @@ def test_forfeit_leaving_one_player_ends_the_game() -> None:
     state = u.forfeit(state, 0)
     outcome = u.outcome(state)
     assert outcome is not None and outcome.winners == (1,) and outcome.scores is None
-    assert [e["type"] for e in state.events] == ["forfeit", "game_over"]
+    assert [e.TYPE for e in state.events] == ["forfeit", "game_over"]
     assert u.forfeit(state, 1).events == ()  # nothing happens after the end
     unchanged_after(u, state, 1, {"type": "predict", "letters": "U"}, IllegalMove)
 
@@ -440,12 +440,12 @@ def test_bad_moves_change_nothing() -> None:
     unchanged_after(u, state, 0, {"type": "draw"}, BadInput)
     unchanged_after(u, state, 0, {"type": "predict"}, BadInput)
     state = u.apply(state, 0, {"type": "play", "rank": 2})
-    assert state.events[0] == {"type": "placed", "seat": 0, "card": "2C", "index": 0, "change": None}
+    assert state.events == (u.Placed(seat=0, card="2C", index=0, change=None),)
     assert "locked: yours stays U" in unchanged_after(
         u, state, 0, {"type": "predict", "letters": "D"}, IllegalMove
     )
     state = u.apply(state, 1, {"type": "play", "rank": 6})
-    assert state.events[0]["change"] == "U"
+    assert state.events[0].to_dict()["change"] == "U"
 
 
 def test_parse_rank() -> None:
