@@ -246,7 +246,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     # ---- the server's memory: leaderboard, stats, history (bot/table/records.py) ------------------
 
     async def cog_load(self) -> None:
-        self.memory = Memory(self.tools.deps)  # registers the history's buttons before any click
+        # (registers the history's buttons before any click; leaderboards are drawn where boards are)
+        self.memory = Memory(self.tools.deps, self.tools.boards.drawing)
 
     @app_commands.command(
         name="leaderboard", description="This server's best players of a game (only you see it)"
