@@ -88,7 +88,8 @@ class QuetBot(commands.Bot):
         self.audiences = audiences = Audiences(storage, shared=self.settings.shares_database)
         deps = Deps(self, service, storage, catalog, router, outbox, Shown(), notify, audiences)
         places = Places(deps)
-        self.drawing = Drawing(self.settings.draw_workers)  # boards are drawn in worker processes
+        renders = [spec.present.render for spec in GAMES.values()]  # boards are drawn in worker processes
+        self.drawing = Drawing(self.settings.draw_workers, warm=renders)
         boards = Boards(deps, places, self.drawing)
         cards = Cards(deps, boards, places)
         panels = Panels(deps, boards)

@@ -3,14 +3,15 @@
 Drawing a board (a presenter's ``render``: view -> PNG) is a few milliseconds of pure CPU work; run in
 a thread it still holds the interpreter lock, so every interaction that arrives meanwhile waits for
 it. `Drawing` sends it to a worker process instead, as `bot.table.minds.Minds` does with decisions:
-``workers`` processes, started on the first board with the ``spawn`` method (no thread of the bot is
-copied into them). The function travels by name (a module-level function), the view and the table
-pickled (a `Lang` as its code: see `Lang.__reduce__`), the PNG back as bytes: the same bytes as drawn
-in-process. Until the new pool has answered once (a worker imports the games' modules, discord.py
-among them, in about a second), boards are drawn in a thread, so no board waits for a process to
-start. With ``workers=0`` boards are drawn in a thread (tests, machines where processes are
-unwelcome). A worker that dies breaks the pool: that board is drawn in a thread and the next board
-starts a fresh pool.
+``workers`` processes, started with the ``spawn`` method (no thread of the bot is copied into them).
+The function travels by name (a module-level function), the view and the table pickled (a `Lang` as
+its code: see `Lang.__reduce__`), the PNG back as bytes: the same image as drawn in-process (its
+palette may list the colours in another order: see `bot.render.common`). The bot starts its pool as
+it starts (``warm``: the drawing functions whose modules its worker imports then, the games'
+presenters, discord.py among them: about half a second of CPU, once); until the pool has answered
+once, boards are drawn in a thread, so no board waits for a process to start. With ``workers=0``
+boards are drawn in a thread (tests, machines where processes are unwelcome). A worker that dies
+breaks the pool: that board is drawn in a thread and the next board starts a fresh pool.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import functools
 import importlib
 import logging
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -28,23 +29,26 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 
-def _warm(module: str) -> None:
-    """Run in a new worker: import the drawing function's module before the first board needs it."""
-    importlib.import_module(module)
+def _warm(*modules: str) -> None:
+    """Run in a new worker: import the drawing functions' modules before the first board needs them."""
+    for module in modules:
+        importlib.import_module(module)
 
 
 class Drawing:
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, *, warm: Iterable[Callable[..., bytes]] = ()) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
         self._warming: Future[None] | None = None
+        if warm and workers > 0:  # start the pool now, its worker importing what will draw
+            self._executor(*sorted({render.__module__ for render in warm}))
 
-    def _executor(self, module: str) -> ProcessPoolExecutor | None:
+    def _executor(self, *modules: str) -> ProcessPoolExecutor | None:
         """The pool, once it has started (None while its first worker is starting: draw in a thread)."""
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
-            self._warming = self._pool.submit(_warm, module)
+            self._warming = self._pool.submit(_warm, *modules)
         warming = self._warming
         if warming is not None:
             if not warming.done():
