@@ -33,9 +33,10 @@ named them, not the previous round's. The phases:
 
 Latencies are taken in the emulator: from the moment INTERACTION_CREATE is written to the bot's
 gateway to the bot's first answer (the interaction callback), and to the board image (the first
-public message with an attachment that the move caused). The bot's CPU time and peak RSS come from
-/proc. The targets are ratios to the image floor measured in the same run (they print [met]/[MISS],
-they never fail the run). ``--quick`` (about a minute) uses short phases and 20,000 finished games.
+public message with an attachment that the move caused). The bot's CPU time (with that of its
+worker processes, which draw boards and think for computers) and peak RSS come from /proc. The
+targets are ratios to the image floor measured in the same run (they print [met]/[MISS], they never
+fail the run). ``--quick`` (about a minute) uses short phases and 20,000 finished games.
 ``--profile`` samples the bot with py-spy while it holds the GIL, which shows where its CPU time goes.
 
 ``--scale-out`` runs only this: the same tables (N games, default 50, quick 20, over two servers, one
@@ -278,12 +279,6 @@ class BenchEmulator(DiscordEmulator):
 # ---- the bot as a process -------------------------------------------------------------------------
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime + stime
 
 
 def memory_mb(pid: int) -> tuple[float, float]:
@@ -1106,8 +1101,8 @@ async def run_bot_phase(
                 for ch, _, _ in world.tables
             ]
 
-        def bot_cpu() -> float:
-            return sum(cpu_seconds(bot.pid) for bot in bots)
+        def bot_cpu() -> float:  # with its worker processes (computer players, drawing boards)
+            return sum(tree_cpu(bot.pid) for bot in bots)
 
         cpu0, bench0, seen = bot_cpu(), _own_cpu(), len(world.emu.requests)
         server0 = server_cpu() if server_cpu is not None else math.nan

@@ -28,6 +28,7 @@ from bot.table.cards import Cards
 from bot.table.catalog import Catalog, GameKind
 from bot.table.computers import Computers
 from bot.table.deps import Deps
+from bot.table.drawing import Drawing
 from bot.table.lobby import Lobbies
 from bot.table.minds import Minds
 from bot.table.notices import Reminders
@@ -134,7 +135,9 @@ class QuetBot(commands.Bot):
         self.audiences = audiences = Audiences(storage, shared=self.settings.shares_database)
         deps = Deps.of(self, services, storage, catalog, router, outbox, Shown(), notify, audiences)
         places = Places(deps)
-        boards = Boards(deps, places)
+        renders = [spec.present.render for spec in GAMES.values()]  # boards are drawn in worker processes
+        self.drawing = Drawing(self.settings.draw_workers, warm=renders)
+        boards = Boards(deps, places, self.drawing)
         cards = Cards(deps, boards, places)
         panels = Panels(deps, boards)
         plays = Plays(deps, boards, panels)
@@ -188,7 +191,7 @@ class QuetBot(commands.Bot):
         super().dispatch(event_name, *args, **kwargs)
 
     async def close(self) -> None:
-        parts = ("scheduler", "computers", "outbox", "cards", "notify")
+        parts = ("scheduler", "computers", "outbox", "cards", "notify", "drawing")
         for part in (getattr(self, name, None) for name in parts):
             if part is not None:
                 await part.stop()

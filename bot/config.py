@@ -23,6 +23,7 @@ class Settings:
     dev_guild: int | None = None
     computer_pause: float = 2.0  # seconds a computer player waits before its move
     computer_workers: int = 1  # processes computer players think in (0: a thread of the bot's process)
+    draw_workers: int = 1  # processes boards are drawn in (0: a thread of the bot's process)
     # Sharding: how many gateway shards the bot runs across all its processes (None: not sharded,
     # one process receives everything), and which of them this process runs.
     shard_count: int | None = None
@@ -136,6 +137,11 @@ def load_settings(
         raise ConfigError(
             f"QUETBOT_COMPUTER_WORKERS must be a number of processes from 0 to 64, not {workers_raw!r}."
         )
+    draw_raw = env.get("QUETBOT_DRAW_WORKERS", "").strip() or "1"
+    if not draw_raw.isdigit() or int(draw_raw) > 64:
+        raise ConfigError(
+            f"QUETBOT_DRAW_WORKERS must be a number of processes from 0 to 64, not {draw_raw!r}."
+        )
     sharding = parse_shards(
         env.get("QUETBOT_SHARD_COUNT", "") if shard_count is None else shard_count,
         env.get("QUETBOT_SHARDS", "") if shards is None else shards,
@@ -159,6 +165,7 @@ def load_settings(
         dev_guild=dev_guild,
         computer_pause=pause,
         computer_workers=int(workers_raw),
+        draw_workers=int(draw_raw),
         shard_count=sharding.total,
         shard_ids=sharding.ids,
         clock_offset_file=env.get("QUETBOT_CLOCK_OFFSET_FILE", "").strip() or None,

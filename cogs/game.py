@@ -247,7 +247,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     # ---- the server's memory: leaderboard, stats, history (bot/table/records.py) ------------------
 
     async def cog_load(self) -> None:
-        self.memory = Memory(self.tools.deps)  # registers the history's buttons before any click
+        # (registers the history's buttons before any click; leaderboards are drawn where boards are)
+        self.memory = Memory(self.tools.deps, self.tools.boards.drawing)
         self.privacy_desk = PrivacyDesk(self.tools.deps)  # and the delete's confirm button
 
     # ---- people's data (bot/table/privacy.py, PRIVACY.md) ------------------------------------------

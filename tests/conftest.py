@@ -165,7 +165,8 @@ async def bot_harness(
             await storage.set_guild_setting(guild_id=scene.guild.id, key="threads", value=0)
         finally:
             await storage.close()
-    harness = BotHarness(emulator, project_bot_factory(bot_db))
+    draw_workers = 1 if request.node.get_closest_marker("drawn_in_worker") is not None else 0
+    harness = BotHarness(emulator, project_bot_factory(bot_db, draw_workers=draw_workers))
     await harness.start()
     try:
         yield harness

@@ -112,6 +112,13 @@ class Lang:
     code: str
     messages: Messages = field(repr=False, default_factory=Messages)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # One of the bot's languages travels as its code (a board drawn in a worker process: its
+        # catalog is loaded there once, not pickled with every board); any other Lang as it is.
+        if self.code in LANGUAGES and language(self.code) is self:
+            return (language, (self.code,))
+        return (Lang, (self.code, self.messages))
+
     @property
     def name(self) -> str:
         """The language's own name ("Deutsch")."""

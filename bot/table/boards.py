@@ -8,12 +8,11 @@ with a nonce Discord enforces, then both are recorded; each step can be repeated
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -27,6 +26,7 @@ from bot.storage import OutboxItem
 from bot.table.catalog import GameKind
 from bot.table.components import mine_button, rematch_button, rules_button
 from bot.table.deps import Deps
+from bot.table.drawing import Drawing
 from bot.table.effects import Announce, Start, Strip
 from bot.table.outbox import Context, Done, nonce_of
 from bot.table.present import News, TableInfo
@@ -43,11 +43,12 @@ LATE_NOTE = N_("✅ Your move is saved. Its board is in the channel.")
 class Boards:
     deps: Deps
     places: Places
+    drawing: Drawing = field(default_factory=lambda: Drawing(0))  # where images are drawn
 
     # ---- building -------------------------------------------------------------------------------
 
     async def image(self, kind: GameKind, view: Any, table: TableInfo) -> discord.File:
-        png = await asyncio.to_thread(kind.present.render, view, table)
+        png = await self.drawing.draw(kind.present.render, view, table)
         return discord.File(
             io.BytesIO(png),
             filename=f"{table.kind}-{table.game_id}-{table.version}.png",

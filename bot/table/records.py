@@ -15,8 +15,6 @@ record of finished games anyway.
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import io
 import re
 
@@ -32,6 +30,7 @@ from bot.render import leaderboard as render
 from bot.storage.rows import BoardLine, KindRecord, PastGame, PastSeat, Rival
 from bot.table.components import button
 from bot.table.deps import Deps
+from bot.table.drawing import Drawing
 from bot.table.ids import ComponentId, custom_id
 from bot.table.privacy import who as shown_player
 from bot.table.replies import NO_PINGS, fit, mention
@@ -124,8 +123,9 @@ class Memory:
     (``*_answer``: the reads, the image, the embed) and sent by the command's method. Every answer is
     private, so it speaks the asker's language."""
 
-    def __init__(self, deps: Deps) -> None:
+    def __init__(self, deps: Deps, drawing: Drawing | None = None) -> None:
         self.deps = deps
+        self.drawing = drawing if drawing is not None else Drawing(0)  # where leaderboards are drawn
         deps.router.on_page(HISTORY, self.on_history_page)
 
     def _title(self, kind: str) -> str:
@@ -180,7 +180,7 @@ class Memory:
             own=None if own is None else self._line(own, user_id, timed),
             note=lang.t("ranked by rating gained") if timed else lang.t("ranked by rating"),
         )
-        png = await asyncio.to_thread(functools.partial(render.render, board, lang=lang))
+        png = await self.drawing.draw(render.render, board, lang=lang)
         filename = f"leaderboard-{kind}.png"
         file = discord.File(
             io.BytesIO(png), filename=filename, description=render.alt_text(board, lang)[:1024]

@@ -23,7 +23,11 @@ def project_bot_factory(
 ) -> Callable[[], Any]:
     """A factory for the project's bot (bot.app.create_bot) on the SQLite file `db_path`, with
     `settings` for its other settings (e.g. ``computer_pause=0.05``). With `shard_count`, the bot
-    runs `shards` of that many (default: all of them), as ``quetbot --shard-count N --shards ...``."""
+    runs `shards` of that many (default: all of them), as ``quetbot --shard-count N --shards ...``.
+    Boards are drawn in a thread unless ``draw_workers`` says otherwise: a worker process per test's
+    bot would cost every test its start (the bot run as a process, in the kill sweeps and the
+    benchmarks, draws in its worker as in production; tests/unit/test_drawing.py tests the pool)."""
+    settings.setdefault("draw_workers", 0)
     if shards is not None and shard_count is None:
         raise EmulatorError("shards need a shard_count")
     if shard_count is not None:

@@ -58,6 +58,13 @@ def test_computer_settings_from_environment() -> None:
         load_settings({"DISCORD_TOKEN": "t", "QUETBOT_COMPUTER_PAUSE": "soon"})
 
 
+def test_draw_workers_from_environment() -> None:
+    assert load_settings({"DISCORD_TOKEN": "t"}).draw_workers == 1
+    assert load_settings({"DISCORD_TOKEN": "t", "QUETBOT_DRAW_WORKERS": "0"}).draw_workers == 0
+    with pytest.raises(ConfigError, match="QUETBOT_DRAW_WORKERS"):
+        load_settings({"DISCORD_TOKEN": "t", "QUETBOT_DRAW_WORKERS": "two"})
+
+
 def run_quetbot(tmp_path: Path, *args: str, **env_vars: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "QUETBOT_"))}
     env.update(PYTHONPATH=str(ROOT), **env_vars)

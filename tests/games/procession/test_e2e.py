@@ -59,6 +59,21 @@ SEED_GAME = [
 async def test_seed_sample_game_by_slash_commands(
     emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
+    await play_the_seed_game(emulator, scene)
+
+
+@pytest.mark.drawn_in_worker
+async def test_the_seed_game_with_boards_drawn_in_a_worker_process(
+    emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    """As the bot runs by default: boards drawn by a worker process (bot/table/drawing.py)."""
+    drawing = bot_harness.bot.tools.boards.drawing
+    assert await drawing.ready()
+    await play_the_seed_game(emulator, scene)
+    assert drawing.in_workers >= 1 + len(SEED_GAME)  # every board: the first one, one per move
+
+
+async def play_the_seed_game(emulator: DiscordEmulator, scene: Scene) -> None:
     await open_game(emulator, scene, 2, 5, by_buttons=False)
     first = latest_board(emulator, scene.channel)
     assert scene.alice.mention in first.content and "your move" in first.content
