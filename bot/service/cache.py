@@ -66,6 +66,11 @@ class GameCache:
         while len(self._links) > self._size:
             self._links.popitem(last=False)
 
+    def forget_links_of(self, user_id: int) -> None:
+        """Drop a person's DM links (their data was deleted: nothing of theirs stays, in memory either)."""
+        for key in [key for key in self._links if key[1] == user_id]:
+            del self._links[key]
+
     def get(self, game_id: int) -> Loaded | None:
         game = self._games.get(game_id)
         if game is not None:

@@ -83,6 +83,7 @@ async def forget(deps: Deps, user_id: int) -> int:
     placeholder, game_ids = await deps.storage.forget_user(user_id=user_id)
     for game_id in game_ids:  # the cached rows still name them
         deps.games.cache.evict(game_id)
+    deps.games.cache.forget_links_of(user_id)
     deps.notify.reachable(user_id)  # (in memory only: their notify choice went with their settings)
     await deps.notify.load()
     return placeholder

@@ -18,8 +18,8 @@ from bot.errors import (
     WhichGame,
 )
 from bot.registry import RULES
-from bot.service import Services
-from bot.storage import MIGRATIONS, StaleVersion, Storage
+from bot.service import GameCache, Services
+from bot.storage import MIGRATIONS, DmLink, StaleVersion, Storage
 
 # The tests taking `database` run on SQLite and on PostgreSQL (tests/conftest.py).
 pytestmark = pytest.mark.both_dbs
@@ -258,3 +258,13 @@ async def test_shared_services_never_answer_from_a_stale_row(database: str) -> N
     finally:
         await one.close()
         await two.close()
+
+
+def test_a_deleted_persons_dm_links_leave_the_cache() -> None:
+    cache = GameCache()
+    cache.put_link(DmLink(7, 11, False, 500, 600))
+    cache.put_link(DmLink(8, 11, True, None, None))
+    cache.put_link(DmLink(7, 12, False, 501, 601))
+    cache.forget_links_of(11)
+    assert cache.link(7, 11) is None and cache.link(8, 11) is None
+    assert cache.link(7, 12) == DmLink(7, 12, False, 501, 601)
