@@ -21,10 +21,13 @@ import functools
 import importlib
 import logging
 import multiprocessing
+import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from bot.table.workers import die_with_parent
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +51,12 @@ class Drawing:
         """The pool, once it has started (None while its first worker is starting: draw in a thread)."""
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=context,
+                initializer=die_with_parent,
+                initargs=(os.getpid(),),
+            )
             self._warming = self._pool.submit(_warm, *modules)
         warming = self._warming
         if warming is not None:

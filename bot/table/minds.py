@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -21,6 +22,7 @@ from typing import Any
 
 from bot.players import LEVELS
 from bot.spec import Player
+from bot.table.workers import die_with_parent
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +35,12 @@ class Minds:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=context,
+                initializer=die_with_parent,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     async def choose(self, choose: Player, view: Any, level: str, rng: random.Random) -> dict[str, Any]:
