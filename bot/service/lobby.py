@@ -16,8 +16,10 @@ from bot.players.seats import computer_name, is_computer, next_computer, people
 from bot.rules.base import resolve_options
 from bot.service.games import Games
 from bot.service.model import Changed, Loaded
-from bot.storage import GameRow, Storable
+from bot.storage import GameRow, Storable, Written
+from bot.storage.driver import Txn
 from bot.storage.errors import Conflict
+from bot.storage.games import cancel_change, lobby_change
 
 
 class LobbyLife:
@@ -144,21 +146,23 @@ class LobbyLife:
         """Leave a lobby; the host role passes to the next player; the last one out cancels it."""
         async with self.games.lock(game_id):
             row = (await self.games.get(game_id)).row
-            self._require_lobby(row)
-            if user_id not in row.seats:
-                raise NotAPlayer("You are not in this lobby.")
-            seats = tuple((u, n) for u, n in zip(row.seats, row.names, strict=True) if u != user_id)
-            if not people(u for u, _ in seats):  # only computers left: nobody to play with
-                write = self.games.storage.cancel_game(
-                    game_id=game_id, expected_version=row.version, effects=effects
-                )
-            else:
-                host = row.host_id if row.host_id != user_id else people(u for u, _ in seats)[0]
-                write = self.games.storage.update_lobby(
-                    game_id=game_id, expected_version=row.version, seats=seats, host_id=host, effects=effects
-                )
-            written = await self.games.write(game_id, write)
-            return Changed(self.games.load(written.row), written.effects)
+            write = self.games.storage.write(self.leaving(row, user_id, effects))
+            return self.left(await self.games.write(game_id, write))
+
+    def leaving(self, row: GameRow, user_id: int, effects: Sequence[Storable] = ()) -> Txn[Written]:
+        """The statements that take ``user_id`` out of the lobby (checked first; to run alone, as
+        `leave_lobby` does, or with others in one transaction; then `left`)."""
+        self._require_lobby(row)
+        if user_id not in row.seats:
+            raise NotAPlayer("You are not in this lobby.")
+        seats = tuple((u, n) for u, n in zip(row.seats, row.names, strict=True) if u != user_id)
+        if not people(u for u, _ in seats):  # only computers left: nobody to play with
+            return cancel_change(row.id, row.version, effects=effects)
+        host = row.host_id if row.host_id != user_id else people(u for u, _ in seats)[0]
+        return lobby_change(row.id, row.version, seats=seats, host_id=host, effects=effects)
+
+    def left(self, written: Written) -> Changed:
+        return Changed(self.games.load(written.row), written.effects)
 
     async def add_computer(
         self, game_id: int, user_id: int, level: str, *, effects: Sequence[Storable] = ()

@@ -24,7 +24,8 @@ from bot.rules import play
 from bot.rules.base import FORFEIT
 from bot.service.games import Games
 from bot.service.model import Loaded, MoveResult, Owed, logged
-from bot.storage import Storable
+from bot.storage import Storable, Written
+from bot.storage.driver import Txn
 
 TIMEOUT_FORFEIT = {"type": "forfeit", "reason": "timeout"}
 STALE = "That board is out of date: the game has moved on. Use the latest board (or /game status to see it)."
@@ -91,23 +92,34 @@ class Moves:
     async def commit(self, draft: MoveResult, effects: Sequence[Storable] = ()) -> MoveResult:
         """Write the prepared move with the ``effects`` it owes (the caller holds the game's lock,
         see `turn`); the version is checked, so a change made elsewhere since fails instead."""
+        written = await self.games.write(
+            draft.before.id, self.games.storage.write(self.writing(draft, effects))
+        )
+        return self.committed(draft, written)
+
+    def writing(self, draft: MoveResult, effects: Sequence[Storable] = ()) -> Txn[Written]:
+        """The statements `commit` runs (to run with others in one transaction: see
+        `bot.table.privacy.forget`; then `committed`)."""
         before, new_state = draft.before, draft.after.state
         rules = before.rules
         outcome = rules.outcome(new_state)
-        written = await self.games.write(
-            before.id,
-            self.games.storage.record_move(
-                game_id=before.id,
-                expected_version=before.row.version,
-                seat=draft.seat,
-                action=draft.action,
-                state=new_state.to_dict(),
-                result=None if outcome is None else outcome.to_dict(),
-                waiting=sorted(rules.to_act(new_state)),
-                effects=effects,
-            ),
+        return self.games.storage.move_change(
+            game_id=before.id,
+            expected_version=before.row.version,
+            seat=draft.seat,
+            action=draft.action,
+            state=new_state.to_dict(),
+            result=None if outcome is None else outcome.to_dict(),
+            waiting=sorted(rules.to_act(new_state)),
+            effects=effects,
         )
-        after = self.games.cache.put(Loaded(written.row, rules, new_state, draft.after._derived))
+
+    def committed(self, draft: MoveResult, written: Written) -> MoveResult:
+        """The move, once what `writing` wrote has committed: the cache and the listeners told."""
+        before = draft.before
+        after = self.games.cache.put(
+            Loaded(written.row, before.rules, draft.after.state, draft.after._derived)
+        )
         self.games.changed(after)
         if not written.row.live:
             self.games.release(before.id)

@@ -32,8 +32,9 @@ database's name (a ``postgresql://`` URL, or a SQLite file); no caller knows whi
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import TypeVar
 
-from bot.storage.driver import Driver
+from bot.storage.driver import Driver, Txn
 from bot.storage.errors import Conflict, StaleVersion, StorageError
 from bot.storage.games import Games
 from bot.storage.messages import Messages
@@ -84,6 +85,9 @@ __all__ = [
 ]
 
 
+T = TypeVar("T")
+
+
 class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records, Privacy):
     """The bot's database: one driver, and every repository's queries run on it."""
 
@@ -105,6 +109,11 @@ class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Re
             await storage.close()
             raise
         return storage
+
+    async def write(self, txn: Txn[T]) -> T:
+        """Run ``txn`` (statements the repositories build: `Games.move_change`, `games.lobby_change`,
+        ...) as one transaction: several changes that must commit together."""
+        return await self.driver.write(txn)
 
     async def close(self) -> None:
         await self.driver.close()

@@ -123,6 +123,25 @@ def change(
     return Written(row=row, effects=items)
 
 
+def lobby_change(
+    game_id: int,
+    expected_version: int,
+    *,
+    seats: Sequence[tuple[int, str]],
+    host_id: int,
+    effects: Sequence[Storable] = (),
+) -> Txn[Written]:
+    """The lobby's seats (user id, name, in turn order) and host replaced."""
+    sets = {"host_id": host_id}
+    return change(game_id, expected_version, sets, write_seats(game_id, seats), effects=effects)
+
+
+def cancel_change(game_id: int, expected_version: int, *, effects: Sequence[Storable] = ()) -> Txn[Written]:
+    """The game (or lobby) cancelled: it waits for nobody any more."""
+    sets = {"status": "cancelled"}
+    return change(game_id, expected_version, sets, sync_waits(game_id, ()), effects=effects)
+
+
 class Games(Repository):
     # ---- reading --------------------------------------------------------------------------------
 
@@ -288,9 +307,8 @@ class Games(Repository):
         effects: Sequence[Storable] = (),
     ) -> Written:
         """Replace the lobby's seats, as (user id, display name) in turn order, and its host."""
-        sets = {"host_id": host_id}
         return await self._db.write(
-            change(game_id, expected_version, sets, write_seats(game_id, seats), effects=effects)
+            lobby_change(game_id, expected_version, seats=seats, host_id=host_id, effects=effects)
         )
 
     async def start_game(
@@ -329,29 +347,50 @@ class Games(Repository):
         seats the game now waits for (see `bot.storage.waits.sync`). `StaleVersion` if the game moved
         meanwhile.
         """
+        return await self._db.write(
+            self.move_change(
+                game_id=game_id,
+                expected_version=expected_version,
+                seat=seat,
+                action=action,
+                state=state,
+                result=result,
+                waiting=waiting,
+                effects=effects,
+            )
+        )
+
+    def move_change(
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        seat: int,
+        action: Mapping[str, Any],
+        state: Mapping[str, Any],
+        result: Mapping[str, Any] | None = None,
+        waiting: Sequence[int] = (),
+        effects: Sequence[Storable] = (),
+    ) -> Txn[Written]:
+        """What `record_move` writes, as a transaction's statements (to run with others: a person's
+        forfeits and their deletion are one transaction, see `bot.storage.privacy`)."""
         sets: dict[str, Any] = {"state": dumps(state)}
         if result is not None:
             sets["status"] = "finished"
             sets["result"] = dumps(result)
             waiting = ()  # a finished game waits for no one
-        return await self._db.write(
-            change(
-                game_id,
-                expected_version,
-                sets,
-                remember(
-                    game_id, seat, action, result, self.score_ranked
-                ),  # before the waits change (see there)
-                sync_waits(game_id, waiting),
-                append_move(game_id, seat, action),
-                effects=effects,
-            )
+        return change(
+            game_id,
+            expected_version,
+            sets,
+            # (the memory before the waits change: see there)
+            remember(game_id, seat, action, result, self.score_ranked),
+            sync_waits(game_id, waiting),
+            append_move(game_id, seat, action),
+            effects=effects,
         )
 
     async def cancel_game(
         self, *, game_id: int, expected_version: int, effects: Sequence[Storable] = ()
     ) -> Written:
-        sets = {"status": "cancelled"}
-        return await self._db.write(
-            change(game_id, expected_version, sets, sync_waits(game_id, ()), effects=effects)
-        )
+        return await self._db.write(cancel_change(game_id, expected_version, effects=effects))

@@ -18,10 +18,11 @@ keyed by player (ratings, rivals) never collide. Rows keep a fixed marker for th
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from bot.storage.driver import Q, Repository, Txn
+from bot.storage.rows import Written
 
 DELETED_FIRST = 1 << 21
 DELETED_LAST = (1 << 22) - 1
@@ -190,11 +191,23 @@ class Privacy(Repository):
         the person's own once the game is over)."""
         return await self._db.read(export(user_id, frozenset(secret_kinds)))
 
-    async def forget_user(self, *, user_id: int) -> tuple[int, list[int]]:
-        """Replace ``user_id`` everywhere by a new placeholder (one transaction), then purge the freed
-        bytes from the database's files. Answers the placeholder and the games they sat in. The
-        caller first takes the person out of their live games (a forfeit, as /game leave)."""
-        done = await self._db.write(forget(user_id))
+    async def forget_user(
+        self, *, user_id: int, leaving: Sequence[Txn[Written]] = ()
+    ) -> tuple[int, list[int], list[Written]]:
+        """One transaction: ``leaving`` (the person's way out of each live game: a forfeit, a lobby
+        left, as /game leave writes them), then ``user_id`` replaced everywhere by a new
+        placeholder; then the freed bytes are purged from the database's files. Answers the
+        placeholder, the games they sat in, and what each of ``leaving`` wrote. Any of them failing
+        (a game changed meanwhile: `StaleVersion`) writes nothing."""
+
+        def work() -> Txn[tuple[int, list[int], list[Written]]]:
+            left = []
+            for change in leaving:
+                left.append((yield from change))
+            placeholder, games = yield from forget(user_id)
+            return placeholder, games, left
+
+        done = await self._db.write(work())
         await self._db.purge()
         return done
 

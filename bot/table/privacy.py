@@ -4,19 +4,22 @@
 (game, server, dates, the names at the table, the move log, less the secrets that are not theirs or
 not revealed yet: `bot.storage.privacy.export`), their settings and ratings.
 
-**Delete** asks first (a private message with a confirm button), then: every live game of theirs is
-left as /game leave leaves it (a lobby: they leave it; a game being played: they forfeit it, with the
-board and panels it owes), and one transaction replaces them everywhere by an anonymous placeholder
-(`bot.storage.privacy.forget`), which readers see as "Deleted player". The confirm button is routed
-like the history's pages (no game is loaded for it): ``q:<user id>:-:forget``, and only that user may
-click it (its message is private anyway); it holds nothing secret.
+**Delete** asks first (a private message with a confirm button), then one transaction leaves every
+live game of theirs as /game leave leaves it (a lobby: they leave it; a game being played: they
+forfeit it, with the board and panels it owes) and replaces them everywhere by an anonymous
+placeholder (`bot.storage.privacy.forget`), which readers see as "Deleted player". The confirm
+button is routed like the history's pages (no game is loaded for it): ``q:<user id>:-:forget``, and
+only that user may click it (its message is private anyway); it holds nothing secret.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import io
 import json
 import logging
+from collections.abc import Callable
 
 import discord
 
@@ -24,6 +27,9 @@ from bot.errors import GameError, NotAllowed
 from bot.i18n import N_, Lang
 from bot.i18n.audience import reader
 from bot.rules.base import FORFEIT
+from bot.service import Changed, Loaded, MoveResult
+from bot.storage import Written
+from bot.storage.driver import Txn
 from bot.storage.privacy import is_deleted
 from bot.table.components import button
 from bot.table.deps import Deps
@@ -53,40 +59,46 @@ def export_file(data: dict[str, object], user_id: int) -> discord.File:
     return discord.File(io.BytesIO(text.encode()), filename=f"quetbot-{user_id}.json")
 
 
-async def leave_all(deps: Deps, user_id: int) -> int:
-    """Take ``user_id`` out of every live game, as /game leave does: out of its lobbies, and a forfeit
-    in each game being played (with what the move owes the table, less their own DM panels). Answers
-    how many games they left."""
-    left = 0
-    for game_id, status in await deps.storage.live_seats_of(user_id=user_id):
-        try:
-            if status == "lobby":
-                changed = await deps.lobby.leave_lobby(game_id, user_id, effects=[Lobby()])
-                deps.outbox.kick(changed.effects)
-            else:
-                async with deps.moves.turn(game_id) as before:
-                    draft = deps.moves.prepare(before, user_id, FORFEIT)
-                    kind = deps.catalog.get(before.row.kind)
-                    mine = draft.seat  # their own panels: nobody is to read them any more
-                    owes = [e for e in owed(kind, draft, Source.CLOCK) if getattr(e, "seat", None) != mine]
-                    result = await deps.moves.commit(draft, owes)
-                deps.outbox.kick(result.effects)
-            left += 1
-        except GameError:  # already out (a seat that left before stays seated), or the game ended
-            continue
-    return left
-
-
 async def forget(deps: Deps, user_id: int) -> int:
-    """Leave every live game, then forget ``user_id`` (one transaction); answers their placeholder."""
-    await leave_all(deps, user_id)
-    placeholder, game_ids = await deps.storage.forget_user(user_id=user_id)
-    for game_id in game_ids:  # the cached rows still name them
+    """One transaction takes ``user_id`` out of every live game as /game leave does (out of its
+    lobbies; a forfeit in each game being played, with what the move owes the table but their own
+    DM panels) and replaces them everywhere by a new placeholder; answers the placeholder. The
+    games' locks are held, in the order of their ids, from the read to the commit."""
+    live = sorted(game_id for game_id, _ in await deps.storage.live_seats_of(user_id=user_id))
+    async with contextlib.AsyncExitStack() as held:
+        writes: list[Txn[Written]] = []
+        then: list[Callable[[Written], Changed | MoveResult]] = []
+        for game_id in live:
+            await held.enter_async_context(deps.games.lock(game_id))
+            game = await deps.games.get(game_id)
+            try:
+                write, after = _leaving(deps, game, user_id)
+            except GameError:  # already out (a seat that left before stays seated), or it ended
+                continue
+            writes.append(write)
+            then.append(after)
+        placeholder, game_ids, written = await deps.storage.forget_user(user_id=user_id, leaving=writes)
+        for after, done in zip(then, written, strict=True):
+            deps.outbox.kick(after(done).effects)
+    for game_id in {*game_ids, *live}:  # the cached rows still name them
         deps.games.cache.evict(game_id)
     deps.games.cache.forget_links_of(user_id)
     deps.notify.reachable(user_id)  # (in memory only: their notify choice went with their settings)
     await deps.notify.load()
     return placeholder
+
+
+def _leaving(
+    deps: Deps, game: Loaded, user_id: int
+) -> tuple[Txn[Written], Callable[[Written], Changed | MoveResult]]:
+    """How ``user_id`` leaves ``game`` (checked now): the statements, and what follows their commit."""
+    if game.row.status == "lobby":
+        return deps.lobby.leaving(game.row, user_id, [Lobby()]), deps.lobby.left
+    draft = deps.moves.prepare(game, user_id, FORFEIT)
+    kind = deps.catalog.get(game.row.kind)
+    mine = draft.seat  # their own panels: nobody is to read them any more
+    owes = [e for e in owed(kind, draft, Source.CLOCK) if getattr(e, "seat", None) != mine]
+    return deps.moves.writing(draft, owes), functools.partial(deps.moves.committed, draft)
 
 
 class PrivacyDesk:

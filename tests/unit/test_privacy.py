@@ -16,7 +16,7 @@ import pytest
 from bot.registry import GAMES, RULES, SCORE_RANKED, choose
 from bot.rules.base import FORFEIT
 from bot.service import Loaded, Services
-from bot.storage import Effect, Storage, sqlite_path
+from bot.storage import Effect, StaleVersion, Storage, sqlite_path
 from bot.storage.driver import Q, Txn
 from bot.storage.privacy import DELETED_NAME, is_deleted
 from tests.db import query
@@ -132,10 +132,13 @@ async def test_delete_leaves_the_id_in_no_cell_and_others_ratings_unchanged(
     await storage.add_effects(game_id=live.id, effects=[Effect("dm_closed", {"user_id": ME}, token="tok")])
     before = await storage.rating_table()
 
-    # What /game privacy delete does: leave the live games, then forget (bot/table/privacy.py).
-    await service.moves.act(live.id, ME, FORFEIT)
-    await service.lobby.leave_lobby(lobby.id, ME)
-    placeholder, seated = await storage.forget_user(user_id=ME)
+    # What /game privacy delete does (bot/table/privacy.py): in one transaction, leave the live games
+    # (a forfeit, a lobby left), then forget.
+    live, lobby = await service.games.get(live.id), await service.games.get(lobby.id)
+    draft = service.moves.prepare(live, ME, FORFEIT)
+    leaving = [service.moves.writing(draft), service.lobby.leaving(lobby.row, ME)]
+    placeholder, seated, written = await storage.forget_user(user_id=ME, leaving=leaving)
+    assert [w.row.id for w in written] == [live.id, lobby.id]
     assert is_deleted(placeholder) and placeholder > 0
     assert set(seated) >= {g.id for g in games[:2]} | {live.id}
 
@@ -185,3 +188,19 @@ async def test_retention_drops_old_tokens_and_typed_answers(service: Services, d
     assert await storage.drop_stale_tokens(tokens_before=far, replies_before=far) == (1, 1)
     assert query(database, "SELECT COUNT(*) FROM outbox WHERE token IS NOT NULL") == [(0,)]
     assert query(database, "SELECT COUNT(*) FROM typed_replies") == [(0,)]
+
+
+async def test_delete_is_one_transaction_with_the_forfeits(service: Services) -> None:
+    """A game that moved on since its forfeit was prepared makes the whole deletion fail: nothing is
+    forfeited, nothing forgotten (the person may try again)."""
+    storage = service.games.storage
+    first = await table(service, "dots", {"size": 3}, [ME, ANN])
+    second = await table(service, "dots", {"size": 3}, [ANN, ME])
+    drafts = [service.moves.prepare(game, ME, FORFEIT) for game in (first, second)]
+    await step(service, second, random.Random(1))  # the second game moves on meanwhile
+    with pytest.raises(StaleVersion):
+        await storage.forget_user(user_id=ME, leaving=[service.moves.writing(d) for d in drafts])
+    for game in (first, second):
+        row = await storage.get_game(game_id=game.id)
+        assert row.live and ME in row.seats  # the first game's forfeit was rolled back too
+    assert [m.action for m in await storage.moves(game_id=first.id)] == []
