@@ -261,6 +261,7 @@ class QuetBot(commands.Bot):
 
         self.tools = tools = Tools(deps, boards, panels, plays, lobbies, places)
         self.cards = cards
+        metrics.declare_games(GAMES)
         for spec in GAMES.values():
             catalog.add(GameKind.of(spec))
             await self.add_cog(spec.commands(tools))

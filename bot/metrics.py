@@ -78,6 +78,14 @@ INTERACTION_KINDS = {2: "command", 3: "component", 4: "autocomplete", 5: "modal"
 ROUTE: ContextVar[str] = ContextVar("quetbot_route", default="other")
 
 
+def declare_games(games: Iterable[str]) -> None:
+    """Every game's series exist from the start (at 0), not from its first move."""
+    for game in games:
+        MOVES.labels(game)
+        RENDER.labels(game)
+        GAMES_LIVE.labels(game)
+
+
 def counted_move(game: str) -> None:
     MOVES.labels(game).inc()
 
