@@ -10,7 +10,7 @@ import json
 import logging
 import socket
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord.ext import commands
@@ -147,17 +147,35 @@ class QuetBot(commands.Bot):
             if self.stopping:
                 self._refuse(data, kind)
                 return
-            before = asyncio.all_tasks()
+            # discord.py schedules the handlers, each a task, then dispatches the event: the tasks
+            # created meanwhile are this interaction's (caught by a task factory set only meanwhile).
+            loop = asyncio.get_running_loop()
+            handlers: list[asyncio.Task[Any]] = []
+            factory = loop.get_task_factory()
+
+            def catch(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
+                made = factory(loop, coro, **kwargs) if factory is not None else None
+                task = (
+                    cast("asyncio.Task[Any]", made)
+                    if made is not None
+                    else asyncio.Task(coro, loop=loop, **kwargs)
+                )
+                handlers.append(task)
+                return task
+
             self._received = None
-            received(data)  # (discord.py schedules the handlers, each a task, then dispatches the event)
+            loop.set_task_factory(catch)  # type: ignore[arg-type]
+            try:
+                received(data)
+            finally:
+                loop.set_task_factory(factory)
             interaction, self._received = self._received, None
-            handlers = asyncio.all_tasks() - before
             self._follow(handlers, kind, interaction)
 
         parsers["INTERACTION_CREATE"] = parse
 
     def _follow(
-        self, handlers: set[asyncio.Task[Any]], kind: str, interaction: discord.Interaction | None
+        self, handlers: list[asyncio.Task[Any]], kind: str, interaction: discord.Interaction | None
     ) -> None:
         left = len(handlers)
 

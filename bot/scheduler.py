@@ -75,6 +75,7 @@ class Scheduler:
 
     def start(self) -> None:
         if self._task is None:
+            self._closing = False
             self._task = asyncio.create_task(self._run(), name="quetbot-deadlines")
 
     async def stop(self, wait: float = 0.0) -> None:
