@@ -11,6 +11,9 @@ verifies the copy (`bot.storage.transfer`; here only its words and exit status: 
 QUETBOT_DB) as a SQLite file, safe while the bot runs (`bot.storage.backup`; exit status: 0 written
 and verified, 1 not verified, 2 refused or failed; in both PATH is left as it was).
 
+SIGTERM or SIGINT stops the bot gracefully within QUETBOT_STOP_GRACE seconds (`bot.lifecycle`); a
+second signal exits at once.
+
 Only a first argument ``migrate`` or ``backup`` selects those, so ``quetbot`` and its options parse
 exactly as before.
 """
@@ -27,7 +30,7 @@ from typing import NoReturn
 import discord
 from dotenv import find_dotenv, load_dotenv
 
-from bot import logs
+from bot import lifecycle, logs
 from bot.app import create_bot
 from bot.config import ConfigError, load_settings
 
@@ -222,10 +225,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     bot = create_bot(settings)
     try:
-        bot.run(settings.token, log_handler=None)
+        status = lifecycle.run(bot, settings.token)
     except discord.LoginFailure:
         print("quetbot: Discord refused the token: check DISCORD_TOKEN.", file=sys.stderr)
         sys.exit(2)
+    except OSError as exc:  # (QUETBOT_HTTP's port taken, say)
+        print(f"quetbot: {exc}", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(status)
 
 
 if __name__ == "__main__":

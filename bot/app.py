@@ -3,20 +3,24 @@ wires them into the discord.py client. Nothing imports this module but the entry
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 import socket
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord.ext import commands
 
+from bot import metrics
 from bot.clock import Clock
 from bot.clock import install as install_clock
 from bot.config import Settings
-from bot.i18n.audience import Audiences
+from bot.i18n import N_
+from bot.i18n.audience import Audiences, reader
 from bot.i18n.commands import CommandTranslator
 from bot.registry import GAMES, RULES, SCORE_RANKED
 from bot.scheduler import Scheduler
@@ -36,7 +40,7 @@ from bot.table.notify import Notify
 from bot.table.outbox import Done, Outbox
 from bot.table.panels import Panels
 from bot.table.play import Plays
-from bot.table.replies import GameTree, Replies
+from bot.table.replies import GameTree, Replies, reply_private
 from bot.table.routing import ANY_GAME, Router
 from bot.table.shown import Shown
 from bot.table.threads import Places
@@ -45,6 +49,12 @@ from bot.table.typed import TypedAnswers
 from cogs.game import GameAdmin
 
 log = logging.getLogger(__name__)
+
+RESTARTING = N_("The bot is restarting; try again in a moment.")
+# Of a graceful stop's grace (QUETBOT_STOP_GRACE): what is kept back for the outbox, and after it
+# for closing the gateway and the database.
+CLOSING_RESERVE = 1.5
+OUTBOX_RESERVE = 1.5
 
 
 def _carry(
@@ -111,9 +121,111 @@ class QuetBot(commands.Bot):
             # Nothing reads discord.py's message cache (every event we use carries its message), and
             # filling it costs time on every message event.
             max_messages=client_options.pop("max_messages", None),
+            http_trace=client_options.pop("http_trace", None) or metrics.http_trace(),
             **client_options,
         )
         self.settings = settings
+        # A graceful stop has begun (`shutdown`): interactions are answered "restarting".
+        self.stopping = False
+        # The handlers (tasks) of the interactions received and not yet finished.
+        self.inflight: set[asyncio.Task[Any]] = set()
+        self._received: discord.Interaction | None = None
+        self._watch_interactions()
+        self._watch_requests()
+
+    # ---- interactions in flight, and their count ----------------------------------------------------
+
+    def _watch_interactions(self) -> None:
+        """Every interaction received is followed to the end of its handlers (a command's invocation,
+        a component's callback, the listeners), which a graceful stop waits for, and counted with its
+        outcome. Once a stop has begun, a new one is answered "restarting" instead."""
+        parsers = self._connection.parsers
+        received = parsers["INTERACTION_CREATE"]
+
+        def parse(data: Any) -> None:
+            kind = metrics.INTERACTION_KINDS.get(data.get("type"), "other")
+            if self.stopping:
+                self._refuse(data, kind)
+                return
+            # discord.py schedules the handlers, each a task, then dispatches the event: the tasks
+            # created meanwhile are this interaction's (caught by a task factory set only meanwhile).
+            loop = asyncio.get_running_loop()
+            handlers: list[asyncio.Task[Any]] = []
+            factory = loop.get_task_factory()
+
+            def catch(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
+                made = factory(loop, coro, **kwargs) if factory is not None else None
+                task = (
+                    cast("asyncio.Task[Any]", made)
+                    if made is not None
+                    else asyncio.Task(coro, loop=loop, **kwargs)
+                )
+                handlers.append(task)
+                return task
+
+            self._received = None
+            loop.set_task_factory(catch)  # type: ignore[arg-type]
+            try:
+                received(data)
+            finally:
+                loop.set_task_factory(factory)
+            interaction, self._received = self._received, None
+            self._follow(handlers, kind, interaction)
+
+        parsers["INTERACTION_CREATE"] = parse
+
+    def _follow(
+        self, handlers: list[asyncio.Task[Any]], kind: str, interaction: discord.Interaction | None
+    ) -> None:
+        left = len(handlers)
+
+        def count() -> None:
+            outcome = "unanswered"
+            if interaction is not None:
+                outcome = interaction.extras.get("outcome") or (
+                    "ok" if interaction.response.is_done() else "unanswered"
+                )
+            metrics.INTERACTIONS.labels(kind, outcome).inc()
+
+        def done(task: asyncio.Task[Any]) -> None:
+            nonlocal left
+            self.inflight.discard(task)
+            left -= 1
+            if left == 0:
+                count()
+
+        if not handlers:
+            count()
+        for task in handlers:
+            self.inflight.add(task)
+            task.add_done_callback(done)
+
+    def _refuse(self, data: Any, kind: str) -> None:
+        interaction = discord.Interaction(data=data, state=self._connection)
+
+        async def refuse() -> None:
+            try:
+                if interaction.type is discord.InteractionType.autocomplete:
+                    await interaction.response.autocomplete([])
+                else:
+                    await reply_private(interaction, reader(interaction).t(RESTARTING))
+            except discord.HTTPException:
+                log.info("Could not tell interaction %s that the bot is restarting", interaction.id)
+            metrics.INTERACTIONS.labels(kind, "restarting").inc()
+
+        task = asyncio.create_task(refuse(), name="quetbot-restarting")
+        self.inflight.add(task)
+        task.add_done_callback(self.inflight.discard)
+
+    def _watch_requests(self) -> None:
+        """Each request to Discord is counted by its route (see `metrics.http_trace`)."""
+        request = self.http.request
+
+        async def counted(route: Any, *args: Any, **kwargs: Any) -> Any:
+            metrics.ROUTE.set(f"{route.method} {route.path}")
+            return await request(route, *args, **kwargs)
+
+        self.http.request = counted  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
         self.storage = storage = await Storage.open(self.settings.db_path, score_ranked=SCORE_RANKED)
@@ -167,6 +279,7 @@ class QuetBot(commands.Bot):
 
         self.tools = tools = Tools(deps, boards, panels, plays, lobbies, places)
         self.cards = cards
+        metrics.declare_games(GAMES)
         for spec in GAMES.values():
             catalog.add(GameKind.of(spec))
             await self.add_cog(spec.commands(tools))
@@ -186,17 +299,51 @@ class QuetBot(commands.Bot):
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # Each interaction's locales are known before any handler of it runs (a listener runs later,
         # in a task of its own, after the command's): what answers it speaks the right language.
-        if event_name == "interaction" and args and getattr(self, "audiences", None) is not None:
-            self.audiences.note(args[0])
+        if event_name == "interaction" and args:
+            self._received = args[0]
+            if getattr(self, "audiences", None) is not None:
+                self.audiences.note(args[0])
         super().dispatch(event_name, *args, **kwargs)
+
+    async def shutdown(self, grace: float) -> None:
+        """A graceful stop, within ``grace`` seconds: take no due work and no new interaction (those
+        arriving are told the bot is restarting); let the due work under way (computers' moves)
+        and the handlers of every interaction already received finish; carry out the outbox items
+        under way; then `close` (leases and claims given up, the gateway closed with 1000, the
+        database closed)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + grace
+        self.stopping = True
+        log.info("Stopping: finishing %d interactions and the work under way", len(self.inflight))
+        scheduler = getattr(self, "scheduler", None)
+        if scheduler is not None:
+            await scheduler.stop(wait=max(0.0, end - OUTBOX_RESERVE - CLOSING_RESERVE - loop.time()))
+        computers = getattr(self, "computers", None)
+        running = [*self.inflight, *(computers.running() if computers is not None else ())]
+        left = end - OUTBOX_RESERVE - CLOSING_RESERVE - loop.time()
+        if running and left > 0:
+            _, late = await asyncio.wait(running, timeout=left)
+            if late:
+                log.warning("Stopping: %d handlers did not finish within the grace", len(late))
+        outbox = getattr(self, "outbox", None)
+        if outbox is not None:
+            await outbox.stop(wait=max(0.0, end - CLOSING_RESERVE - loop.time()))
+        await self.close()
+        log.info("Stopped")
 
     async def close(self) -> None:
         parts = ("scheduler", "computers", "outbox", "cards", "notify", "drawing")
         for part in (getattr(self, name, None) for name in parts):
             if part is not None:
                 await part.stop()
-        await super().close()
         storage = getattr(self, "storage", None)
+        if storage is not None and getattr(self, "scheduler", None) is not None:
+            # What this process held is another's at once (else only once each claim expires).
+            with contextlib.suppress(Exception):
+                await storage.release_claims(holder=self.scheduler.holder)
+                if self.outbox.holder is not None:
+                    await storage.release_leases(holder=self.outbox.holder)
+        await super().close()
         if storage is not None:
             await storage.close()
 

@@ -36,6 +36,10 @@ class Settings:
     # Logs: "text" (discord.py's plain lines) or "json" (one object a line), from this level up.
     log_format: str = "text"
     log_level: str = "INFO"
+    # A graceful stop (SIGTERM, SIGINT) ends within this many seconds.
+    stop_grace: float = 10.0
+    # Health and metrics over HTTP (/healthz, /metrics) on this host and port; None: off.
+    http: tuple[str, int] | None = None
 
     @property
     def shard_label(self) -> str:
@@ -154,6 +158,14 @@ def load_settings(
         raise ConfigError(
             f"QUETBOT_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {log_level_raw!r}."
         )
+    grace_raw = env.get("QUETBOT_STOP_GRACE", "").strip() or "10"
+    try:
+        grace = float(grace_raw)
+    except ValueError:
+        grace = -1.0
+    if not 1 <= grace <= 600:
+        raise ConfigError(f"QUETBOT_STOP_GRACE must be seconds from 1 to 600, not {grace_raw!r}.")
+    http = parse_http(env.get("QUETBOT_HTTP", ""))
     db = env.get("QUETBOT_DB", "").strip() or "quetbot.sqlite3"
     try:
         sqlite_path(db)  # (only to refuse what is neither a file nor a known URL)
@@ -172,4 +184,22 @@ def load_settings(
         instance=env.get("QUETBOT_INSTANCE", "").strip() or None,
         log_format=log_format_raw.lower() or "text",
         log_level=log_level_raw.upper() or "INFO",
+        stop_grace=grace,
+        http=http,
     )
+
+
+def parse_http(raw: str) -> tuple[str, int] | None:
+    """QUETBOT_HTTP's host and port (``127.0.0.1:9100``, ``0.0.0.0:9100``, ``[::1]:9100``); unset: None."""
+    raw = raw.strip()
+    if not raw:
+        return None
+    host, colon, port = raw.rpartition(":")
+    host = host.strip()
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    if not colon or not host or not port.isdecimal() or not port.isascii() or not 0 < int(port) < 65536:
+        raise ConfigError(
+            f"QUETBOT_HTTP must be a host and a port, like 127.0.0.1:9100 or 0.0.0.0:9100, not {raw!r}."
+        )
+    return host, int(port)

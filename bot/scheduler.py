@@ -67,14 +67,24 @@ class Scheduler:
         self.idle = asyncio.Event()  # set whenever a pass has finished (tests wait on it)
         self._next_pass = 0.0  # when the sleeping loop looks again, by `clock`
         self._retention_at = 0.0  # when stale tokens and typed answers were last dropped
+        self._closing = False  # stopping: no new pass
+        self._between = asyncio.Event()  # set while no pass is under way
+        self._between.set()
         if changes is not None:
             changes.listen(self.changed)
 
     def start(self) -> None:
         if self._task is None:
+            self._closing = False
             self._task = asyncio.create_task(self._run(), name="quetbot-deadlines")
 
-    async def stop(self) -> None:
+    async def stop(self, wait: float = 0.0) -> None:
+        """Take no more due work; with ``wait``, let the pass under way finish first (at most that
+        many seconds), so that nothing is left half done."""
+        self._closing = True
+        if self._task is not None and wait > 0 and not self._between.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._between.wait(), wait)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -100,13 +110,18 @@ class Scheduler:
     async def _run(self) -> None:
         if self.ready is not None:
             await self.ready()
-        while True:
+        while not self._closing:
             self._wake.clear()  # before the pass: a poke during it makes another pass at once
+            self._between.clear()
             try:
                 await self.run_due()
             except Exception:
                 log.exception("The deadline pass failed; trying again shortly")
+            finally:
+                self._between.set()
             self.idle.set()
+            if self._closing:
+                return
             pause = self.computers.pause if self.computers is not None else 0.0
             next_due = await self.storage.next_due(lobby_lifetime=LOBBY_LIFETIME, computer_pause=pause)
             longest = MOVABLE_SLEEP if getattr(self.clock, "movable", False) else MAX_SLEEP

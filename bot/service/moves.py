@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
+from bot import metrics
 from bot.errors import GameError, GameOver, IllegalMove, NotAPlayer, StaleButton
 from bot.rules import play
 from bot.rules.base import FORFEIT
@@ -120,6 +121,7 @@ class Moves:
         after = self.games.cache.put(
             Loaded(written.row, before.rules, draft.after.state, draft.after._derived)
         )
+        metrics.counted_move(written.row.kind)
         self.games.changed(after)
         if not written.row.live:
             self.games.release(before.id)

@@ -212,6 +212,12 @@ class Outbox(Repository):
 
         return await self._db.write(work())
 
+    async def release_leases(self, *, holder: str) -> int:
+        """Give up every outbox lease ``holder`` holds (a graceful stop): another process carries
+        out those games' items at once. How many were released."""
+        rows = await self._write("DELETE FROM outbox_leases WHERE holder = ? RETURNING game_id", (holder,))
+        return len(rows)
+
     async def pending_of(self, *, item_ids: Sequence[int]) -> set[int]:
         """Which of ``item_ids`` are still in the outbox (not yet completed by anyone)."""
         if not item_ids:

@@ -72,6 +72,15 @@ class Waits(Repository):
         )
         return bool(rows)
 
+    async def release_claims(self, *, holder: str) -> int:
+        """Give up every claim ``holder`` holds on due work (a graceful stop): another process may
+        take it at once, not once the claim expires. How many were released."""
+        rows = await self._write(
+            "UPDATE waits SET claimed_until = NULL, claimed_by = NULL WHERE claimed_by = ? RETURNING seat",
+            (holder,),
+        )
+        return len(rows)
+
     async def due_computers(
         self, *, since_before: float, now: float | None = None, holder: str = "", limit: int = 50
     ) -> list[Wait]:

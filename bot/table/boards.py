@@ -19,6 +19,7 @@ import discord
 from discord.http import Route, handle_message_parameters
 from discord.utils import MISSING
 
+from bot import metrics
 from bot.i18n import N_, Lang
 from bot.i18n.audience import reader
 from bot.service import History, Loaded, Step
@@ -48,7 +49,8 @@ class Boards:
     # ---- building -------------------------------------------------------------------------------
 
     async def image(self, kind: GameKind, view: Any, table: TableInfo) -> discord.File:
-        png = await self.drawing.draw(kind.present.render, view, table)
+        with metrics.render_timer(table.kind):
+            png = await self.drawing.draw(kind.present.render, view, table)
         return discord.File(
             io.BytesIO(png),
             filename=f"{table.kind}-{table.game_id}-{table.version}.png",

@@ -105,6 +105,10 @@ class Computers:
             raise LookupError(f"No computer player for {kind!r}.")
         return player
 
+    def running(self) -> list[asyncio.Task[None]]:
+        """The computers' moves under way."""
+        return list(self._running.values())
+
     async def stop(self) -> None:
         tasks = list(self._running.values())
         for task in tasks:

@@ -197,7 +197,22 @@ class Outbox:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="quetbot-outbox")
 
-    async def stop(self) -> None:
+    async def stop(self, wait: float = 0.0) -> None:
+        """Stop; with ``wait``, first let the games' items under way be carried out (at most that
+        many seconds), looking for no new ones."""
+        if wait > 0:
+            if self._task is not None:
+                self._task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._task
+                self._task = None
+            loop = asyncio.get_running_loop()
+            end = loop.time() + wait
+            while drains := [t for t in self._drains.values() if not t.done()]:  # (follow-ups too)
+                if loop.time() >= end:
+                    log.warning("Stopping: the outbox items of %d games are left for later", len(drains))
+                    break
+                await asyncio.wait(drains, timeout=end - loop.time())
         tasks = [t for t in (self._task, self._flusher, *self._drains.values()) if t is not None]
         for task in tasks:
             task.cancel()

@@ -121,7 +121,9 @@ class Replies:
             # Discord forgot the interaction (it came, or was answered, after its 3 s): nobody can be
             # told anything through it. Not a bug; what was done stands (boards go through the outbox).
             log.warning("Interaction %s expired before it was answered (%s)", interaction.id, error.code)
+            interaction.extras["outcome"] = "expired"
             return
+        interaction.extras["outcome"] = "refused" if isinstance(error, GameError) else "error"
         if isinstance(error, GameError):
             text = error_text(error, lang)
         elif isinstance(error, MoveSaved):

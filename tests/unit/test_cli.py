@@ -160,3 +160,17 @@ def test_the_bot_is_sharded_only_when_asked() -> None:
     sharded = create_bot(Settings(token="t", shard_count=4, shard_ids=(1, 3)))
     assert isinstance(sharded, ShardedQuetBot) and isinstance(sharded, commands.AutoShardedBot)
     assert (sharded.shard_count, sharded.shard_ids) == (4, [1, 3])
+
+
+def test_stop_grace_and_http_settings() -> None:
+    s = load_settings({"DISCORD_TOKEN": "t"})
+    assert s.stop_grace == 10.0 and s.http is None
+    s = load_settings({"DISCORD_TOKEN": "t", "QUETBOT_STOP_GRACE": "25", "QUETBOT_HTTP": "0.0.0.0:9100"})
+    assert s.stop_grace == 25.0 and s.http == ("0.0.0.0", 9100)
+    assert load_settings({"DISCORD_TOKEN": "t", "QUETBOT_HTTP": "[::1]:80"}).http == ("::1", 80)
+    for bad in ("0", "-1", "ten", "601"):
+        with pytest.raises(ConfigError, match="QUETBOT_STOP_GRACE"):
+            load_settings({"DISCORD_TOKEN": "t", "QUETBOT_STOP_GRACE": bad})
+    for bad in ("9100", "localhost", "host:port", ":9100", "host:70000"):
+        with pytest.raises(ConfigError, match="QUETBOT_HTTP"):
+            load_settings({"DISCORD_TOKEN": "t", "QUETBOT_HTTP": bad})
