@@ -31,9 +31,10 @@ log = logging.getLogger(__name__)
 MAX_SLEEP = 300.0
 MOVABLE_SLEEP = 1.0  # the longest sleep when a test may move the clock (QUETBOT_CLOCK_OFFSET_FILE)
 CLAIM = 60.0  # seconds a process's claim on a due computer move or forfeit holds (then another may)
-# Retention (PRIVACY.md): interaction tokens are dropped after their 15 minutes, typed answers
-# waiting for a game after a day; looked at once a minute at most.
-TOKEN_KEPT = 15 * 60.0
+# Retention (PRIVACY.md): interaction tokens are dropped after their 15 minutes (kept 14, looked at
+# every minute: gone by the 15th; the bot uses a token for 14 minutes at most), typed answers waiting
+# for a game after a day. The pass sleeps at most that minute.
+TOKEN_KEPT = 14 * 60.0
 TYPED_KEPT = 24 * 3600.0
 RETENTION_EVERY = 60.0
 
@@ -124,11 +125,15 @@ class Scheduler:
                 return
             pause = self.computers.pause if self.computers is not None else 0.0
             next_due = await self.storage.next_due(lobby_lifetime=LOBBY_LIFETIME, computer_pause=pause)
-            longest = MOVABLE_SLEEP if getattr(self.clock, "movable", False) else MAX_SLEEP
+            longest = MOVABLE_SLEEP if getattr(self.clock, "movable", False) else self._longest_sleep()
             delay = longest if next_due is None else min(longest, max(0.0, next_due - self.clock()))
             self._next_pass = self.clock() + delay
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=max(delay, 0.05))
+
+    def _longest_sleep(self) -> float:
+        """Until the next look at what retention drops (see `RETENTION_EVERY`), at most `MAX_SLEEP`."""
+        return min(MAX_SLEEP, max(1.0, self._retention_at + RETENTION_EVERY - self.clock()))
 
     async def run_due(self) -> None:
         """Everything due now: computers' moves, reminders, forfeits, then stale lobbies.

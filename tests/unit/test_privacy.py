@@ -15,10 +15,12 @@ import pytest
 
 from bot.registry import GAMES, RULES, SCORE_RANKED, choose
 from bot.rules.base import FORFEIT
+from bot.scheduler import RETENTION_EVERY, TOKEN_KEPT, Scheduler
 from bot.service import Loaded, Services
 from bot.storage import Effect, StaleVersion, Storage, sqlite_path
 from bot.storage.driver import Q, Txn
 from bot.storage.privacy import DELETED_NAME, is_deleted
+from bot.table.outbox import Outbox
 from tests.db import query
 
 pytestmark = pytest.mark.both_dbs
@@ -204,3 +206,31 @@ async def test_delete_is_one_transaction_with_the_forfeits(service: Services) ->
         row = await storage.get_game(game_id=game.id)
         assert row.live and ME in row.seats  # the first game's forfeit was rolled back too
     assert [m.action for m in await storage.moves(game_id=first.id)] == []
+
+
+async def test_the_deadline_pass_drops_tokens_within_their_15_minutes(service: Services) -> None:
+    """Through the scheduler (bot/scheduler.py): a token older than its 14 minutes goes on the next
+    pass, a younger one stays; the pass never sleeps longer than the minute between two looks."""
+    storage = service.games.storage
+    game = await table(service, "dots", {"size": 3}, [ANN, BEA])
+    (old,) = await storage.add_effects(game_id=game.id, effects=[Effect("lobby", token="old-token")])
+    (new,) = await storage.add_effects(game_id=game.id, effects=[Effect("lobby", token="new-token")])
+    now = [old.created_at + TOKEN_KEPT + 1.0]
+    await storage.write(_aged(new.id, now[0] - 60.0))  # (a minute old then)
+    scheduler = Scheduler(
+        storage,
+        service.games,
+        service.lobby,
+        None,  # type: ignore[arg-type]  (no deadline falls due here)
+        Outbox(storage),
+        clock=lambda: now[0],
+    )
+    await scheduler.run_due()
+    tokens = {i.id: i.token for i in await storage.effects_of_game(game_id=game.id)}
+    assert tokens == {old.id: None, new.id: "new-token"}
+    assert scheduler._longest_sleep() <= RETENTION_EVERY
+    assert TOKEN_KEPT + RETENTION_EVERY <= 15 * 60  # gone within the 15 minutes PRIVACY.md promises
+
+
+def _aged(item_id: int, created_at: float) -> Txn[None]:
+    yield Q("UPDATE outbox SET created_at = ? WHERE id = ?", (created_at, item_id))
