@@ -25,7 +25,7 @@ import asyncio
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import discord
 from dotenv import find_dotenv, load_dotenv
@@ -107,10 +107,7 @@ def run_migrate(argv: Sequence[str]) -> int:
         done = asyncio.run(migrate(source, args.target, progress=print))
     except NotVerified as exc:
         print(f"quetbot: the copy does not verify ({_counted(exc.count, 'problem')}):", file=sys.stderr)
-        for problem in exc.problems:
-            print(f"  {problem}", file=sys.stderr)
-        if exc.count > len(exc.problems):
-            print(f"  ... and {exc.count - len(exc.problems)} more", file=sys.stderr)
+        _print_problems(exc)
         if exc.faithful:
             print(
                 "Every table holds the same rows as the source's: the copy is faithful, and these games "
@@ -174,10 +171,7 @@ def run_backup(argv: Sequence[str]) -> int:
         done = asyncio.run(backup(source, args.target, force=args.force))
     except NotVerified as exc:
         print(f"quetbot: the backup does not verify ({_counted(exc.count, 'problem')}):", file=sys.stderr)
-        for problem in exc.problems:
-            print(f"  {problem}", file=sys.stderr)
-        if exc.count > len(exc.problems):
-            print(f"  ... and {exc.count - len(exc.problems)} more", file=sys.stderr)
+        _print_problems(exc)
         if exc.faithful:
             print(
                 "Every table holds the database's rows: these games do not replay in the database "
@@ -199,6 +193,14 @@ def run_backup(argv: Sequence[str]) -> int:
         f"moves); {checked.tables} tables ({checked.rows:,} rows) hold the database's rows as of the backup."
     )
     return 0
+
+
+def _print_problems(exc: Any) -> None:
+    """The problems a verification found (the first ones, and how many more), to stderr."""
+    for problem in exc.problems:
+        print(f"  {problem}", file=sys.stderr)
+    if exc.count > len(exc.problems):
+        print(f"  ... and {exc.count - len(exc.problems)} more", file=sys.stderr)
 
 
 def _counted(n: int, word: str) -> str:
