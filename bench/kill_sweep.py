@@ -867,6 +867,10 @@ def observe(t: Table) -> dict[str, Any]:
     )
     return {
         "boards": boards,
+        "posts": [post_line(t, m) for m in sorted(
+            (m for m in emu.messages.values() if m.author.id == bot_id and m.channel in (t.channel, place)),
+            key=lambda m: m.seq,
+        )],
         # Whose move it is: the card follows the moves lazily (at most every 5 s, bot/table/cards.py).
         "card": WHOSE_MOVE.sub("<whose move>", text(card.content)) if card is not None else None,
         "card controls": sorted(
@@ -881,6 +885,17 @@ def observe(t: Table) -> dict[str, Any]:
     }
 
 
+def post_line(t: Table, m: MessageRecord) -> str:
+    """One of the bot's messages in the table's channel or thread, for a report: where, and what each
+    of its forms was (the board it showed, or its first words)."""
+    where = "channel" if m.channel is t.channel else "thread"
+    forms = [
+        f"board {b[1]}" if (b := board_of(v)) is not None else repr(masked(v.content)[:40])
+        for v in m.versions
+    ]
+    return f"#{m.seq} {where}{' ephemeral' if m.ephemeral else ''}: {' -> '.join(forms)}"
+
+
 def compare(ref: dict[str, Any], got: dict[str, Any]) -> list[str]:
     """How a killed play differs from the reference."""
     problems = [f"done twice: {d}" for d in got["doubles"]]
@@ -888,6 +903,8 @@ def compare(ref: dict[str, Any], got: dict[str, Any]) -> list[str]:
     want = [b["version"] for b in ref["boards"]]
     if versions != want:
         problems.append(f"boards by version {versions}, expected {want} (one each, in order)")
+        problems.append("the bot's posts: " + " | ".join(got["posts"]))
+        problems.append("the reference's: " + " | ".join(ref["posts"]))
     mine = {b["version"]: b for b in reversed(got["boards"])}
     for b in ref["boards"]:
         g = mine.get(b["version"])
