@@ -867,10 +867,17 @@ def observe(t: Table) -> dict[str, Any]:
     )
     return {
         "boards": boards,
-        "posts": [post_line(t, m) for m in sorted(
-            (m for m in emu.messages.values() if m.author.id == bot_id and m.channel in (t.channel, place)),
-            key=lambda m: m.seq,
-        )],
+        "posts": [
+            post_line(t, m)
+            for m in sorted(
+                (
+                    m
+                    for m in emu.messages.values()
+                    if m.author.id == bot_id and m.channel in (t.channel, place)
+                ),
+                key=lambda m: m.seq,
+            )
+        ],
         # Whose move it is: the card follows the moves lazily (at most every 5 s, bot/table/cards.py).
         "card": WHOSE_MOVE.sub("<whose move>", text(card.content)) if card is not None else None,
         "card controls": sorted(
