@@ -55,6 +55,11 @@ class GameCache:
         # Each player's DM link per game, as last read or recorded (DM links are written only when
         # the outbox records a panel sent or DMs found closed, and it tells the cache: `put_link`).
         self._links: OrderedDict[tuple[int, int], DmLink] = OrderedDict()
+        # The rows of games that left the cache (evicted after a failed write, or the least recently
+        # used), kept for where they are shown only: a board this process posted is stored a moment
+        # later (shared, when the game's outbox lease is given up), so a row read back meanwhile
+        # names an older board; without this, the next quiet move would edit that older board.
+        self._gone: OrderedDict[int, GameRow] = OrderedDict()
         self._size = size
 
     def link(self, game_id: int, user_id: int) -> DmLink | None:
@@ -122,18 +127,27 @@ class GameCache:
         cached = self._games.get(game.id)
         if cached is not None and cached.row.version > game.row.version:
             return cached
-        if cached is not None:
-            game = replace(game, row=where_shown(cached.row, game.row))
+        known = cached.row if cached is not None else self._gone.pop(game.id, None)
+        if known is not None:
+            game = replace(game, row=where_shown(known, game.row))
         self._index(None if cached is None else cached.row, game.row)
         self._games[game.id] = game
         self._games.move_to_end(game.id)
         while len(self._games) > self._size:
-            self._games.popitem(last=False)
+            self._remember(self._games.popitem(last=False)[1].row)
         return game
 
     def evict(self, game_id: int) -> None:
-        if self._games.pop(game_id, None) is not None:
+        game = self._games.pop(game_id, None)
+        if game is not None:
+            self._remember(game.row)
             self.epoch += 1
+
+    def _remember(self, row: GameRow) -> None:
+        self._gone[row.id] = row
+        self._gone.move_to_end(row.id)
+        while len(self._gone) > self._size:
+            self._gone.popitem(last=False)
 
     def set_messages(
         self,
@@ -143,15 +157,20 @@ class GameCache:
         board_message_id: int | None,
         place_id: int | None = None,
     ) -> None:
-        game = self._games.get(game_id)
-        if game is None or (lobby_message_id is None and board_message_id is None and place_id is None):
+        if lobby_message_id is None and board_message_id is None and place_id is None:
             return
-        row = game.row
+        game = self._games.get(game_id)
+        row = game.row if game is not None else self._gone.get(game_id)
+        if row is None:
+            return
         new = replace(
             row,
             lobby_message_id=lobby_message_id or row.lobby_message_id,
             board_message_id=board_message_id or row.board_message_id,
             place_id=place_id or row.place_id,
         )
+        if game is None:  # (left the cache: kept for when it is read again)
+            self._gone[game_id] = new
+            return
         self._index(row, new)
         self._games[game_id] = replace(game, row=new)

@@ -232,6 +232,32 @@ async def test_a_move_read_back_does_not_forget_a_board_or_thread_not_yet_stored
     assert (await service.games.get(game.id)).row.board_message_id == 901
 
 
+async def test_a_failed_write_does_not_forget_a_board_not_yet_stored(database: str) -> None:
+    """Shared (two processes), a board this process posted is stored when it gives the game's outbox
+    lease up. A move refused meanwhile (the other process moved first) evicts the game from the cache;
+    the row read next still names the newer board, and so does a board posted while it is out of the
+    cache (else a quiet move's edit lands on an older board: found by bench/crash_safety.py)."""
+    one = await Storage.open(database)
+    two = await Storage.open(database)
+    try:
+        # (``a`` trusts its cache, so its move is checked by the write itself, which fails.)
+        a, b = Services.build(one, RULES), Services.build(two, RULES, shared=True)
+        game = (await a.lobby.start((await lobby(a)).id, 10)).game
+        a.games.cache.set_messages(game.id, lobby_message_id=None, board_message_id=900)
+        mover = game.state.turn
+        await b.moves.act(game.id, 10 + mover, {"type": "flip", "position": 1})
+        with pytest.raises(StaleVersion):
+            await a.moves.act(game.id, 10 + mover, {"type": "flip", "position": 2})
+        assert a.games.cache.get(game.id) is None  # evicted
+        assert (await a.games.get(game.id)).row.board_message_id == 900
+        a.games.cache.evict(game.id)
+        a.games.cache.set_messages(game.id, lobby_message_id=None, board_message_id=901)
+        assert (await a.games.get(game.id)).row.board_message_id == 901
+    finally:
+        await one.close()
+        await two.close()
+
+
 async def test_shared_services_never_answer_from_a_stale_row(database: str) -> None:
     """Two processes on one database (`shared`): what one writes, the other reads at once (its games,
     a channel's live games), and a move there is checked against the current version."""
