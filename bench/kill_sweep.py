@@ -892,6 +892,9 @@ def observe(t: Table) -> dict[str, Any]:
     }
 
 
+POSTS = "the bot's posts"
+
+
 def post_line(t: Table, m: MessageRecord) -> str:
     """One of the bot's messages in the table's channel or thread, for a report: where, and what each
     of its forms was (the board it showed, or its first words)."""
@@ -910,8 +913,8 @@ def compare(ref: dict[str, Any], got: dict[str, Any]) -> list[str]:
     want = [b["version"] for b in ref["boards"]]
     if versions != want:
         problems.append(f"boards by version {versions}, expected {want} (one each, in order)")
-        problems.append("the bot's posts: " + " | ".join(got["posts"]))
-        problems.append("the reference's: " + " | ".join(ref["posts"]))
+        problems.append(f"{POSTS} here: " + " | ".join(got["posts"]))
+        problems.append(f"{POSTS} in the reference: " + " | ".join(ref["posts"]))
     mine = {b["version"]: b for b in reversed(got["boards"])}
     for b in ref["boards"]:
         g = mine.get(b["version"])
@@ -963,7 +966,9 @@ def report_line(case: Case, outs: list[Outcome]) -> str:
         f"({seconds:5.1f} s)"
     )
     for o in failed:
-        line += f"\n    k={o.kill_at} (after {o.killed_after}): " + "; ".join(p[:300] for p in o.problems)
+        line += f"\n    k={o.kill_at} (after {o.killed_after}): " + "; ".join(
+            p[: 3000 if p.startswith(POSTS) else 300] for p in o.problems
+        )
     return line
 
 

@@ -38,4 +38,17 @@ async def test_kill_sweep(name: str, points: str, tmp_path: Path) -> None:
     outs = await sweep_case(case, tmp_path, first_point if points == "first" else end_points)
     assert outs[0].requests, "the target made no request"
     assert not outs[0].problems, outs[0].problems
-    assert not any(o.problems for o in outs[1:]), report_line(case, outs)
+    assert not any(o.problems for o in outs[1:]), report_line(case, outs) + log_tail(tmp_path, case.name)
+
+
+def log_tail(workdir: Path, name: str, lines: int = 80) -> str:
+    """The end of the bot's log (its processes, one after the other), to tell what went wrong."""
+    log = workdir / f"{name}.log"
+    if not log.exists():
+        return ""
+    kept = [
+        line
+        for line in log.read_text(errors="replace").splitlines()
+        if line.strip() and "voice will NOT" not in line and "resource_tracker" not in line
+    ]
+    return "\nthe bot's log:\n" + "\n".join(kept[-lines:])
