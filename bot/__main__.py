@@ -25,7 +25,7 @@ import asyncio
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import discord
 from dotenv import find_dotenv, load_dotenv
@@ -33,6 +33,9 @@ from dotenv import find_dotenv, load_dotenv
 from bot import lifecycle, logs
 from bot.app import create_bot
 from bot.config import ConfigError, load_settings
+
+if TYPE_CHECKING:
+    from bot.storage.transfer import NotVerified
 
 
 class _Parser(argparse.ArgumentParser):
@@ -106,19 +109,14 @@ def run_migrate(argv: Sequence[str]) -> int:
             raise StorageError("--to must be a PostgreSQL URL (postgresql://...).")
         done = asyncio.run(migrate(source, args.target, progress=print))
     except NotVerified as exc:
-        print(f"quetbot: the copy does not verify ({_counted(exc.count, 'problem')}):", file=sys.stderr)
-        _print_problems(exc)
-        if exc.faithful:
-            print(
-                "Every table holds the same rows as the source's: the copy is faithful, and these games "
-                "do not replay in the source either (changed outside the bot?).",
-                file=sys.stderr,
-            )
-        print(
-            "The target keeps the copy: drop the target database (dropdb, createdb) before migrating again.",
-            file=sys.stderr,
+        return _not_verified(
+            exc,
+            "the copy",
+            faithful="Every table holds the same rows as the source's: the copy is faithful, and these "
+            "games do not replay in the source either (changed outside the bot?).",
+            after="The target keeps the copy: drop the target database (dropdb, createdb) before "
+            "migrating again.",
         )
-        return 1
     except StorageError as exc:
         print(f"quetbot: {exc}", file=sys.stderr)
         return 2
@@ -170,16 +168,13 @@ def run_backup(argv: Sequence[str]) -> int:
     try:
         done = asyncio.run(backup(source, args.target, force=args.force))
     except NotVerified as exc:
-        print(f"quetbot: the backup does not verify ({_counted(exc.count, 'problem')}):", file=sys.stderr)
-        _print_problems(exc)
-        if exc.faithful:
-            print(
-                "Every table holds the database's rows: these games do not replay in the database "
-                "either (changed outside the bot?).",
-                file=sys.stderr,
-            )
-        print(f"Nothing was written to {args.target}.", file=sys.stderr)
-        return 1
+        return _not_verified(
+            exc,
+            "the backup",
+            faithful="Every table holds the database's rows: these games do not replay in the database "
+            "either (changed outside the bot?).",
+            after=f"Nothing was written to {args.target}.",
+        )
     except StorageError as exc:
         print(f"quetbot: {exc}", file=sys.stderr)
         return 2
@@ -195,12 +190,19 @@ def run_backup(argv: Sequence[str]) -> int:
     return 0
 
 
-def _print_problems(exc: Any) -> None:
-    """The problems a verification found (the first ones, and how many more), to stderr."""
+def _not_verified(exc: NotVerified, what: str, *, faithful: str, after: str) -> int:
+    """A copy (``what``) that does not verify, told on stderr: the problems found (the first ones, and
+    how many more), ``faithful`` when every table holds the source's rows, then ``after`` (what became
+    of the copy). The exit status: 1."""
+    print(f"quetbot: {what} does not verify ({_counted(exc.count, 'problem')}):", file=sys.stderr)
     for problem in exc.problems:
         print(f"  {problem}", file=sys.stderr)
     if exc.count > len(exc.problems):
         print(f"  ... and {exc.count - len(exc.problems)} more", file=sys.stderr)
+    if exc.faithful:
+        print(faithful, file=sys.stderr)
+    print(after, file=sys.stderr)
+    return 1
 
 
 def _counted(n: int, word: str) -> str:

@@ -129,23 +129,9 @@ def load_settings(
         if not dev_guild_raw.isdigit():
             raise ConfigError(f"QUETBOT_DEV_GUILD must be a server id (digits), not {dev_guild_raw!r}.")
         dev_guild = int(dev_guild_raw)
-    pause_raw = env.get("QUETBOT_COMPUTER_PAUSE", "").strip() or "2"
-    try:
-        pause = float(pause_raw)
-    except ValueError:
-        pause = -1.0
-    if not 0 <= pause <= 60:
-        raise ConfigError(f"QUETBOT_COMPUTER_PAUSE must be seconds from 0 to 60, not {pause_raw!r}.")
-    workers_raw = env.get("QUETBOT_COMPUTER_WORKERS", "").strip() or "1"
-    if not workers_raw.isdigit() or int(workers_raw) > 64:
-        raise ConfigError(
-            f"QUETBOT_COMPUTER_WORKERS must be a number of processes from 0 to 64, not {workers_raw!r}."
-        )
-    draw_raw = env.get("QUETBOT_DRAW_WORKERS", "").strip() or "1"
-    if not draw_raw.isdigit() or int(draw_raw) > 64:
-        raise ConfigError(
-            f"QUETBOT_DRAW_WORKERS must be a number of processes from 0 to 64, not {draw_raw!r}."
-        )
+    pause = _seconds(env, "QUETBOT_COMPUTER_PAUSE", "2", 0, 60)
+    workers = _processes(env, "QUETBOT_COMPUTER_WORKERS")
+    draw_workers = _processes(env, "QUETBOT_DRAW_WORKERS")
     sharding = parse_shards(
         env.get("QUETBOT_SHARD_COUNT", "") if shard_count is None else shard_count,
         env.get("QUETBOT_SHARDS", "") if shards is None else shards,
@@ -158,13 +144,7 @@ def load_settings(
         raise ConfigError(
             f"QUETBOT_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {log_level_raw!r}."
         )
-    grace_raw = env.get("QUETBOT_STOP_GRACE", "").strip() or "10"
-    try:
-        grace = float(grace_raw)
-    except ValueError:
-        grace = -1.0
-    if not 1 <= grace <= 600:
-        raise ConfigError(f"QUETBOT_STOP_GRACE must be seconds from 1 to 600, not {grace_raw!r}.")
+    grace = _seconds(env, "QUETBOT_STOP_GRACE", "10", 1, 600)
     http = parse_http(env.get("QUETBOT_HTTP", ""))
     db = env.get("QUETBOT_DB", "").strip() or "quetbot.sqlite3"
     try:
@@ -176,8 +156,8 @@ def load_settings(
         db_path=db,
         dev_guild=dev_guild,
         computer_pause=pause,
-        computer_workers=int(workers_raw),
-        draw_workers=int(draw_raw),
+        computer_workers=workers,
+        draw_workers=draw_workers,
         shard_count=sharding.total,
         shard_ids=sharding.ids,
         clock_offset_file=env.get("QUETBOT_CLOCK_OFFSET_FILE", "").strip() or None,
@@ -187,6 +167,26 @@ def load_settings(
         stop_grace=grace,
         http=http,
     )
+
+
+def _seconds(env: dict[str, str], name: str, default: str, low: int, high: int) -> float:
+    """The variable ``name`` (``default`` when unset): seconds from ``low`` to ``high``."""
+    raw = env.get(name, "").strip() or default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = low - 1.0
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be seconds from {low} to {high}, not {raw!r}.")
+    return value
+
+
+def _processes(env: dict[str, str], name: str) -> int:
+    """The variable ``name`` (1 when unset): a number of worker processes from 0 to 64."""
+    raw = env.get(name, "").strip() or "1"
+    if not raw.isdigit() or int(raw) > 64:
+        raise ConfigError(f"{name} must be a number of processes from 0 to 64, not {raw!r}.")
+    return int(raw)
 
 
 def parse_http(raw: str) -> tuple[str, int] | None:

@@ -1,21 +1,16 @@
-"""The `bot.spec.GameSpec` of The Numerical Card Game: its parts put together
-(exported as ``cogs.divisors.SPEC``)."""
+"""The `bot.spec.GameSpec` of The Numerical Card Game, exported as ``cogs.divisors.SPEC``:
+its final scores rank every seat."""
 
 from __future__ import annotations
 
 import cogs.divisors.player as player
 import cogs.divisors.present as present
 import cogs.divisors.rules as rules
+from bot.cogkit.assemble import game_spec
 from bot.spec import GameSpec
 from cogs.divisors.commands import DivisorsCommands
 from cogs.divisors.rules_text import TEXT
 
-SPEC: GameSpec[rules.State, rules.View, rules.Move] = GameSpec(
-    rules=rules,
-    present=present.PRESENTER,
-    private=present.PRIVATE,
-    player=player.choose,
-    commands=DivisorsCommands,
-    rules_text=TEXT,
-    ranked_by_score=True,
+SPEC: GameSpec[rules.State, rules.View, rules.Move] = game_spec(
+    rules, present, player, commands=DivisorsCommands, rules_text=TEXT, ranked_by_score=True
 )

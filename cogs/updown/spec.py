@@ -1,20 +1,15 @@
-"""The `bot.spec.GameSpec` of Up-Down-Stay: its parts put together
-(exported as ``cogs.updown.SPEC``)."""
+"""The `bot.spec.GameSpec` of Up-Down-Stay, exported as ``cogs.updown.SPEC``."""
 
 from __future__ import annotations
 
 import cogs.updown.player as player
 import cogs.updown.present as present
 import cogs.updown.rules as rules
+from bot.cogkit.assemble import game_spec
 from bot.spec import GameSpec
 from cogs.updown.commands import UpDownCommands
 from cogs.updown.rules_text import TEXT
 
-SPEC: GameSpec[rules.State, rules.View, rules.Move] = GameSpec(
-    rules=rules,
-    present=present.PRESENTER,
-    private=present.PRIVATE,
-    player=player.choose,
-    commands=UpDownCommands,
-    rules_text=TEXT,
+SPEC: GameSpec[rules.State, rules.View, rules.Move] = game_spec(
+    rules, present, player, commands=UpDownCommands, rules_text=TEXT
 )
