@@ -241,23 +241,56 @@ class QuetBot(commands.Bot):
         # a restart, so a restarted process takes back what it held at once (others wait for the
         # claim to expire).
         holder = self.settings.instance or f"{socket.gethostname()}:{self.settings.shard_label}"
-        self.outbox = outbox = Outbox(storage, clock, holder=holder if shared else None)
+        self.outbox = outbox = Outbox(
+            storage, clock, holder=holder if shared else None, on_completed=_recorder(games)
+        )
         self.notify = notify = Notify(storage)
         await notify.load()
         self.audiences = audiences = Audiences(storage, shared=self.settings.shares_database)
-        deps = Deps.of(self, services, storage, catalog, router, outbox, Shown(), notify, audiences)
-        places = Places(deps)
+        shown = Shown()
+        # Each object is given what it uses, by name.
+        s = services
+        client, history, lobby, moves = self, s.history, s.lobby, s.moves
+        places = Places(client=client, games=games, storage=storage, catalog=catalog)
         renders = [spec.present.render for spec in GAMES.values()]  # boards are drawn in worker processes
         self.drawing = Drawing(self.settings.draw_workers, warm=renders)
-        boards = Boards(deps, places, self.drawing)
-        cards = Cards(deps, boards, places)
-        panels = Panels(deps, boards)
-        plays = Plays(deps, boards, panels)
-        lobbies = Lobbies(deps, boards, cards, places)
-        typed = TypedAnswers(deps, plays)
-        reminders = Reminders(deps, panels)
+        boards = Boards(
+            client=client, games=games, history=history, catalog=catalog, router=router, shown=shown,
+            notify=notify, audiences=audiences, places=places, drawing=self.drawing,
+        )  # fmt: skip
+        cards = Cards(
+            client=client, games=games, catalog=catalog, router=router, audiences=audiences, boards=boards,
+            places=places,
+        )  # fmt: skip
+        panels = Panels(
+            client=client, games=games, catalog=catalog, router=router, shown=shown, notify=notify,
+            audiences=audiences, boards=boards,
+        )  # fmt: skip
+        plays = Plays(
+            moves=moves, catalog=catalog, outbox=outbox, shown=shown, notify=notify, audiences=audiences,
+            boards=boards, panels=panels,
+        )  # fmt: skip
+        lobbies = Lobbies(
+            client=client, games=games, lobby=lobby, catalog=catalog, router=router, outbox=outbox,
+            notify=notify, audiences=audiences, boards=boards, cards=cards, places=places,
+        )  # fmt: skip
+        typed = TypedAnswers(
+            games=games, storage=storage, catalog=catalog, router=router, audiences=audiences, plays=plays
+        )
+        reminders = Reminders(
+            client=client, games=games, storage=storage, catalog=catalog, router=router, notify=notify,
+            audiences=audiences, panels=panels,
+        )  # fmt: skip
         self.computers = computers = Computers(
-            deps, plays, pause=self.settings.computer_pause, minds=Minds(self.settings.computer_workers)
+            games=games,
+            storage=storage,
+            catalog=catalog,
+            plays=plays,
+            pause=self.settings.computer_pause,
+            minds=Minds(self.settings.computer_workers),
+            # Once a computer's move ends, the scheduler looks at what is due again (it is built
+            # next, with the computers).
+            on_finished=lambda: self.scheduler.poke(),
         )
         self.scheduler = Scheduler(
             storage,
@@ -271,12 +304,11 @@ class QuetBot(commands.Bot):
             holder=holder,
             changes=changes,
         )
-        computers.on_finished = self.scheduler.poke
         router.on_click(ANY_GAME, "mine", panels.on_mine)
 
         _carry(outbox, places, boards, cards, panels, lobbies, reminders)
-        outbox.on_completed = _recorder(games)
 
+        deps = Deps.of(self, services, storage, catalog, router, outbox, shown, notify, audiences)
         self.tools = tools = Tools(deps, boards, panels, plays, lobbies, places)
         self.cards = cards
         metrics.declare_games(GAMES)
