@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import hashlib
 import json
 import logging
 import socket
-from collections.abc import Callable
-from typing import Any, cast
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate, ParamSpec, TypedDict, TypeVar, Unpack, cast
 
 import discord
 from discord.ext import commands
+from discord.http import Route
+from discord.types.interactions import Interaction as InteractionPayload
 
 from bot import metrics
 from bot.clock import Clock
@@ -100,6 +103,29 @@ def _recorder(games: Games) -> Callable[[OutboxItem, Done], None]:
     return recorded
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _counting(
+    request: Callable[Concatenate[Route, P], Coroutine[object, object, R]],
+) -> Callable[Concatenate[Route, P], Coroutine[object, object, R]]:
+    """``request`` (discord.py's HTTP client's), each call counted by its route (`metrics.ROUTE`)."""
+
+    async def counted(route: Route, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        metrics.ROUTE.set(f"{route.method} {route.path}")
+        return await request(route, *args, **kwargs)
+
+    return counted
+
+
+class TaskOptions(TypedDict, total=False):
+    """What asyncio hands a task factory besides the coroutine."""
+
+    name: str | None
+    context: contextvars.Context | None
+
+
 class QuetBot(commands.Bot):
     storage: Storage
     audiences: Audiences
@@ -128,7 +154,7 @@ class QuetBot(commands.Bot):
         # A graceful stop has begun (`shutdown`): interactions are answered "restarting".
         self.stopping = False
         # The handlers (tasks) of the interactions received and not yet finished.
-        self.inflight: set[asyncio.Task[Any]] = set()
+        self.inflight: set[asyncio.Task[object]] = set()
         self._received: discord.Interaction | None = None
         self._watch_interactions()
         self._watch_requests()
@@ -142,7 +168,7 @@ class QuetBot(commands.Bot):
         parsers = self._connection.parsers
         received = parsers["INTERACTION_CREATE"]
 
-        def parse(data: Any) -> None:
+        def parse(data: InteractionPayload) -> None:
             kind = metrics.INTERACTION_KINDS.get(data.get("type"), "other")
             if self.stopping:
                 self._refuse(data, kind)
@@ -150,13 +176,18 @@ class QuetBot(commands.Bot):
             # discord.py schedules the handlers, each a task, then dispatches the event: the tasks
             # created meanwhile are this interaction's (caught by a task factory set only meanwhile).
             loop = asyncio.get_running_loop()
-            handlers: list[asyncio.Task[Any]] = []
+            handlers: list[asyncio.Task[object]] = []
             factory = loop.get_task_factory()
 
-            def catch(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
-                made = factory(loop, coro, **kwargs) if factory is not None else None
+            def catch(
+                loop: asyncio.AbstractEventLoop,
+                coro: Coroutine[object, object, object],
+                **kwargs: Unpack[TaskOptions],
+            ) -> asyncio.Task[object]:
+                # (Python 3.12 and later hand a factory the task's name and context too.)
+                made = factory(loop, coro, **kwargs) if factory is not None else None  # type: ignore[misc]
                 task = (
-                    cast("asyncio.Task[Any]", made)
+                    cast("asyncio.Task[object]", made)
                     if made is not None
                     else asyncio.Task(coro, loop=loop, **kwargs)
                 )
@@ -175,7 +206,7 @@ class QuetBot(commands.Bot):
         parsers["INTERACTION_CREATE"] = parse
 
     def _follow(
-        self, handlers: list[asyncio.Task[Any]], kind: str, interaction: discord.Interaction | None
+        self, handlers: list[asyncio.Task[object]], kind: str, interaction: discord.Interaction | None
     ) -> None:
         left = len(handlers)
 
@@ -187,7 +218,7 @@ class QuetBot(commands.Bot):
                 )
             metrics.INTERACTIONS.labels(kind, outcome).inc()
 
-        def done(task: asyncio.Task[Any]) -> None:
+        def done(task: asyncio.Task[object]) -> None:
             nonlocal left
             self.inflight.discard(task)
             left -= 1
@@ -200,7 +231,7 @@ class QuetBot(commands.Bot):
             self.inflight.add(task)
             task.add_done_callback(done)
 
-    def _refuse(self, data: Any, kind: str) -> None:
+    def _refuse(self, data: InteractionPayload, kind: str) -> None:
         interaction = discord.Interaction(data=data, state=self._connection)
 
         async def refuse() -> None:
@@ -219,13 +250,8 @@ class QuetBot(commands.Bot):
 
     def _watch_requests(self) -> None:
         """Each request to Discord is counted by its route (see `metrics.http_trace`)."""
-        request = self.http.request
-
-        async def counted(route: Any, *args: Any, **kwargs: Any) -> Any:
-            metrics.ROUTE.set(f"{route.method} {route.path}")
-            return await request(route, *args, **kwargs)
-
-        self.http.request = counted  # type: ignore[method-assign]
+        # (The wrapper takes the route positionally only, as discord.py always passes it.)
+        self.http.request = _counting(self.http.request)  # type: ignore[method-assign,assignment]
 
     async def setup_hook(self) -> None:
         self.storage = storage = await Storage.open(self.settings.db_path, score_ranked=SCORE_RANKED)
@@ -328,10 +354,10 @@ class QuetBot(commands.Bot):
         if shared:  # a choice made through another process is followed within seconds
             notify.follow()
 
-    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+    def dispatch(self, event_name: str, /, *args: object, **kwargs: object) -> None:
         # Each interaction's locales are known before any handler of it runs (a listener runs later,
         # in a task of its own, after the command's): what answers it speaks the right language.
-        if event_name == "interaction" and args:
+        if event_name == "interaction" and args and isinstance(args[0], discord.Interaction):
             self._received = args[0]
             if getattr(self, "audiences", None) is not None:
                 self.audiences.note(args[0])

@@ -13,7 +13,6 @@ import io
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 from discord.http import Route, handle_message_parameters
@@ -22,7 +21,10 @@ from discord.utils import MISSING
 from bot import metrics
 from bot.i18n import N_, Lang
 from bot.i18n.audience import Audiences, reader
+from bot.jsontypes import JSONObject
+from bot.rules.base import M, S
 from bot.service import Games, Histories, History, Loaded, Step
+from bot.spec import V
 from bot.storage import OutboxItem
 from bot.table.catalog import Catalog, GameKind
 from bot.table.components import mine_button, rematch_button, rules_button
@@ -57,16 +59,12 @@ class Boards:
 
     # ---- building -------------------------------------------------------------------------------
 
-    async def image(self, kind: GameKind, view: Any, table: TableInfo) -> discord.File:
-        with metrics.render_timer(table.kind):
-            png = await self.drawing.draw(kind.present.render, view, table)
-        return discord.File(
-            io.BytesIO(png),
-            filename=f"{table.kind}-{table.game_id}-{table.version}.png",
-            description=kind.present.alt_text(view, table)[:1024],
-        )
+    async def image(self, kind: GameKind[S, V, M], view: V, table: TableInfo) -> discord.File:
+        return await board_file(self.drawing, kind, view, table)
 
-    def text(self, kind: GameKind, view: Any, table: TableInfo, headline: str, *, status: bool = True) -> str:
+    def text(
+        self, kind: GameKind[S, V, M], view: V, table: TableInfo, headline: str, *, status: bool = True
+    ) -> str:
         lines = [table.heading]
         if headline:
             lines.append(headline)
@@ -76,17 +74,17 @@ class Boards:
 
     async def payload(
         self,
-        kind: GameKind,
-        view: Any,
+        kind: GameKind[S, V, M],
+        view: V,
         table: TableInfo,
         headline: str,
         *,
         image: bool = True,
         first: bool = False,
-    ) -> dict[str, Any]:
+    ) -> JSONObject:
         """The board post: text, image and (for the current version of a live game) controls; the
         ``first`` board of a game also has the Rules button."""
-        payload: dict[str, Any] = {
+        payload: JSONObject = {
             "content": self.text(kind, view, table, headline),
             "allowed_mentions": self.notify.pinged(table.seats[s] for s in table.waiting),
         }
@@ -106,7 +104,7 @@ class Boards:
             payload["view"] = self.router.view(items)
         return payload
 
-    async def status_payload(self, game: Loaded, lang: Lang) -> dict[str, Any]:
+    async def status_payload(self, game: Loaded, lang: Lang) -> JSONObject:
         """The latest board, for /game status (no controls, no pings), for a reader of ``lang``."""
         kind = self.catalog.get(game.row.kind)
         payload = await self.payload(kind, game.view(None), kind.table(game).speaking(lang), "")
@@ -173,8 +171,8 @@ class Boards:
     async def _quiet(
         self,
         game: Loaded,
-        kind: GameKind,
-        news: News[Any],
+        kind: GameKind[S, V, M],
+        news: News[V],
         table: TableInfo,
         headline: str,
         item: OutboxItem,
@@ -211,7 +209,9 @@ class Boards:
         except discord.NotFound:
             pass  # the board was deleted: the next board shows the game as it is
 
-    def _shown_above(self, game: Loaded, kind: GameKind, history: History, version: int, lang: Lang) -> str:
+    def _shown_above(
+        self, game: Loaded, kind: GameKind[S, V, M], history: History, version: int, lang: Lang
+    ) -> str:
         """The text above the status line of the board the game's place shows at ``version``: that
         of the last move before it that was not quiet, else that of the first board. Rebuilt from
         the log (the same text whether or not the bot restarted since that board was posted)."""
@@ -225,12 +225,14 @@ class Boards:
         return self.text(kind, view, table, self._first_headline(game, kind, view, table), status=False)
 
     @staticmethod
-    def _news(kind: GameKind, step: Step) -> News[Any]:
+    def _news(kind: GameKind[S, V, M], step: Step) -> News[V]:
         before, after = kind.rules.view_for(step.before, None), kind.rules.view_for(step.after, None)
         return News(step.seat, before, after, step.forfeit)
 
     @staticmethod
-    def _first_headline(game: Loaded, kind: GameKind, view: Any, table: TableInfo, place: str = "") -> str:
+    def _first_headline(
+        game: Loaded, kind: GameKind[S, V, M], view: V, table: TableInfo, place: str = ""
+    ) -> str:
         """What the first board says above its status line: the turn order, the game's own note,
         and (played in place although a thread was wanted, or opened in a thread) why, once."""
         lang = table.lang
@@ -269,7 +271,7 @@ class Boards:
         return Done(board_message_id=message_id)
 
     async def _send(
-        self, item: OutboxItem, context: Context, channel: discord.PartialMessageable, payload: dict[str, Any]
+        self, item: OutboxItem, context: Context, channel: discord.PartialMessageable, payload: JSONObject
     ) -> int | None:
         """Post ``payload`` once: as the answer to the live interaction the effect came with, else
         found again as that interaction's answer (after a restart), else to the channel."""
@@ -300,9 +302,7 @@ class Boards:
                 return answered
         return await self.post(channel, item, payload)
 
-    async def post(
-        self, channel: discord.PartialMessageable, item: OutboxItem, payload: dict[str, Any]
-    ) -> int:
+    async def post(self, channel: discord.PartialMessageable, item: OutboxItem, payload: JSONObject) -> int:
         """Post to the game's place (opening its thread again if it was archived); the new message's
         id. The raw request: the message that comes back is not parsed (only its id is needed), and
         its controls are routed by custom_id, so no view is stored."""
@@ -334,7 +334,18 @@ class Boards:
         return message.id
 
 
-def _fresh(payload: dict[str, Any]) -> dict[str, Any]:
+async def board_file(drawing: Drawing, kind: GameKind[S, V, M], view: V, table: TableInfo) -> discord.File:
+    """The board's image, drawn by ``drawing``, with its alt text."""
+    with metrics.render_timer(table.kind):
+        png = await drawing.draw(kind.present.render, view, table)
+    return discord.File(
+        io.BytesIO(png),
+        filename=f"{table.kind}-{table.game_id}-{table.version}.png",
+        description=kind.present.alt_text(view, table)[:1024],
+    )
+
+
+def _fresh(payload: JSONObject) -> JSONObject:
     """A payload whose file can be sent again (a File is consumed by a send)."""
     file = payload.get("file")
     if isinstance(file, discord.File):

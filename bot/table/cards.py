@@ -15,7 +15,6 @@ import contextlib
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 from discord.http import handle_message_parameters
@@ -24,12 +23,13 @@ from discord.utils import MISSING
 from bot import clock
 from bot.i18n import Lang
 from bot.i18n.audience import Audiences
+from bot.jsontypes import JSONObject
 from bot.players.seats import is_computer
 from bot.service import Games, Loaded
 from bot.storage import OutboxItem
 from bot.table.boards import TOKEN_LIFETIME, Boards
 from bot.table.catalog import Catalog
-from bot.table.components import button, rematch_button, rules_button
+from bot.table.components import Control, button, rematch_button, rules_button
 from bot.table.effects import Card, Lobby, PostCard
 from bot.table.ids import custom_id
 from bot.table.outbox import Carrier, Context, Done, E
@@ -58,7 +58,7 @@ class Cards:
 
     # ---- building -------------------------------------------------------------------------------
 
-    def payload(self, game: Loaded, lang: Lang) -> dict[str, Any]:
+    def payload(self, game: Loaded, lang: Lang) -> JSONObject:
         """The card's text and controls: the lobby's buttons while people can join, and Rules. In
         ``lang``: the server's (the card is public), or the reader's (/game status)."""
         kind = self.catalog.get(game.row.kind)
@@ -98,7 +98,7 @@ class Cards:
         view = self.router.view(items)
         return {"content": fit("\n".join(lines)), "view": view, "allowed_mentions": NO_PINGS}
 
-    def _lobby(self, game: Loaded, title: str, lang: Lang) -> dict[str, Any]:
+    def _lobby(self, game: Loaded, title: str, lang: Lang) -> JSONObject:
         row = game.row
         rules = self.catalog.get(row.kind).rules
         players = "\n".join(
@@ -145,10 +145,10 @@ class Cards:
         )
         return {"content": content, "view": view, "allowed_mentions": NO_PINGS}
 
-    def _computer_buttons(self, game: Loaded, lang: Lang) -> list[discord.ui.Item[Any]]:
+    def _computer_buttons(self, game: Loaded, lang: Lang) -> list[Control]:
         """The host's controls for computer players, in the row under the lobby's own."""
         row = game.row
-        items: list[discord.ui.Item[Any]] = []
+        items: list[Control] = []
         if len(row.seats) < self.catalog.get(row.kind).rules.MAX_PLAYERS:
             items.append(
                 button(lang.pt("label", "Add computer"), custom_id(row.id, "addbot"), emoji="🤖", row=1)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
@@ -25,7 +24,7 @@ from bot.service import Changed, Games, Loaded, LobbyLife
 from bot.storage import OutboxItem
 from bot.table.boards import Boards
 from bot.table.cards import Cards
-from bot.table.catalog import Catalog, GameKind
+from bot.table.catalog import Catalog, SomeKind
 from bot.table.components import select
 from bot.table.effects import Card, Closed, Expired, Lobby, OutboxEffect, Panel, PostCard, Start, Thread
 from bot.table.ids import ComponentId, custom_id
@@ -85,9 +84,9 @@ class Lobbies:
     async def open(
         self,
         interaction: discord.Interaction,
-        kind: GameKind,
+        kind: SomeKind,
         timeout_text: str | None,
-        options: dict[str, Any],
+        options: dict[str, int],
     ) -> None:
         """A new lobby, its card the command's public answer. When the lobby is slow to write the
         command is deferred first; when Discord has forgotten the command (it came or was answered

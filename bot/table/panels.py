@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 from discord.http import Route
@@ -23,11 +22,12 @@ from discord.http import Route
 from bot.errors import GameError, NotAPlayer
 from bot.i18n import ENGLISH, Lang
 from bot.i18n.audience import Audiences, reader
+from bot.jsontypes import JSONObject
 from bot.players.seats import is_computer
 from bot.service import Games, Loaded
 from bot.storage import OutboxItem
 from bot.table.boards import Boards
-from bot.table.catalog import Catalog, GameKind
+from bot.table.catalog import Catalog, SomeKind
 from bot.table.effects import DmClosed, Panel, Refresh
 from bot.table.ids import ComponentId
 from bot.table.notify import Notify, jump_link, your_move
@@ -90,7 +90,7 @@ class Panels:
 
     # ---- building -------------------------------------------------------------------------------
 
-    async def header(self, kind: GameKind, game: Loaded, lang: Lang) -> str:
+    async def header(self, kind: SomeKind, game: Loaded, lang: Lang) -> str:
         channel = f"<#{game.row.place_id}>"
         name = await self.server_name(game.row.guild_id) if game.row.guild_id else None
         if name:
@@ -120,9 +120,7 @@ class Panels:
             self.server_names[guild_id] = str(data.get("name") or "")
         return self.server_names[guild_id] or None
 
-    async def payload(
-        self, game: Loaded, seat: int, note: str = "", *, lang: Lang = ENGLISH
-    ) -> dict[str, Any]:
+    async def payload(self, game: Loaded, seat: int, note: str = "", *, lang: Lang = ENGLISH) -> JSONObject:
         """The player's panel, in ``lang`` (theirs: by DM their last seen one, else the reader's)."""
         kind = self.catalog.get(game.row.kind)
         assert kind.private is not None
@@ -132,7 +130,7 @@ class Panels:
         if note:
             lines.append(note)
         lines.append(panel.content)
-        payload: dict[str, Any] = {"content": fit("\n".join(lines)), "allowed_mentions": NO_PINGS}
+        payload: JSONObject = {"content": fit("\n".join(lines)), "allowed_mentions": NO_PINGS}
         payload["view"] = self.router.view(panel.items) if panel.items and game.row.live else None
         return payload
 
@@ -231,7 +229,7 @@ class Panels:
             self.shown.bare(message.id)
         return Done(dm_panel=(game.id, user_id, message.channel.id, message.id))
 
-    async def _edit(self, channel_id: int, message_id: int, payload: dict[str, Any]) -> bool:
+    async def _edit(self, channel_id: int, message_id: int, payload: JSONObject) -> bool:
         """Edit a DM panel in place: False when it is gone (404)."""
         view = payload.get("view")
         body = {

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 import discord
+from discord.utils import MISSING
 
 from bot.errors import GameError, MoveSaved, StaleButton
 from bot.i18n import Lang
 from bot.i18n.audience import Audiences
 from bot.service import Games, Loaded
 from bot.storage import Storage
-from bot.table.catalog import Catalog, GameKind
+from bot.table.catalog import Catalog, SomeKind
 from bot.table.components import button
 from bot.table.ids import ComponentId, custom_id
 from bot.table.play import Plays
@@ -58,20 +58,20 @@ class TypedAnswers:
             log.exception("Unhandled error while reading a typed DM answer")
             await self._reply(message, lang.t(APOLOGY))
 
-    async def _reply(self, message: discord.Message, text: str, **kwargs: Any) -> None:
+    async def _reply(self, message: discord.Message, text: str, view: discord.ui.View = MISSING) -> None:
         try:
-            await message.channel.send(fit(text), allowed_mentions=NO_PINGS, **kwargs)
+            await message.channel.send(fit(text), allowed_mentions=NO_PINGS, view=view)
         except discord.HTTPException:
             log.warning("Could not answer a typed DM answer")
 
-    def _waiting(self, game: Loaded, kind: GameKind, seat: int) -> bool:
+    def _waiting(self, game: Loaded, kind: SomeKind, seat: int) -> bool:
         assert kind.private is not None
         return game.row.live and game.state is not None and kind.private.awaits_typed(game.view(seat), seat)
 
     async def _answer(self, message: discord.Message, lang: Lang) -> None:
         text = message.content.strip()
         user_id = message.author.id
-        waiting: list[tuple[GameKind, Loaded, int]] = []
+        waiting: list[tuple[SomeKind, Loaded, int]] = []
         reasons: list[str] = []
         for row in await self.storage.live_games_of_user(user_id=user_id):
             if row.status != "active" or row.kind not in self.catalog:
