@@ -11,12 +11,12 @@ import json
 import logging
 import socket
 from collections.abc import Callable, Coroutine
-from typing import Any, Concatenate, ParamSpec, TypedDict, TypeVar, Unpack, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypedDict, TypeVar, Unpack, cast
 
 import discord
 from discord.ext import commands
 from discord.http import Route
-from discord.types.interactions import Interaction as InteractionPayload
 
 from bot import metrics
 from bot.clock import Clock
@@ -29,7 +29,6 @@ from bot.registry import GAMES, RULES, SCORE_RANKED
 from bot.scheduler import Scheduler
 from bot.service import Changes, Games, Services
 from bot.storage import OutboxItem, Storage
-from bot.table import effects
 from bot.table.boards import Boards
 from bot.table.cards import Cards
 from bot.table.catalog import Catalog, GameKind
@@ -51,6 +50,9 @@ from bot.table.tools import Tools
 from bot.table.typed import TypedAnswers
 from cogs.game import GameAdmin
 
+if TYPE_CHECKING:  # (discord.py's payload types are for the type checker only)
+    from discord.types.interactions import Interaction as InteractionPayload
+
 log = logging.getLogger(__name__)
 
 RESTARTING = N_("The bot is restarting; try again in a moment.")
@@ -58,33 +60,6 @@ RESTARTING = N_("The bot is restarting; try again in a moment.")
 # for closing the gateway and the database.
 CLOSING_RESERVE = 1.5
 OUTBOX_RESERVE = 1.5
-
-
-def _carry(
-    outbox: Outbox,
-    places: Places,
-    boards: Boards,
-    cards: Cards,
-    panels: Panels,
-    lobbies: Lobbies,
-    reminders: Reminders,
-) -> None:
-    """Which object carries out each kind of outbox effect (typed: mypy checks each pair)."""
-    outbox.carry(effects.Thread, places.carry_thread)
-    outbox.carry(effects.Announce, cards.following(boards.carry_announce))
-    outbox.carry(effects.Start, boards.carry_start)
-    outbox.carry(effects.Card, cards.carry_card)
-    outbox.carry(effects.Lobby, cards.carry_card)
-    outbox.carry(effects.PostCard, cards.carry_post)
-    outbox.carry(effects.Strip, boards.carry_strip)
-    outbox.carry(effects.Panel, panels.carry_panel)
-    outbox.carry(effects.Refresh, panels.carry_refresh)
-    outbox.carry(effects.DmClosed, panels.carry_dm_closed)
-    outbox.carry(effects.Closed, lobbies.carry_closed)
-    outbox.carry(effects.Expired, lobbies.carry_expired)
-    outbox.carry(effects.Remind, reminders.carry_remind)
-    outbox.carry(effects.RemindDm, reminders.carry_remind_dm)
-    outbox.carry(effects.Nudge, reminders.carry_nudge)
 
 
 def _recorder(games: Games) -> Callable[[OutboxItem, Done], None]:
@@ -117,6 +92,68 @@ def _counting(
         return await request(route, *args, **kwargs)
 
     return counted
+
+
+@dataclass(frozen=True)
+class Table:
+    """The table's objects: they carry out the outbox's effects and answer people."""
+
+    places: Places
+    boards: Boards
+    cards: Cards
+    panels: Panels
+    plays: Plays
+    lobbies: Lobbies
+    typed: TypedAnswers
+    reminders: Reminders
+
+
+def _table(
+    client: discord.Client,
+    services: Services,
+    storage: Storage,
+    catalog: Catalog,
+    router: Router,
+    outbox: Outbox,
+    shown: Shown,
+    notify: Notify,
+    audiences: Audiences,
+    drawing: Drawing,
+) -> Table:
+    """Each table object, given what it uses (by name); each carries out its own effects."""
+    games, history, lobby, moves = services.games, services.history, services.lobby, services.moves
+    places = Places(client=client, games=games, storage=storage, catalog=catalog)
+    boards = Boards(
+        client=client, games=games, history=history, catalog=catalog, router=router, shown=shown,
+        notify=notify, audiences=audiences, places=places, drawing=drawing,
+    )  # fmt: skip
+    cards = Cards(
+        client=client, games=games, catalog=catalog, router=router, audiences=audiences, boards=boards,
+        places=places,
+    )  # fmt: skip
+    panels = Panels(
+        client=client, games=games, catalog=catalog, router=router, shown=shown, notify=notify,
+        audiences=audiences, boards=boards,
+    )  # fmt: skip
+    plays = Plays(
+        moves=moves, catalog=catalog, outbox=outbox, shown=shown, notify=notify, audiences=audiences,
+        boards=boards, panels=panels,
+    )  # fmt: skip
+    lobbies = Lobbies(
+        client=client, games=games, lobby=lobby, catalog=catalog, router=router, outbox=outbox,
+        notify=notify, audiences=audiences, boards=boards, cards=cards, places=places,
+    )  # fmt: skip
+    typed = TypedAnswers(
+        games=games, storage=storage, catalog=catalog, router=router, audiences=audiences, plays=plays
+    )
+    reminders = Reminders(
+        client=client, games=games, storage=storage, catalog=catalog, router=router, notify=notify,
+        audiences=audiences, panels=panels,
+    )  # fmt: skip
+    router.on_click(ANY_GAME, "mine", panels.on_mine)
+    for carrying in (places, boards, cards, panels, lobbies, reminders):
+        carrying.carries(outbox)
+    return Table(places, boards, cards, panels, plays, lobbies, typed, reminders)
 
 
 class TaskOptions(TypedDict, total=False):
@@ -274,44 +311,16 @@ class QuetBot(commands.Bot):
         await notify.load()
         self.audiences = audiences = Audiences(storage, shared=self.settings.shares_database)
         shown = Shown()
-        # Each object is given what it uses, by name.
-        s = services
-        client, history, lobby, moves = self, s.history, s.lobby, s.moves
-        places = Places(client=client, games=games, storage=storage, catalog=catalog)
         renders = [spec.present.render for spec in GAMES.values()]  # boards are drawn in worker processes
         self.drawing = Drawing(self.settings.draw_workers, warm=renders)
-        boards = Boards(
-            client=client, games=games, history=history, catalog=catalog, router=router, shown=shown,
-            notify=notify, audiences=audiences, places=places, drawing=self.drawing,
-        )  # fmt: skip
-        cards = Cards(
-            client=client, games=games, catalog=catalog, router=router, audiences=audiences, boards=boards,
-            places=places,
-        )  # fmt: skip
-        panels = Panels(
-            client=client, games=games, catalog=catalog, router=router, shown=shown, notify=notify,
-            audiences=audiences, boards=boards,
-        )  # fmt: skip
-        plays = Plays(
-            moves=moves, catalog=catalog, outbox=outbox, shown=shown, notify=notify, audiences=audiences,
-            boards=boards, panels=panels,
-        )  # fmt: skip
-        lobbies = Lobbies(
-            client=client, games=games, lobby=lobby, catalog=catalog, router=router, outbox=outbox,
-            notify=notify, audiences=audiences, boards=boards, cards=cards, places=places,
-        )  # fmt: skip
-        typed = TypedAnswers(
-            games=games, storage=storage, catalog=catalog, router=router, audiences=audiences, plays=plays
+        table = _table(
+            self, services, storage, catalog, router, outbox, shown, notify, audiences, self.drawing
         )
-        reminders = Reminders(
-            client=client, games=games, storage=storage, catalog=catalog, router=router, notify=notify,
-            audiences=audiences, panels=panels,
-        )  # fmt: skip
         self.computers = computers = Computers(
             games=games,
             storage=storage,
             catalog=catalog,
-            plays=plays,
+            plays=table.plays,
             pause=self.settings.computer_pause,
             minds=Minds(self.settings.computer_workers),
             # Once a computer's move ends, the scheduler looks at what is due again (it is built
@@ -322,7 +331,7 @@ class QuetBot(commands.Bot):
             storage,
             games,
             services.lobby,
-            plays,
+            table.plays,
             outbox,
             computers=computers,
             ready=self.wait_until_ready,
@@ -330,13 +339,9 @@ class QuetBot(commands.Bot):
             holder=holder,
             changes=changes,
         )
-        router.on_click(ANY_GAME, "mine", panels.on_mine)
-
-        _carry(outbox, places, boards, cards, panels, lobbies, reminders)
-
         deps = Deps.of(self, services, storage, catalog, router, outbox, shown, notify, audiences)
-        self.tools = tools = Tools(deps, boards, panels, plays, lobbies, places)
-        self.cards = cards
+        self.tools = tools = Tools(deps, table.boards, table.panels, table.plays, table.lobbies, table.places)
+        self.cards = table.cards
         metrics.declare_games(GAMES)
         for spec in GAMES.values():
             catalog.add(GameKind.of(spec))
@@ -345,8 +350,8 @@ class QuetBot(commands.Bot):
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(audiences.seen, "on_interaction")
         self.add_listener(router.on_interaction, "on_interaction")
-        self.add_listener(typed.on_message, "on_message")
-        self.add_listener(panels.on_message, "on_message")
+        self.add_listener(table.typed.on_message, "on_message")
+        self.add_listener(table.panels.on_message, "on_message")
         await self.tree.set_translator(CommandTranslator())
         await self.sync_commands()
         outbox.start()

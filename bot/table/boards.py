@@ -31,7 +31,7 @@ from bot.table.components import mine_button, rematch_button, rules_button
 from bot.table.drawing import Drawing
 from bot.table.effects import Announce, Start, Strip
 from bot.table.notify import Notify
-from bot.table.outbox import Context, Done, nonce_of
+from bot.table.outbox import Context, Done, Outbox, nonce_of
 from bot.table.present import News, TableInfo
 from bot.table.replies import NO_PINGS, fit, original_answer
 from bot.table.routing import Router
@@ -128,6 +128,11 @@ class Boards:
         except discord.NotFound:
             pass
         self.shown.bare(message_id)
+
+    def carries(self, outbox: Outbox) -> None:
+        """(Announcements are carried by the cards, which follow them: see `Cards.carries`.)"""
+        outbox.carry(Start, self.carry_start)
+        outbox.carry(Strip, self.carry_strip)
 
     async def carry_strip(self, item: OutboxItem, effect: Strip, context: Context) -> Done:
         await self.strip(effect.channel_id, effect.message_id)

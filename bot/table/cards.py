@@ -30,9 +30,9 @@ from bot.storage import OutboxItem
 from bot.table.boards import TOKEN_LIFETIME, Boards
 from bot.table.catalog import Catalog
 from bot.table.components import Control, button, rematch_button, rules_button
-from bot.table.effects import Card, Lobby, PostCard
+from bot.table.effects import Announce, Card, Lobby, PostCard
 from bot.table.ids import custom_id
-from bot.table.outbox import Carrier, Context, Done, E
+from bot.table.outbox import Carrier, Context, Done, E, Outbox
 from bot.table.present import whose_move
 from bot.table.replies import NO_PINGS, answer_webhook, fit, mention, original_answer
 from bot.table.routing import Router
@@ -191,6 +191,12 @@ class Cards:
         finally:
             if not game.row.live:
                 self._forget(game.id)
+
+    def carries(self, outbox: Outbox) -> None:
+        outbox.carry(Announce, self.following(self.boards.carry_announce))  # the board, then the card
+        outbox.carry(Card, self.carry_card)
+        outbox.carry(Lobby, self.carry_card)
+        outbox.carry(PostCard, self.carry_post)
 
     async def carry_post(self, item: OutboxItem, effect: PostCard, context: Context) -> Done:
         """The lobby's card: the answer to the command that opened it (its id handed over by that

@@ -19,6 +19,8 @@ class GameKind(Generic[S, V, M]):
     """One hosted game, generic in its state, view and move, as the table uses its spec."""
 
     rules: GameRules[S, V, M]  # the game's rules module (cogs/<name>/rules.py), checked by the registry
+    name: str  # the rules' NAME (its commands' group, its key in the catalog)
+    title: str  # the rules' TITLE
     present: Presenter[V]
     private: PrivatePresenter[V] | None = None  # games with secrets only
     player: Player | None = None
@@ -30,6 +32,8 @@ class GameKind(Generic[S, V, M]):
         """What the table uses of a game's spec."""
         return cls(
             rules=spec.rules,
+            name=spec.name,
+            title=spec.title,
             present=spec.present,
             private=spec.private,
             player=spec.player,
@@ -40,14 +44,6 @@ class GameKind(Generic[S, V, M]):
     def rules_text(self, lang: Lang = ENGLISH) -> str:
         """The rules as /game rules and the Rules button give them, in ``lang``."""
         return lang.t(self.rules_body)
-
-    @property
-    def name(self) -> str:
-        return self.rules.NAME
-
-    @property
-    def title(self) -> str:
-        return self.rules.TITLE
 
     @property
     def secret(self) -> bool:

@@ -349,6 +349,10 @@ class Lobbies:
 
     # ---- carrying out -------------------------------------------------------------------------------
 
+    def carries(self, outbox: Outbox) -> None:
+        outbox.carry(Closed, self.carry_closed)
+        outbox.carry(Expired, self.carry_expired)
+
     async def carry_closed(self, item: OutboxItem, effect: Closed, context: Context) -> Done:
         """A cancelled game: the lobby message says so, and the board loses its controls."""
         game = await self.games.get(item.game_id)

@@ -26,7 +26,7 @@ from bot.table.components import mute_button
 from bot.table.effects import DmClosed, Nudge, Remind, RemindDm
 from bot.table.ids import ComponentId
 from bot.table.notify import Notify, jump_link, your_move
-from bot.table.outbox import Context, Done, nonce_of
+from bot.table.outbox import Context, Done, Outbox, nonce_of
 from bot.table.panels import CANNOT_DM, Panels
 from bot.table.replies import NO_PINGS, PING_USERS, mention, reply_private
 from bot.table.routing import ANY_GAME, Router
@@ -47,6 +47,11 @@ class Reminders:
 
     def __post_init__(self) -> None:
         self.router.on_click(ANY_GAME, "mute", self.on_mute)
+
+    def carries(self, outbox: Outbox) -> None:
+        outbox.carry(Remind, self.carry_remind)
+        outbox.carry(RemindDm, self.carry_remind_dm)
+        outbox.carry(Nudge, self.carry_nudge)
 
     async def carry_remind(self, item: OutboxItem, effect: Remind, context: Context) -> Done:
         """The reminder in the game's channel (for a player who chose mentions, or DMs they cannot

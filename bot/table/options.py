@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType as OptionType
 
 from bot.errors import BadInput, Namer
-from bot.i18n import Lang
+from bot.i18n import N_, Lang
 from bot.i18n.commands import COMMAND_NAME, OPTION_NAME, valid_name
 from bot.inputs import excerpt, is_ascii_digits
 from bot.jsontypes import JSON, JSONMap
@@ -34,6 +34,19 @@ _SNOWFLAKES = {
     OptionType.channel: "channels",
     OptionType.role: "roles",
     OptionType.attachment: "attachments",
+}
+
+
+# What is wrong with a command's options as a whole, in a sentence naming the command and the option.
+_COMMAND_PROBLEMS = {
+    "missing": N_(
+        "The command {command} needs the option {option}. Type / and choose the command from "
+        "the list again, with every option."
+    ),
+    "unknown": N_(
+        "The command {command} has no option {option} (your Discord may show an old version "
+        "of it). Type / and choose the command from the list again."
+    ),
 }
 
 
@@ -64,20 +77,8 @@ class BadOption(BadInput):
         command = "/" + " ".join(_shown(lang, COMMAND_NAME, part) for part in self.command.split())
         option = f"`{_shown(lang, OPTION_NAME, self.option)}`"
         again = lang.t("Type / and choose the command from the list again.")
-        if self.problem == "missing":
-            return lang.t(
-                "The command {command} needs the option {option}. Type / and choose the command from "
-                "the list again, with every option.",
-                command=command,
-                option=option,
-            )
-        if self.problem == "unknown":
-            return lang.t(
-                "The command {command} has no option {option} (your Discord may show an old version "
-                "of it). Type / and choose the command from the list again.",
-                command=command,
-                option=option,
-            )
+        if self.problem in _COMMAND_PROBLEMS:
+            return lang.t(_COMMAND_PROBLEMS[self.problem], command=command, option=option)
         if self.problem == "twice":
             return lang.t("The option {option} arrived twice.", option=option) + " " + again
         if self.problem == "malformed":

@@ -31,7 +31,7 @@ from bot.table.catalog import Catalog, SomeKind
 from bot.table.effects import DmClosed, Panel, Refresh
 from bot.table.ids import ComponentId
 from bot.table.notify import Notify, jump_link, your_move
-from bot.table.outbox import Context, Done, nonce_of
+from bot.table.outbox import Context, Done, Outbox, nonce_of
 from bot.table.replies import NO_PINGS, PING_USERS, fit, mention, reply_private
 from bot.table.routing import Router
 from bot.table.shown import Shown
@@ -169,6 +169,11 @@ class Panels:
         await self.show(interaction, game)
 
     # ---- carrying out ---------------------------------------------------------------------------
+
+    def carries(self, outbox: Outbox) -> None:
+        outbox.carry(Panel, self.carry_panel)
+        outbox.carry(Refresh, self.carry_refresh)
+        outbox.carry(DmClosed, self.carry_dm_closed)
 
     async def carry_panel(self, item: OutboxItem, effect: Panel, context: Context) -> Done:
         """Show a player their panel, with an optional note at its top: the DM panel edited in place,

@@ -26,7 +26,7 @@ from bot.service import Games, Loaded
 from bot.storage import OutboxItem, Storage
 from bot.table.catalog import Catalog
 from bot.table.effects import Thread
-from bot.table.outbox import Context, Done
+from bot.table.outbox import Context, Done, Outbox
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +96,9 @@ class Places:
         return "thread"
 
     # ---- carrying out -------------------------------------------------------------------------------
+
+    def carries(self, outbox: Outbox) -> None:
+        outbox.carry(Thread, self.carry_thread)
 
     async def carry_thread(self, item: OutboxItem, effect: Thread, context: Context) -> Done:
         """Start the game's thread from its lobby card and add the players; in place when not
