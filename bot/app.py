@@ -150,7 +150,10 @@ def _table(
         client=client, games=games, storage=storage, catalog=catalog, router=router, notify=notify,
         audiences=audiences, panels=panels,
     )  # fmt: skip
+    # The table's own buttons on every game (the lobby's are routed by the lobbies, each game's by its cog).
     router.on_click(ANY_GAME, "mine", panels.on_mine)
+    router.on_click(ANY_GAME, "mute", reminders.on_mute)
+    router.on_click(ANY_GAME, "typed", typed.on_choose)
     for carrying in (places, boards, cards, panels, lobbies, reminders):
         carrying.carries(outbox)
     return Table(places, boards, cards, panels, plays, lobbies, typed, reminders)
@@ -339,7 +342,11 @@ class QuetBot(commands.Bot):
             holder=holder,
             changes=changes,
         )
-        deps = Deps.of(self, services, storage, catalog, router, outbox, shown, notify, audiences)
+        deps = Deps(
+            client=self, games=games, finder=services.finder, lobby=services.lobby, moves=services.moves,
+            history=services.history, storage=storage, catalog=catalog, router=router, outbox=outbox,
+            shown=shown, notify=notify, audiences=audiences,
+        )  # fmt: skip
         self.tools = tools = Tools(deps, table.boards, table.panels, table.plays, table.lobbies, table.places)
         self.cards = table.cards
         metrics.declare_games(GAMES)

@@ -29,7 +29,7 @@ from bot.table.notify import Notify, jump_link, your_move
 from bot.table.outbox import Context, Done, Outbox, nonce_of
 from bot.table.panels import CANNOT_DM, Panels
 from bot.table.replies import NO_PINGS, PING_USERS, mention, reply_private
-from bot.table.routing import ANY_GAME, Router
+from bot.table.routing import Router
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +44,6 @@ class Reminders:
     notify: Notify
     audiences: Audiences
     panels: Panels
-
-    def __post_init__(self) -> None:
-        self.router.on_click(ANY_GAME, "mute", self.on_mute)
 
     def carries(self, outbox: Outbox) -> None:
         outbox.carry(Remind, self.carry_remind)

@@ -23,7 +23,7 @@ from bot.table.components import button
 from bot.table.ids import ComponentId, custom_id
 from bot.table.play import Plays
 from bot.table.replies import APOLOGY, NO_PINGS, error_text, fit
-from bot.table.routing import ANY_GAME, Router
+from bot.table.routing import Router
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +38,6 @@ class TypedAnswers:
     router: Router
     audiences: Audiences
     plays: Plays
-
-    def __post_init__(self) -> None:
-        self.router.on_click(ANY_GAME, "typed", self.on_choose)
 
     async def on_message(self, message: discord.Message) -> None:
         """The client's listener for messages: only DMs from people are read."""
