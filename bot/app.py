@@ -175,6 +175,8 @@ class QuetBot(commands.Bot):
     tools: Tools
 
     def __init__(self, settings: Settings, **client_options: Any) -> None:
+        """``client_options``: more of discord.py's client options, passed on as they are (a sharded
+        bot's shards among them, which the plain client's typed options do not name)."""
         intents = discord.Intents.none()
         intents.guilds = True  # channel and thread events
         intents.dm_messages = True  # typed answers in DMs (DM content needs no privileged intent)

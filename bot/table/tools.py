@@ -106,7 +106,8 @@ class Tools:
     async def caller_view(self, interaction: discord.Interaction, kind: str) -> tuple[Any, int] | None:
         """For autocomplete: the caller's own view of the started game of ``kind`` in this channel,
         and their seat; None when there is none (autocomplete then offers nothing). The game comes
-        from the service's cache, parsed once, not on every keystroke."""
+        from the service's cache, parsed once, not on every keystroke. (The view is of the game the
+        command names by ``kind``: its type is that game's, which a name cannot tell the checker.)"""
         game = await self._started(interaction, kind)
         seat = None if game is None else game.row.seat_of(interaction.user.id)
         if game is None or seat is None:
