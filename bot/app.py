@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import hashlib
 import json
 import logging
 import socket
-from collections.abc import Callable
-from typing import Any, cast
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypedDict, TypeVar, Unpack, cast
 
 import discord
 from discord.ext import commands
+from discord.http import Route
 
 from bot import metrics
 from bot.clock import Clock
@@ -26,7 +29,6 @@ from bot.registry import GAMES, RULES, SCORE_RANKED
 from bot.scheduler import Scheduler
 from bot.service import Changes, Games, Services
 from bot.storage import OutboxItem, Storage
-from bot.table import effects
 from bot.table.boards import Boards
 from bot.table.cards import Cards
 from bot.table.catalog import Catalog, GameKind
@@ -48,6 +50,9 @@ from bot.table.tools import Tools
 from bot.table.typed import TypedAnswers
 from cogs.game import GameAdmin
 
+if TYPE_CHECKING:  # (discord.py's payload types are for the type checker only)
+    from discord.types.interactions import Interaction as InteractionPayload
+
 log = logging.getLogger(__name__)
 
 RESTARTING = N_("The bot is restarting; try again in a moment.")
@@ -55,33 +60,6 @@ RESTARTING = N_("The bot is restarting; try again in a moment.")
 # for closing the gateway and the database.
 CLOSING_RESERVE = 1.5
 OUTBOX_RESERVE = 1.5
-
-
-def _carry(
-    outbox: Outbox,
-    places: Places,
-    boards: Boards,
-    cards: Cards,
-    panels: Panels,
-    lobbies: Lobbies,
-    reminders: Reminders,
-) -> None:
-    """Which object carries out each kind of outbox effect (typed: mypy checks each pair)."""
-    outbox.carry(effects.Thread, places.carry_thread)
-    outbox.carry(effects.Announce, cards.following(boards.carry_announce))
-    outbox.carry(effects.Start, boards.carry_start)
-    outbox.carry(effects.Card, cards.carry_card)
-    outbox.carry(effects.Lobby, cards.carry_card)
-    outbox.carry(effects.PostCard, cards.carry_post)
-    outbox.carry(effects.Strip, boards.carry_strip)
-    outbox.carry(effects.Panel, panels.carry_panel)
-    outbox.carry(effects.Refresh, panels.carry_refresh)
-    outbox.carry(effects.DmClosed, panels.carry_dm_closed)
-    outbox.carry(effects.Closed, lobbies.carry_closed)
-    outbox.carry(effects.Expired, lobbies.carry_expired)
-    outbox.carry(effects.Remind, reminders.carry_remind)
-    outbox.carry(effects.RemindDm, reminders.carry_remind_dm)
-    outbox.carry(effects.Nudge, reminders.carry_nudge)
 
 
 def _recorder(games: Games) -> Callable[[OutboxItem, Done], None]:
@@ -100,6 +78,94 @@ def _recorder(games: Games) -> Callable[[OutboxItem, Done], None]:
     return recorded
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _counting(
+    request: Callable[Concatenate[Route, P], Coroutine[object, object, R]],
+) -> Callable[Concatenate[Route, P], Coroutine[object, object, R]]:
+    """``request`` (discord.py's HTTP client's), each call counted by its route (`metrics.ROUTE`)."""
+
+    async def counted(route: Route, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        metrics.ROUTE.set(f"{route.method} {route.path}")
+        return await request(route, *args, **kwargs)
+
+    return counted
+
+
+@dataclass(frozen=True)
+class Table:
+    """The table's objects: they carry out the outbox's effects and answer people."""
+
+    places: Places
+    boards: Boards
+    cards: Cards
+    panels: Panels
+    plays: Plays
+    lobbies: Lobbies
+    typed: TypedAnswers
+    reminders: Reminders
+
+
+def _table(
+    client: discord.Client,
+    services: Services,
+    storage: Storage,
+    catalog: Catalog,
+    router: Router,
+    outbox: Outbox,
+    shown: Shown,
+    notify: Notify,
+    audiences: Audiences,
+    drawing: Drawing,
+) -> Table:
+    """Each table object, given what it uses (by name); each carries out its own effects."""
+    games, history, lobby, moves = services.games, services.history, services.lobby, services.moves
+    places = Places(client=client, games=games, storage=storage, catalog=catalog)
+    boards = Boards(
+        client=client, games=games, history=history, catalog=catalog, router=router, shown=shown,
+        notify=notify, audiences=audiences, places=places, drawing=drawing,
+    )  # fmt: skip
+    cards = Cards(
+        client=client, games=games, catalog=catalog, router=router, audiences=audiences, boards=boards,
+        places=places,
+    )  # fmt: skip
+    panels = Panels(
+        client=client, games=games, catalog=catalog, router=router, shown=shown, notify=notify,
+        audiences=audiences, boards=boards,
+    )  # fmt: skip
+    plays = Plays(
+        moves=moves, catalog=catalog, outbox=outbox, shown=shown, notify=notify, audiences=audiences,
+        boards=boards, panels=panels,
+    )  # fmt: skip
+    lobbies = Lobbies(
+        client=client, games=games, lobby=lobby, catalog=catalog, router=router, outbox=outbox,
+        notify=notify, audiences=audiences, boards=boards, cards=cards, places=places,
+    )  # fmt: skip
+    typed = TypedAnswers(
+        games=games, storage=storage, catalog=catalog, router=router, audiences=audiences, plays=plays
+    )
+    reminders = Reminders(
+        client=client, games=games, storage=storage, catalog=catalog, router=router, notify=notify,
+        audiences=audiences, panels=panels,
+    )  # fmt: skip
+    # The table's own buttons on every game (the lobby's are routed by the lobbies, each game's by its cog).
+    router.on_click(ANY_GAME, "mine", panels.on_mine)
+    router.on_click(ANY_GAME, "mute", reminders.on_mute)
+    router.on_click(ANY_GAME, "typed", typed.on_choose)
+    for carrying in (places, boards, cards, panels, lobbies, reminders):
+        carrying.carries(outbox)
+    return Table(places, boards, cards, panels, plays, lobbies, typed, reminders)
+
+
+class TaskOptions(TypedDict, total=False):
+    """What asyncio hands a task factory besides the coroutine."""
+
+    name: str | None
+    context: contextvars.Context | None
+
+
 class QuetBot(commands.Bot):
     storage: Storage
     audiences: Audiences
@@ -109,6 +175,8 @@ class QuetBot(commands.Bot):
     tools: Tools
 
     def __init__(self, settings: Settings, **client_options: Any) -> None:
+        """``client_options``: more of discord.py's client options, passed on as they are (a sharded
+        bot's shards among them, which the plain client's typed options do not name)."""
         intents = discord.Intents.none()
         intents.guilds = True  # channel and thread events
         intents.dm_messages = True  # typed answers in DMs (DM content needs no privileged intent)
@@ -128,7 +196,7 @@ class QuetBot(commands.Bot):
         # A graceful stop has begun (`shutdown`): interactions are answered "restarting".
         self.stopping = False
         # The handlers (tasks) of the interactions received and not yet finished.
-        self.inflight: set[asyncio.Task[Any]] = set()
+        self.inflight: set[asyncio.Task[object]] = set()
         self._received: discord.Interaction | None = None
         self._watch_interactions()
         self._watch_requests()
@@ -142,7 +210,7 @@ class QuetBot(commands.Bot):
         parsers = self._connection.parsers
         received = parsers["INTERACTION_CREATE"]
 
-        def parse(data: Any) -> None:
+        def parse(data: InteractionPayload) -> None:
             kind = metrics.INTERACTION_KINDS.get(data.get("type"), "other")
             if self.stopping:
                 self._refuse(data, kind)
@@ -150,13 +218,18 @@ class QuetBot(commands.Bot):
             # discord.py schedules the handlers, each a task, then dispatches the event: the tasks
             # created meanwhile are this interaction's (caught by a task factory set only meanwhile).
             loop = asyncio.get_running_loop()
-            handlers: list[asyncio.Task[Any]] = []
+            handlers: list[asyncio.Task[object]] = []
             factory = loop.get_task_factory()
 
-            def catch(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
-                made = factory(loop, coro, **kwargs) if factory is not None else None
+            def catch(
+                loop: asyncio.AbstractEventLoop,
+                coro: Coroutine[object, object, object],
+                **kwargs: Unpack[TaskOptions],
+            ) -> asyncio.Task[object]:
+                # (Python 3.12 and later hand a factory the task's name and context too.)
+                made = factory(loop, coro, **kwargs) if factory is not None else None  # type: ignore[misc]
                 task = (
-                    cast("asyncio.Task[Any]", made)
+                    cast("asyncio.Task[object]", made)
                     if made is not None
                     else asyncio.Task(coro, loop=loop, **kwargs)
                 )
@@ -175,7 +248,7 @@ class QuetBot(commands.Bot):
         parsers["INTERACTION_CREATE"] = parse
 
     def _follow(
-        self, handlers: list[asyncio.Task[Any]], kind: str, interaction: discord.Interaction | None
+        self, handlers: list[asyncio.Task[object]], kind: str, interaction: discord.Interaction | None
     ) -> None:
         left = len(handlers)
 
@@ -187,7 +260,7 @@ class QuetBot(commands.Bot):
                 )
             metrics.INTERACTIONS.labels(kind, outcome).inc()
 
-        def done(task: asyncio.Task[Any]) -> None:
+        def done(task: asyncio.Task[object]) -> None:
             nonlocal left
             self.inflight.discard(task)
             left -= 1
@@ -200,7 +273,7 @@ class QuetBot(commands.Bot):
             self.inflight.add(task)
             task.add_done_callback(done)
 
-    def _refuse(self, data: Any, kind: str) -> None:
+    def _refuse(self, data: InteractionPayload, kind: str) -> None:
         interaction = discord.Interaction(data=data, state=self._connection)
 
         async def refuse() -> None:
@@ -219,13 +292,8 @@ class QuetBot(commands.Bot):
 
     def _watch_requests(self) -> None:
         """Each request to Discord is counted by its route (see `metrics.http_trace`)."""
-        request = self.http.request
-
-        async def counted(route: Any, *args: Any, **kwargs: Any) -> Any:
-            metrics.ROUTE.set(f"{route.method} {route.path}")
-            return await request(route, *args, **kwargs)
-
-        self.http.request = counted  # type: ignore[method-assign]
+        # (The wrapper takes the route positionally only, as discord.py always passes it.)
+        self.http.request = _counting(self.http.request)  # type: ignore[method-assign,assignment]
 
     async def setup_hook(self) -> None:
         self.storage = storage = await Storage.open(self.settings.db_path, score_ranked=SCORE_RANKED)
@@ -241,29 +309,34 @@ class QuetBot(commands.Bot):
         # a restart, so a restarted process takes back what it held at once (others wait for the
         # claim to expire).
         holder = self.settings.instance or f"{socket.gethostname()}:{self.settings.shard_label}"
-        self.outbox = outbox = Outbox(storage, clock, holder=holder if shared else None)
+        self.outbox = outbox = Outbox(
+            storage, clock, holder=holder if shared else None, on_completed=_recorder(games)
+        )
         self.notify = notify = Notify(storage)
         await notify.load()
         self.audiences = audiences = Audiences(storage, shared=self.settings.shares_database)
-        deps = Deps.of(self, services, storage, catalog, router, outbox, Shown(), notify, audiences)
-        places = Places(deps)
+        shown = Shown()
         renders = [spec.present.render for spec in GAMES.values()]  # boards are drawn in worker processes
         self.drawing = Drawing(self.settings.draw_workers, warm=renders)
-        boards = Boards(deps, places, self.drawing)
-        cards = Cards(deps, boards, places)
-        panels = Panels(deps, boards)
-        plays = Plays(deps, boards, panels)
-        lobbies = Lobbies(deps, boards, cards, places)
-        typed = TypedAnswers(deps, plays)
-        reminders = Reminders(deps, panels)
+        table = _table(
+            self, services, storage, catalog, router, outbox, shown, notify, audiences, self.drawing
+        )
         self.computers = computers = Computers(
-            deps, plays, pause=self.settings.computer_pause, minds=Minds(self.settings.computer_workers)
+            games=games,
+            storage=storage,
+            catalog=catalog,
+            plays=table.plays,
+            pause=self.settings.computer_pause,
+            minds=Minds(self.settings.computer_workers),
+            # Once a computer's move ends, the scheduler looks at what is due again (it is built
+            # next, with the computers).
+            on_finished=lambda: self.scheduler.poke(),
         )
         self.scheduler = Scheduler(
             storage,
             games,
             services.lobby,
-            plays,
+            table.plays,
             outbox,
             computers=computers,
             ready=self.wait_until_ready,
@@ -271,14 +344,13 @@ class QuetBot(commands.Bot):
             holder=holder,
             changes=changes,
         )
-        computers.on_finished = self.scheduler.poke
-        router.on_click(ANY_GAME, "mine", panels.on_mine)
-
-        _carry(outbox, places, boards, cards, panels, lobbies, reminders)
-        outbox.on_completed = _recorder(games)
-
-        self.tools = tools = Tools(deps, boards, panels, plays, lobbies, places)
-        self.cards = cards
+        deps = Deps(
+            client=self, games=games, finder=services.finder, lobby=services.lobby, moves=services.moves,
+            history=services.history, storage=storage, catalog=catalog, router=router, outbox=outbox,
+            shown=shown, notify=notify, audiences=audiences,
+        )  # fmt: skip
+        self.tools = tools = Tools(deps, table.boards, table.panels, table.plays, table.lobbies, table.places)
+        self.cards = table.cards
         metrics.declare_games(GAMES)
         for spec in GAMES.values():
             catalog.add(GameKind.of(spec))
@@ -287,8 +359,8 @@ class QuetBot(commands.Bot):
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(audiences.seen, "on_interaction")
         self.add_listener(router.on_interaction, "on_interaction")
-        self.add_listener(typed.on_message, "on_message")
-        self.add_listener(panels.on_message, "on_message")
+        self.add_listener(table.typed.on_message, "on_message")
+        self.add_listener(table.panels.on_message, "on_message")
         await self.tree.set_translator(CommandTranslator())
         await self.sync_commands()
         outbox.start()
@@ -296,10 +368,10 @@ class QuetBot(commands.Bot):
         if shared:  # a choice made through another process is followed within seconds
             notify.follow()
 
-    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+    def dispatch(self, event_name: str, /, *args: object, **kwargs: object) -> None:
         # Each interaction's locales are known before any handler of it runs (a listener runs later,
         # in a task of its own, after the command's): what answers it speaks the right language.
-        if event_name == "interaction" and args:
+        if event_name == "interaction" and args and isinstance(args[0], discord.Interaction):
             self._received = args[0]
             if getattr(self, "audiences", None) is not None:
                 self.audiences.note(args[0])

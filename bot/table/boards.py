@@ -13,7 +13,6 @@ import io
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 from discord.http import Route, handle_message_parameters
@@ -21,17 +20,22 @@ from discord.utils import MISSING
 
 from bot import metrics
 from bot.i18n import N_, Lang
-from bot.i18n.audience import reader
-from bot.service import History, Loaded, Step
+from bot.i18n.audience import Audiences, reader
+from bot.jsontypes import JSONObject
+from bot.rules.base import M, S
+from bot.service import Games, Histories, History, Loaded, Step
+from bot.spec import V
 from bot.storage import OutboxItem
-from bot.table.catalog import GameKind
+from bot.table.catalog import Catalog, GameKind
 from bot.table.components import mine_button, rematch_button, rules_button
-from bot.table.deps import Deps
 from bot.table.drawing import Drawing
 from bot.table.effects import Announce, Start, Strip
-from bot.table.outbox import Context, Done, nonce_of
+from bot.table.notify import Notify
+from bot.table.outbox import Context, Done, Outbox, nonce_of
 from bot.table.present import News, TableInfo
 from bot.table.replies import NO_PINGS, fit, original_answer
+from bot.table.routing import Router
+from bot.table.shown import Shown
 from bot.table.threads import IN_PLACE_NOTES, Places
 
 log = logging.getLogger(__name__)
@@ -42,22 +46,25 @@ LATE_NOTE = N_("✅ Your move is saved. Its board is in the channel.")
 
 @dataclass(frozen=True)
 class Boards:
-    deps: Deps
+    client: discord.Client
+    games: Games
+    history: Histories
+    catalog: Catalog
+    router: Router
+    shown: Shown
+    notify: Notify
+    audiences: Audiences
     places: Places
     drawing: Drawing = field(default_factory=lambda: Drawing(0))  # where images are drawn
 
     # ---- building -------------------------------------------------------------------------------
 
-    async def image(self, kind: GameKind, view: Any, table: TableInfo) -> discord.File:
-        with metrics.render_timer(table.kind):
-            png = await self.drawing.draw(kind.present.render, view, table)
-        return discord.File(
-            io.BytesIO(png),
-            filename=f"{table.kind}-{table.game_id}-{table.version}.png",
-            description=kind.present.alt_text(view, table)[:1024],
-        )
+    async def image(self, kind: GameKind[S, V, M], view: V, table: TableInfo) -> discord.File:
+        return await board_file(self.drawing, kind, view, table)
 
-    def text(self, kind: GameKind, view: Any, table: TableInfo, headline: str, *, status: bool = True) -> str:
+    def text(
+        self, kind: GameKind[S, V, M], view: V, table: TableInfo, headline: str, *, status: bool = True
+    ) -> str:
         lines = [table.heading]
         if headline:
             lines.append(headline)
@@ -67,19 +74,19 @@ class Boards:
 
     async def payload(
         self,
-        kind: GameKind,
-        view: Any,
+        kind: GameKind[S, V, M],
+        view: V,
         table: TableInfo,
         headline: str,
         *,
         image: bool = True,
         first: bool = False,
-    ) -> dict[str, Any]:
+    ) -> JSONObject:
         """The board post: text, image and (for the current version of a live game) controls; the
         ``first`` board of a game also has the Rules button."""
-        payload: dict[str, Any] = {
+        payload: JSONObject = {
             "content": self.text(kind, view, table, headline),
-            "allowed_mentions": self.deps.notify.pinged(table.seats[s] for s in table.waiting),
+            "allowed_mentions": self.notify.pinged(table.seats[s] for s in table.waiting),
         }
         if image:
             payload["file"] = await self.image(kind, view, table)
@@ -94,12 +101,12 @@ class Boards:
         if table.current and table.status == "finished":
             items.append(rematch_button(table.game_id, lang))
         if items:
-            payload["view"] = self.deps.router.view(items)
+            payload["view"] = self.router.view(items)
         return payload
 
-    async def status_payload(self, game: Loaded, lang: Lang) -> dict[str, Any]:
+    async def status_payload(self, game: Loaded, lang: Lang) -> JSONObject:
         """The latest board, for /game status (no controls, no pings), for a reader of ``lang``."""
-        kind = self.deps.catalog.get(game.row.kind)
+        kind = self.catalog.get(game.row.kind)
         payload = await self.payload(kind, game.view(None), kind.table(game).speaking(lang), "")
         payload.pop("view", None)
         payload["allowed_mentions"] = NO_PINGS
@@ -109,18 +116,23 @@ class Boards:
 
     async def strip(self, channel_id: int, message_id: int) -> None:
         """Take the controls off a message (a 404 means it is gone: nothing to take off)."""
-        if not self.deps.shown.has_controls(message_id):
+        if not self.shown.has_controls(message_id):
             return
         path = "/channels/{channel_id}/messages/{message_id}"
         route = Route("PATCH", path, channel_id=channel_id, message_id=message_id)
         try:
             # The raw request: the edited message that comes back is not needed, so not parsed.
             await self.places.call(
-                channel_id, lambda: self.deps.client.http.request(route, json={"components": []})
+                channel_id, lambda: self.client.http.request(route, json={"components": []})
             )
         except discord.NotFound:
             pass
-        self.deps.shown.bare(message_id)
+        self.shown.bare(message_id)
+
+    def carries(self, outbox: Outbox) -> None:
+        """(Announcements are carried by the cards, which follow them: see `Cards.carries`.)"""
+        outbox.carry(Start, self.carry_start)
+        outbox.carry(Strip, self.carry_strip)
 
     async def carry_strip(self, item: OutboxItem, effect: Strip, context: Context) -> Done:
         await self.strip(effect.channel_id, effect.message_id)
@@ -128,8 +140,8 @@ class Boards:
 
     async def carry_announce(self, item: OutboxItem, effect: Announce, context: Context) -> Done:
         """Tell the game's channel about one move: a new board, or a line of text for a quiet move."""
-        game = await self.deps.games.get(item.game_id)
-        kind = self.deps.catalog.get(game.row.kind)
+        game = await self.games.get(item.game_id)
+        kind = self.catalog.get(game.row.kind)
         version = effect.version
         result = context.result
         history: History | None = None
@@ -139,14 +151,14 @@ class Boards:
             if result.after.row.version != game.row.version:
                 table = kind.table(game, result.after.state, version=version)
         else:  # after a restart: the move that made the version, replayed from the log
-            history = await self.deps.history.history(game.id, until=version)
+            history = await self.history.history(game.id, until=version)
             step = history.step(version)
             table = kind.table(game, step.after, version=version)
             news = self._news(kind, step)
-        table = table.speaking(await self.deps.audiences.server(game.row.guild_id))
+        table = table.speaking(await self.audiences.server(game.row.guild_id))
         headline = kind.present.headline(news, table)
         place = game.row.place_id
-        channel = self.deps.client.get_partial_messageable(place, guild_id=game.row.guild_id)
+        channel = self.client.get_partial_messageable(place, guild_id=game.row.guild_id)
         if kind.present.quiet(news):
             await self._quiet(game, kind, news, table, headline, item, context, history)
             return Done()
@@ -158,14 +170,14 @@ class Boards:
         )
         message_id = await self._send(item, context, channel, payload)
         if message_id is not None:
-            self.deps.shown.posted(message_id, self.text(kind, news.after, table, headline, status=False))
+            self.shown.posted(message_id, self.text(kind, news.after, table, headline, status=False))
         return Done(board_message_id=message_id)
 
     async def _quiet(
         self,
         game: Loaded,
-        kind: GameKind,
-        news: News[Any],
+        kind: GameKind[S, V, M],
+        news: News[V],
         table: TableInfo,
         headline: str,
         item: OutboxItem,
@@ -177,7 +189,7 @@ class Boards:
         place, board = game.row.place_id, game.row.board_message_id
         status = kind.present.status(news.after, table)
         if board is None:
-            channel = self.deps.client.get_partial_messageable(place, guild_id=game.row.guild_id)
+            channel = self.client.get_partial_messageable(place, guild_id=game.row.guild_id)
             text = fit(
                 table.lang.t(
                     "**{title}** · game #{game_id}: {headline}",
@@ -189,20 +201,22 @@ class Boards:
             )
             await self._send(item, context, channel, {"content": text, "allowed_mentions": NO_PINGS})
             return
-        above = self.deps.shown.above(board)
+        above = self.shown.above(board)
         if above is None:  # posted before a restart, or by another process: rebuilt from the log
             if history is None:
-                history = await self.deps.history.history(game.id, until=table.version)
+                history = await self.history.history(game.id, until=table.version)
             above = self._shown_above(game, kind, history, table.version - 1, table.lang)
         path = "/channels/{channel_id}/messages/{message_id}"
         route = Route("PATCH", path, channel_id=place, message_id=board)
         body = {"content": fit(f"{above}\n{headline}\n{status}"), "allowed_mentions": {"parse": []}}
         try:
-            await self.places.call(place, lambda: self.deps.client.http.request(route, json=body))
+            await self.places.call(place, lambda: self.client.http.request(route, json=body))
         except discord.NotFound:
             pass  # the board was deleted: the next board shows the game as it is
 
-    def _shown_above(self, game: Loaded, kind: GameKind, history: History, version: int, lang: Lang) -> str:
+    def _shown_above(
+        self, game: Loaded, kind: GameKind[S, V, M], history: History, version: int, lang: Lang
+    ) -> str:
         """The text above the status line of the board the game's place shows at ``version``: that
         of the last move before it that was not quiet, else that of the first board. Rebuilt from
         the log (the same text whether or not the bot restarted since that board was posted)."""
@@ -216,12 +230,14 @@ class Boards:
         return self.text(kind, view, table, self._first_headline(game, kind, view, table), status=False)
 
     @staticmethod
-    def _news(kind: GameKind, step: Step) -> News[Any]:
+    def _news(kind: GameKind[S, V, M], step: Step) -> News[V]:
         before, after = kind.rules.view_for(step.before, None), kind.rules.view_for(step.after, None)
         return News(step.seat, before, after, step.forfeit)
 
     @staticmethod
-    def _first_headline(game: Loaded, kind: GameKind, view: Any, table: TableInfo, place: str = "") -> str:
+    def _first_headline(
+        game: Loaded, kind: GameKind[S, V, M], view: V, table: TableInfo, place: str = ""
+    ) -> str:
         """What the first board says above its status line: the turn order, the game's own note,
         and (played in place although a thread was wanted, or opened in a thread) why, once."""
         lang = table.lang
@@ -239,28 +255,28 @@ class Boards:
 
     async def carry_start(self, item: OutboxItem, effect: Start, context: Context) -> Done:
         """The first board of a game that has just started."""
-        game = await self.deps.games.get(item.game_id)
-        kind = self.deps.catalog.get(game.row.kind)
+        game = await self.games.get(item.game_id)
+        kind = self.catalog.get(game.row.kind)
         row = game.row
         state = (  # the game's first state (moves were made since): dealt again from its seed
             kind.rules.new_game(len(row.seats), row.options, row.seed)
             if row.version != effect.version
             else game.state
         )
-        lang = await self.deps.audiences.server(game.row.guild_id)
+        lang = await self.audiences.server(game.row.guild_id)
         table = kind.table(game, state, version=effect.version).speaking(lang)
         view = kind.rules.view_for(state, None)
         # (An effect written by a bot that did not keep where the game started says so itself.)
         headline = self._first_headline(game, kind, view, table, effect.place)
-        channel = self.deps.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
+        channel = self.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
         payload = await self.payload(kind, view, table, headline, first=True)
         message_id = await self._send(item, context, channel, payload)
         if message_id is not None:
-            self.deps.shown.posted(message_id, self.text(kind, view, table, headline, status=False))
+            self.shown.posted(message_id, self.text(kind, view, table, headline, status=False))
         return Done(board_message_id=message_id)
 
     async def _send(
-        self, item: OutboxItem, context: Context, channel: discord.PartialMessageable, payload: dict[str, Any]
+        self, item: OutboxItem, context: Context, channel: discord.PartialMessageable, payload: JSONObject
     ) -> int | None:
         """Post ``payload`` once: as the answer to the live interaction the effect came with, else
         found again as that interaction's answer (after a restart), else to the channel."""
@@ -291,13 +307,11 @@ class Boards:
                 return answered
         return await self.post(channel, item, payload)
 
-    async def post(
-        self, channel: discord.PartialMessageable, item: OutboxItem, payload: dict[str, Any]
-    ) -> int:
+    async def post(self, channel: discord.PartialMessageable, item: OutboxItem, payload: JSONObject) -> int:
         """Post to the game's place (opening its thread again if it was archived); the new message's
         id. The raw request: the message that comes back is not parsed (only its id is needed), and
         its controls are routed by custom_id, so no view is stored."""
-        client = self.deps.client
+        client = self.client
 
         async def send() -> int:
             fresh = _fresh(payload)
@@ -317,7 +331,7 @@ class Boards:
     async def _answer_of(self, token: str) -> int | None:
         """The message that answered the interaction with ``token`` with the board (after a restart),
         found as its "@original" message; None when it was not answered so."""
-        message = await original_answer(self.deps.client, token)
+        message = await original_answer(self.client, token)
         if message is None:
             return None
         if message.flags.loading or message.flags.ephemeral:
@@ -325,7 +339,18 @@ class Boards:
         return message.id
 
 
-def _fresh(payload: dict[str, Any]) -> dict[str, Any]:
+async def board_file(drawing: Drawing, kind: GameKind[S, V, M], view: V, table: TableInfo) -> discord.File:
+    """The board's image, drawn by ``drawing``, with its alt text."""
+    with metrics.render_timer(table.kind):
+        png = await drawing.draw(kind.present.render, view, table)
+    return discord.File(
+        io.BytesIO(png),
+        filename=f"{table.kind}-{table.game_id}-{table.version}.png",
+        description=kind.present.alt_text(view, table)[:1024],
+    )
+
+
+def _fresh(payload: JSONObject) -> JSONObject:
     """A payload whose file can be sent again (a File is consumed by a send)."""
     file = payload.get("file")
     if isinstance(file, discord.File):

@@ -15,7 +15,6 @@ import contextlib
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 from discord.http import handle_message_parameters
@@ -23,17 +22,20 @@ from discord.utils import MISSING
 
 from bot import clock
 from bot.i18n import Lang
+from bot.i18n.audience import Audiences
+from bot.jsontypes import JSONObject
 from bot.players.seats import is_computer
-from bot.service import Loaded
+from bot.service import Games, Loaded
 from bot.storage import OutboxItem
 from bot.table.boards import TOKEN_LIFETIME, Boards
-from bot.table.components import button, rematch_button, rules_button
-from bot.table.deps import Deps
-from bot.table.effects import Card, Lobby, PostCard
+from bot.table.catalog import Catalog
+from bot.table.components import Control, button, rematch_button, rules_button
+from bot.table.effects import Announce, Card, Lobby, PostCard
 from bot.table.ids import custom_id
-from bot.table.outbox import Carrier, Context, Done, E
+from bot.table.outbox import Carrier, Context, Done, E, Outbox
 from bot.table.present import whose_move
 from bot.table.replies import NO_PINGS, answer_webhook, fit, mention, original_answer
+from bot.table.routing import Router
 from bot.table.threads import Places
 
 log = logging.getLogger(__name__)
@@ -44,7 +46,11 @@ FIRST_ANSWER_WITHIN = 3.5  # seconds: Discord takes a command's first answer wit
 
 @dataclass(frozen=True)
 class Cards:
-    deps: Deps
+    client: discord.Client
+    games: Games
+    catalog: Catalog
+    router: Router
+    audiences: Audiences
     boards: Boards
     places: Places
     _edited: dict[int, float] = field(default_factory=dict)  # game id -> when its card was last edited
@@ -52,10 +58,10 @@ class Cards:
 
     # ---- building -------------------------------------------------------------------------------
 
-    def payload(self, game: Loaded, lang: Lang) -> dict[str, Any]:
+    def payload(self, game: Loaded, lang: Lang) -> JSONObject:
         """The card's text and controls: the lobby's buttons while people can join, and Rules. In
         ``lang``: the server's (the card is public), or the reader's (/game status)."""
-        kind = self.deps.catalog.get(game.row.kind)
+        kind = self.catalog.get(game.row.kind)
         row = game.row
         table = kind.table(game).speaking(lang)
         title = table.heading
@@ -89,12 +95,12 @@ class Cards:
         items = [rules_button(row.id, lang=lang)] + (
             [rematch_button(row.id, lang)] if row.status == "finished" else []
         )
-        view = self.deps.router.view(items)
+        view = self.router.view(items)
         return {"content": fit("\n".join(lines)), "view": view, "allowed_mentions": NO_PINGS}
 
-    def _lobby(self, game: Loaded, title: str, lang: Lang) -> dict[str, Any]:
+    def _lobby(self, game: Loaded, title: str, lang: Lang) -> JSONObject:
         row = game.row
-        rules = self.deps.catalog.get(row.kind).rules
+        rules = self.catalog.get(row.kind).rules
         players = "\n".join(
             f"{i + 1}. " + (lang.t("{player} (host)", player=mention(u)) if u == row.host_id else mention(u))
             for i, u in enumerate(row.seats)
@@ -118,7 +124,7 @@ class Cards:
                 lang.t("Press **Join** to play. The host presses **Start** when everyone is in."),
             )
         )
-        view = self.deps.router.view(
+        view = self.router.view(
             [
                 button(
                     lang.pt("label", "Join"), custom_id(row.id, "join"), style=discord.ButtonStyle.success
@@ -139,11 +145,11 @@ class Cards:
         )
         return {"content": content, "view": view, "allowed_mentions": NO_PINGS}
 
-    def _computer_buttons(self, game: Loaded, lang: Lang) -> list[discord.ui.Item[Any]]:
+    def _computer_buttons(self, game: Loaded, lang: Lang) -> list[Control]:
         """The host's controls for computer players, in the row under the lobby's own."""
         row = game.row
-        items: list[discord.ui.Item[Any]] = []
-        if len(row.seats) < self.deps.catalog.get(row.kind).rules.MAX_PLAYERS:
+        items: list[Control] = []
+        if len(row.seats) < self.catalog.get(row.kind).rules.MAX_PLAYERS:
             items.append(
                 button(lang.pt("label", "Add computer"), custom_id(row.id, "addbot"), emoji="🤖", row=1)
             )
@@ -159,13 +165,13 @@ class Cards:
         if row.lobby_message_id is None:
             return
         self._edited[game.id] = time.monotonic()
-        lang = await self.deps.audiences.server(row.guild_id)
+        lang = await self.audiences.server(row.guild_id)
         payload = self.payload(game, lang)
         if final_board and game.state is not None:
-            kind = self.deps.catalog.get(row.kind)
+            kind = self.catalog.get(row.kind)
             table = kind.table(game).speaking(lang)
             payload["attachments"] = [await self.boards.image(kind, game.view(None), table)]
-        client, card = self.deps.client, row.lobby_message_id
+        client, card = self.client, row.lobby_message_id
 
         async def send() -> None:
             # The raw request: the edited card that comes back is not needed, so not parsed.
@@ -186,11 +192,17 @@ class Cards:
             if not game.row.live:
                 self._forget(game.id)
 
+    def carries(self, outbox: Outbox) -> None:
+        outbox.carry(Announce, self.following(self.boards.carry_announce))  # the board, then the card
+        outbox.carry(Card, self.carry_card)
+        outbox.carry(Lobby, self.carry_card)
+        outbox.carry(PostCard, self.carry_post)
+
     async def carry_post(self, item: OutboxItem, effect: PostCard, context: Context) -> Done:
         """The lobby's card: the answer to the command that opened it (its id handed over by that
         command, or found again through its token, after a crash), else posted in the channel (a
         rematch's card, or one whose command Discord forgot or was never answered)."""
-        game = await self.deps.games.get(item.game_id)
+        game = await self.games.get(item.game_id)
         if game.row.lobby_message_id is not None:
             return Done()
         answer = context.answer
@@ -199,8 +211,8 @@ class Cards:
         if answer is not None:
             return Done(lobby_message_id=answer)
         row = game.row
-        channel = self.deps.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
-        lang = await self.deps.audiences.server(row.guild_id)
+        channel = self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+        lang = await self.audiences.server(row.guild_id)
         posted = await self.boards.post(channel, item, self.payload(game, lang))
         return Done(lobby_message_id=posted)
 
@@ -209,7 +221,7 @@ class Cards:
         Discord's time for a first answer has passed, the command may still be answered (by the
         process that opened the lobby, a moment from now): the card is looked for after that time.
         A command deferred and never answered (the process died) gets the card now."""
-        client = self.deps.client
+        client = self.client
         assert item.token is not None
         if clock.now() - item.created_at >= TOKEN_LIFETIME:
             return None
@@ -223,7 +235,7 @@ class Cards:
         if answer.flags.loading:
             webhook = answer_webhook(client, item.token)
             assert webhook is not None
-            lang = await self.deps.audiences.server(game.row.guild_id)
+            lang = await self.audiences.server(game.row.guild_id)
             payload = self.payload(game, lang)
             await webhook.edit_message(
                 answer.id, content=payload["content"], view=payload["view"], allowed_mentions=NO_PINGS
@@ -231,7 +243,7 @@ class Cards:
         return answer.id
 
     async def carry_card(self, item: OutboxItem, effect: Card | Lobby, context: Context) -> Done:
-        game = await self.deps.games.get(item.game_id)
+        game = await self.games.get(item.game_id)
         await self.edit(game, final_board=game.row.status == "finished")
         return Done()
 
@@ -263,7 +275,7 @@ class Cards:
         await self._follow(game_id)
 
     async def _follow(self, game_id: int) -> None:
-        game = await self.deps.games.get(game_id)
+        game = await self.games.get(game_id)
         if not game.row.live:
             return  # the end is the `card` effect's
         try:

@@ -4,29 +4,36 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeAlias
 
 from bot.errors import NoGameHere
 from bot.i18n import ENGLISH, Lang
+from bot.rules.base import GameRules, M, S
 from bot.service import Loaded
-from bot.spec import GameSpec, Player
+from bot.spec import GameSpec, Player, V
 from bot.table.present import Presenter, PrivatePresenter, TableInfo
 
 
 @dataclass(frozen=True)
-class GameKind:
-    rules: Any  # the game's rules module (cogs/<name>/rules.py), checked by the registry
-    present: Presenter[Any]
-    private: PrivatePresenter[Any] | None = None  # games with secrets only
+class GameKind(Generic[S, V, M]):
+    """One hosted game, generic in its state, view and move, as the table uses its spec."""
+
+    rules: GameRules[S, V, M]  # the game's rules module (cogs/<name>/rules.py), checked by the registry
+    name: str  # the rules' NAME (its commands' group, its key in the catalog)
+    title: str  # the rules' TITLE
+    present: Presenter[V]
+    private: PrivatePresenter[V] | None = None  # games with secrets only
     player: Player | None = None
     rules_body: str = ""  # the rules text's msgid (see `rules_text`)
     ranked_by_score: bool = False
 
     @classmethod
-    def of(cls, spec: GameSpec[Any, Any, Any]) -> GameKind:
+    def of(cls, spec: GameSpec[S, V, M]) -> GameKind[S, V, M]:
         """What the table uses of a game's spec."""
         return cls(
             rules=spec.rules,
+            name=spec.name,
+            title=spec.title,
             present=spec.present,
             private=spec.private,
             player=spec.player,
@@ -39,24 +46,16 @@ class GameKind:
         return lang.t(self.rules_body)
 
     @property
-    def name(self) -> str:
-        return str(self.rules.NAME)
-
-    @property
-    def title(self) -> str:
-        return str(self.rules.TITLE)
-
-    @property
     def secret(self) -> bool:
         return self.private is not None
 
-    def table(self, game: Loaded, state: Any = None, *, version: int | None = None) -> TableInfo:
+    def table(self, game: Loaded, state: S | None = None, *, version: int | None = None) -> TableInfo:
         """The public facts about ``game`` at ``state`` (default: its current state)."""
         if state is None and version is None:
             return game.derived("table", lambda: self._table(game, game.state, game.row.version))
         return self._table(game, state, version)
 
-    def _table(self, game: Loaded, state: Any, version: int | None) -> TableInfo:
+    def _table(self, game: Loaded, state: S | None, version: int | None) -> TableInfo:
         row = game.row
         state = game.state if state is None else state
         at = row.version if version is None else version
@@ -85,20 +84,26 @@ class GameKind:
         )
 
 
+# A kind among all the hosted ones: one game's state, view and move are not another's, and a
+# collection of every game cannot name them (Python has no "some S" type), so they are left open
+# here, where the games are looked up by name, and nowhere else.
+SomeKind: TypeAlias = GameKind[Any, Any, Any]
+
+
 class Catalog:
     def __init__(self) -> None:
-        self._kinds: dict[str, GameKind] = {}
+        self._kinds: dict[str, SomeKind] = {}
 
-    def add(self, kind: GameKind) -> None:
+    def add(self, kind: SomeKind) -> None:
         self._kinds[kind.name] = kind
 
-    def get(self, name: str) -> GameKind:
+    def get(self, name: str) -> SomeKind:
         kind = self._kinds.get(name)
         if kind is None:
             raise NoGameHere("This bot does not host {name} games.", name=repr(name))
         return kind
 
-    def __iter__(self) -> Iterator[GameKind]:
+    def __iter__(self) -> Iterator[SomeKind]:
         return iter(self._kinds.values())
 
     def __contains__(self, name: object) -> bool:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeAlias
 
 import discord
 
 from bot.i18n import ENGLISH, Lang
 from bot.table.ids import custom_id
+
+# A control under a message (a button, a menu), as presenters build them: plain discord.py items,
+# in no view yet (the router puts them in one).
+Control: TypeAlias = discord.ui.Item[discord.ui.View]
 
 
 def button(
@@ -18,7 +22,7 @@ def button(
     disabled: bool = False,
     row: int | None = None,
     emoji: str | None = None,
-) -> discord.ui.Button[Any]:
+) -> discord.ui.Button[discord.ui.View]:
     return discord.ui.Button(
         label=label[:80], custom_id=cid, style=style, disabled=disabled, emoji=emoji, row=row
     )
@@ -26,18 +30,18 @@ def button(
 
 def select(
     cid: str, options: list[discord.SelectOption], *, placeholder: str, row: int | None = None
-) -> discord.ui.Select[Any]:
+) -> discord.ui.Select[discord.ui.View]:
     return discord.ui.Select(custom_id=cid, options=options[:25], placeholder=placeholder[:150], row=row)
 
 
-def mine_button(label: str, game_id: int) -> discord.ui.Button[Any]:
+def mine_button(label: str, game_id: int) -> discord.ui.Button[discord.ui.View]:
     """The board button that shows a player their own panel privately (games with secrets)."""
     return button(label, custom_id(game_id, "mine"), style=discord.ButtonStyle.primary)
 
 
 def rules_button(
-    game_id: int, *, below: list[discord.ui.Item[Any]] | None = None, lang: Lang = ENGLISH
-) -> discord.ui.Button[Any]:
+    game_id: int, *, below: list[Control] | None = None, lang: Lang = ENGLISH
+) -> discord.ui.Button[discord.ui.View]:
     """The button that shows a game's rules privately (on the first board). With ``below``, it takes
     the row under the last row those items name, so it never reads as one of them (a position)."""
     rows = [item.row for item in below or [] if item.row is not None]
@@ -45,7 +49,7 @@ def rules_button(
     return button(lang.pt("label", "Rules"), custom_id(game_id, "rules"), emoji="📖", row=row)
 
 
-def rematch_button(game_id: int, lang: Lang = ENGLISH) -> discord.ui.Button[Any]:
+def rematch_button(game_id: int, lang: Lang = ENGLISH) -> discord.ui.Button[discord.ui.View]:
     """On a finished game's final board and card: a new lobby of the same game, or joining it."""
     return button(
         lang.pt("label", "Rematch"),
@@ -55,12 +59,12 @@ def rematch_button(game_id: int, lang: Lang = ENGLISH) -> discord.ui.Button[Any]
     )
 
 
-def mute_button(game_id: int, lang: Lang = ENGLISH) -> discord.ui.Button[Any]:
+def mute_button(game_id: int, lang: Lang = ENGLISH) -> discord.ui.Button[discord.ui.View]:
     return button(lang.pt("label", "Mute reminders"), custom_id(game_id, "mute"))
 
 
 async def send_modal(
-    interaction: discord.Interaction, title: str, cid: str, *inputs: discord.ui.TextInput[Any]
+    interaction: discord.Interaction, title: str, cid: str, *inputs: discord.ui.TextInput[discord.ui.Modal]
 ) -> None:
     """Open a form. Its submission is routed by custom_id (`Router.form`), like every component, so
     a form opened before a restart still works after it."""

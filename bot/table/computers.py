@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 
 from bot.errors import GameError
 from bot.players.seats import is_computer, level_of
-from bot.service import Loaded
+from bot.service import Games, Loaded
 from bot.spec import Player
-from bot.table.deps import Deps
+from bot.storage import Storage
+from bot.table.catalog import Catalog
 from bot.table.minds import Minds
 from bot.table.play import Plays
 
@@ -35,12 +36,15 @@ RETRY_AFTER = 60.0  # seconds before a computer's failed move is tried again
 
 @dataclass
 class Computers:
-    deps: Deps
+    games: Games
+    storage: Storage
+    catalog: Catalog
     plays: Plays
     pause: float = PAUSE
     minds: Minds = field(default_factory=Minds)
-    _running: dict[tuple[int, int], asyncio.Task[None]] = field(default_factory=dict)
+    # Told when a computer's move has ended (the scheduler then looks at what is due again).
     on_finished: Callable[[], None] | None = None
+    _running: dict[tuple[int, int], asyncio.Task[None]] = field(default_factory=dict, init=False)
 
     @staticmethod
     def awaited(game: Loaded) -> bool:
@@ -78,17 +82,17 @@ class Computers:
             await self.move(game_id, seat)
         except Exception:
             log.exception("Computer %s of game %s could not move; trying again later", seat, game_id)
-            await self.deps.storage.delay_computer(game_id=game_id, seat=seat, until=now + RETRY_AFTER)
+            await self.storage.delay_computer(game_id=game_id, seat=seat, until=now + RETRY_AFTER)
 
     async def move(self, game_id: int, seat: int) -> bool:
         """The computer in ``seat`` makes its move, if the rules still wait for it. True if it did."""
-        game = await self.deps.games.get(game_id)
+        game = await self.games.get(game_id)
         seats = game.row.seats
         if not game.row.live or game.state is None or seat >= len(seats) or not is_computer(seats[seat]):
-            await self.deps.storage.drop_wait(game_id=game_id, seat=seat)
+            await self.storage.drop_wait(game_id=game_id, seat=seat)
             return False
         if seat not in game.rules.to_act(game.state):
-            await self.deps.storage.drop_wait(game_id=game_id, seat=seat)
+            await self.storage.drop_wait(game_id=game_id, seat=seat)
             return False
         view = game.view(seat)  # what a person in this seat would see, and nothing more
         rng = random.Random(f"{game.row.seed}:{game.row.version}:{seat}")  # the same choice on a retry
@@ -100,7 +104,7 @@ class Computers:
             return False
 
     def _player(self, kind: str) -> Player:
-        player = self.deps.catalog.get(kind).player
+        player = self.catalog.get(kind).player
         if player is None:
             raise LookupError(f"No computer player for {kind!r}.")
         return player

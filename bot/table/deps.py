@@ -1,4 +1,5 @@
-"""What every piece of the table machinery works with: one bundle, built once by bot/app.py."""
+"""What the games' commands (cogs/) are handed of the table, through `bot.table.tools.Tools`: one
+bundle, built once by bot/app.py. The table's own objects take only the parts each uses."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.i18n.audience import Audiences
-from bot.service import Finder, Games, Histories, LobbyLife, Moves, Services
+from bot.service import Finder, Games, Histories, LobbyLife, Moves
 from bot.storage import Storage
 from bot.table.catalog import Catalog
 from bot.table.notify import Notify
@@ -31,20 +32,3 @@ class Deps:
     shown: Shown
     notify: Notify  # how each person is told it is their move
     audiences: Audiences  # who reads which language (DMs: the person's; public posts: the server's)
-
-    @classmethod
-    def of(
-        cls,
-        client: discord.Client,
-        services: Services,
-        storage: Storage,
-        catalog: Catalog,
-        router: Router,
-        outbox: Outbox,
-        shown: Shown,
-        notify: Notify,
-        audiences: Audiences,
-    ) -> Deps:
-        s = services
-        return cls(client, s.games, s.finder, s.lobby, s.moves, s.history, storage, catalog, router, outbox,
-                   shown, notify, audiences)  # fmt: skip

@@ -25,11 +25,13 @@ import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import ParamSpec
 
 from bot.table.workers import die_with_parent
 
 log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
 
 
 def _warm(*modules: str) -> None:
@@ -68,7 +70,7 @@ class Drawing:
                 return None
         return self._pool
 
-    async def draw(self, render: Callable[..., bytes], /, *args: Any, **kwargs: Any) -> bytes:
+    async def draw(self, render: Callable[P, bytes], /, *args: P.args, **kwargs: P.kwargs) -> bytes:
         """``render(*args, **kwargs)`` (a module-level function returning a PNG), in a worker process."""
         call = functools.partial(render, *args, **kwargs)
         if self.workers <= 0:

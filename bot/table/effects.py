@@ -1,10 +1,11 @@
 """The outbox's effects, one class each: what a change owes the world (see `bot.table.outbox`).
 
 Each effect is a frozen dataclass with its kind on the class (``kind``, the text stored in the
-outbox) and its arguments as typed fields (stored as the item's JSON ``args``, under the fields'
-names). The storage knows only that text and that JSON (`bot.storage.Storable`); this module turns
-an effect into them (`OutboxEffect.args`) and back (`OutboxEffect.parse`), and the outbox hands each
-carrier its own class of effect (`bot.table.outbox.Outbox.carry`).
+outbox, given with the class: ``class Card(OutboxEffect, kind="card")``) and its arguments as typed
+fields (stored as the item's JSON ``args``, under the fields' names). The storage knows only that
+text and that JSON (`bot.storage.Storable`); this module turns an effect into them
+(`OutboxEffect.args`) and back (`OutboxEffect.parse`), and the outbox hands each carrier its own
+class of effect (`bot.table.outbox.Outbox.carry`).
 
 The stored form is a contract with the items already in a database: a kind's text and its fields'
 names never change (items written by an older bot are carried out after an upgrade), a field added
@@ -39,6 +40,12 @@ class OutboxEffect:
 
     kind: ClassVar[str]
     token: str | None = field(default=None, kw_only=True)
+
+    def __init_subclass__(cls, kind: str = "", **kwargs: object) -> None:
+        """An effect's kind is given with its class: ``class Card(OutboxEffect, kind="card")``."""
+        super().__init_subclass__(**kwargs)
+        if kind:
+            cls.kind = kind
 
     @property
     def args(self) -> dict[str, Arg]:
@@ -102,125 +109,95 @@ def _coerce(kind: str, name: str, hint: type, value: object) -> Arg:
 # ---- the effects ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Thread(OutboxEffect):
+class Thread(OutboxEffect, kind="thread"):
     """Start the game's thread from its card (`bot.table.threads`)."""
 
-    kind: ClassVar[str] = "thread"
-
 
 @dataclass(frozen=True)
-class Announce(OutboxEffect):
+class Announce(OutboxEffect, kind="announce"):
     """A move's news in the game's place: its board, or a line for a quiet move (`bot.table.boards`)."""
 
-    kind: ClassVar[str] = "announce"
     version: int  # the game's version the move made
 
 
 @dataclass(frozen=True)
-class Start(OutboxEffect):
+class Start(OutboxEffect, kind="start"):
     """The first board of a game just started."""
 
-    kind: ClassVar[str] = "start"
     version: int
     place: str = ""  # where the game was to be played ("thread", or why in place); "": older items
 
 
-@dataclass(frozen=True)
-class Card(OutboxEffect):
+class Card(OutboxEffect, kind="card"):
     """Bring the game's card up to date (the start, the end, with the final board)."""
 
-    kind: ClassVar[str] = "card"
 
-
-@dataclass(frozen=True)
-class Lobby(OutboxEffect):
+class Lobby(OutboxEffect, kind="lobby"):
     """Bring the lobby's card up to date (someone joined or left): carried out as a `Card`."""
 
-    kind: ClassVar[str] = "lobby"
 
-
-@dataclass(frozen=True)
-class PostCard(OutboxEffect):
+class PostCard(OutboxEffect, kind="post_card"):
     """Record the new lobby's card (the answer to the command that opened it), else post it."""
 
-    kind: ClassVar[str] = "post_card"
-
 
 @dataclass(frozen=True)
-class Strip(OutboxEffect):
+class Strip(OutboxEffect, kind="strip"):
     """Take the controls off a message. (No longer written: items of older bots are still read.)"""
 
-    kind: ClassVar[str] = "strip"
     channel_id: int
     message_id: int
 
 
 @dataclass(frozen=True)
-class Panel(OutboxEffect):
+class ForSeat(OutboxEffect):
+    """The base of the effects for one player (by seat): their panel, reminder or nudge."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Panel(ForSeat, kind="panel"):
     """A player's DM panel: edited in place, or sent anew when gone or buried (`bot.table.panels`)."""
 
-    kind: ClassVar[str] = "panel"
-    seat: int
     note: str = ""  # a word at the panel's top (on the mover's typed answer)
     nudge: bool = False  # with a "your move" DM after an edit, for a player who chose DMs
 
 
-@dataclass(frozen=True)
-class Refresh(OutboxEffect):
+class Refresh(ForSeat, kind="refresh"):
     """A player's DM panel brought up to date in place only."""
 
-    kind: ClassVar[str] = "refresh"
-    seat: int
-
 
 @dataclass(frozen=True)
-class DmClosed(OutboxEffect):
+class DmClosed(OutboxEffect, kind="dm_closed"):
     """One notice in the game's place for a player whose DMs are closed."""
 
-    kind: ClassVar[str] = "dm_closed"
     user_id: int
 
 
 @dataclass(frozen=True)
-class Closed(OutboxEffect):
+class Closed(OutboxEffect, kind="closed"):
     """A cancelled game: its card says so (unless the cancel's answer did), its board loses its controls."""
 
-    kind: ClassVar[str] = "closed"
     keep_lobby: bool = False  # the card was edited by the cancel's own answer
 
 
-@dataclass(frozen=True)
-class Expired(OutboxEffect):
+class Expired(OutboxEffect, kind="expired"):
     """A lobby that did not start within a day closes."""
 
-    kind: ClassVar[str] = "expired"
-
 
 @dataclass(frozen=True)
-class Remind(OutboxEffect):
+class Remind(ForSeat, kind="remind"):
     """The reminder in the game's place, halfway to a player's deadline (`bot.table.notices`)."""
 
-    kind: ClassVar[str] = "remind"
-    seat: int
     deadline: float  # epoch seconds
 
 
-@dataclass(frozen=True)
-class RemindDm(OutboxEffect):
+class RemindDm(Remind, kind="remind_dm"):
     """The same reminder by DM."""
 
-    kind: ClassVar[str] = "remind_dm"
-    seat: int
-    deadline: float
 
-
-@dataclass(frozen=True)
-class Nudge(OutboxEffect):
+class Nudge(ForSeat, kind="nudge"):
     """The short "your move" DM of a game without secrets."""
-
-    kind: ClassVar[str] = "nudge"
-    seat: int
 
 
 EFFECTS: tuple[type[OutboxEffect], ...] = (

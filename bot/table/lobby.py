@@ -11,28 +11,27 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
 from bot.deadlines import parse_timeout
 from bot.errors import BadInput, GameError, LobbyError, NotAllowed
 from bot.i18n import N_, Lang
-from bot.i18n.audience import reader
+from bot.i18n.audience import Audiences, reader
 from bot.players import LEVELS
 from bot.players.seats import is_computer
-from bot.service import Changed, Loaded
+from bot.service import Changed, Games, Loaded, LobbyLife
 from bot.storage import OutboxItem
 from bot.table.boards import Boards
 from bot.table.cards import Cards
-from bot.table.catalog import GameKind
+from bot.table.catalog import Catalog, SomeKind
 from bot.table.components import select
-from bot.table.deps import Deps
 from bot.table.effects import Card, Closed, Expired, Lobby, OutboxEffect, Panel, PostCard, Start, Thread
 from bot.table.ids import ComponentId, custom_id
-from bot.table.outbox import Context, Done, nonce_of
+from bot.table.notify import Notify
+from bot.table.outbox import Context, Done, Outbox, nonce_of
 from bot.table.replies import NO_PINGS, mention, reply_private, within_time
-from bot.table.routing import ANY_GAME
+from bot.table.routing import ANY_GAME, Router
 from bot.table.threads import Places
 
 log = logging.getLogger(__name__)
@@ -55,14 +54,21 @@ def channel_of(interaction: discord.Interaction) -> int:
 
 @dataclass(frozen=True)
 class Lobbies:
-    deps: Deps
+    client: discord.Client
+    games: Games
+    lobby: LobbyLife
+    catalog: Catalog
+    router: Router
+    outbox: Outbox
+    notify: Notify
+    audiences: Audiences
     boards: Boards
     cards: Cards
     places: Places
 
     def __post_init__(self) -> None:
         for verb in VERBS:
-            self.deps.router.on_click(ANY_GAME, verb, self.on_click, in_dms=False)
+            self.router.on_click(ANY_GAME, verb, self.on_click, in_dms=False)
 
     def message(self, game: Loaded, lang: Lang) -> tuple[str, discord.ui.View | None]:
         """The card's text and controls (see `Cards.payload`), in ``lang``."""
@@ -71,16 +77,16 @@ class Lobbies:
 
     async def public(self, game: Loaded) -> Lang:
         """The language of the game's public posts (its server's)."""
-        return await self.deps.audiences.server(game.row.guild_id)
+        return await self.audiences.server(game.row.guild_id)
 
     # ---- opening ------------------------------------------------------------------------------------
 
     async def open(
         self,
         interaction: discord.Interaction,
-        kind: GameKind,
+        kind: SomeKind,
         timeout_text: str | None,
-        options: dict[str, Any],
+        options: dict[str, int],
     ) -> None:
         """A new lobby, its card the command's public answer. When the lobby is slow to write the
         command is deferred first; when Discord has forgotten the command (it came or was answered
@@ -90,7 +96,7 @@ class Lobbies:
         answer's id here, or after a crash finding the answer again through the command's token."""
         channel_id = channel_of(interaction)
         timeout_s = parse_timeout(timeout_text)
-        opening = self.deps.lobby.open_lobby(
+        opening = self.lobby.open_lobby(
             effects=[PostCard(token=interaction.token)],
             timeout_s=timeout_s,
             kind=kind.name,
@@ -120,7 +126,7 @@ class Lobbies:
             log.info("Game %s: the command was forgotten by Discord; its card goes to the channel", game.id)
             card.forgotten = True
         finally:
-            self.deps.outbox.kick(changed.effects, {item.id: card for item in changed.effects})
+            self.outbox.kick(changed.effects, {item.id: card for item in changed.effects})
 
     # ---- actions ------------------------------------------------------------------------------------
 
@@ -145,7 +151,7 @@ class Lobbies:
         (the game's computers seated again), posted in the channel of the game's card; each other
         player joins it with one click of the same button."""
         user = interaction.user
-        changed, opened = await self.deps.lobby.rematch(
+        changed, opened = await self.lobby.rematch(
             game.id, user.id, user.display_name, opened=[PostCard()], joined=[Lobby()]
         )
         new = changed.game.row
@@ -177,7 +183,7 @@ class Lobbies:
         try:
             await reply_private(interaction, note)
         finally:
-            self.deps.outbox.kick(changed.effects)
+            self.outbox.kick(changed.effects)
 
     # ---- computer players -------------------------------------------------------------------------
 
@@ -200,14 +206,14 @@ class Lobbies:
         await reply_private(
             interaction,
             lang.t("Add a computer player to game #{game_id}:", game_id=game.id),
-            view=self.deps.router.view([menu]),
+            view=self.router.view([menu]),
         )
 
     async def add_computer(self, interaction: discord.Interaction, game: Loaded, level: str) -> None:
         """The host seats a computer at ``level``; the card follows."""
         if level not in LEVELS:
             raise BadInput("There is no level {level}: choose easy, normal or hard.", level=repr(level[:20]))
-        changed = await self.deps.lobby.add_computer(game.id, interaction.user.id, level, effects=[Lobby()])
+        changed = await self.lobby.add_computer(game.id, interaction.user.id, level, effects=[Lobby()])
         added = mention(changed.game.row.seats[-1])
         lang = reader(interaction)
         note = lang.n(
@@ -228,7 +234,7 @@ class Lobbies:
             else:
                 await reply_private(interaction, note)
         finally:
-            self.deps.outbox.kick(changed.effects)
+            self.outbox.kick(changed.effects)
 
     async def act(self, interaction: discord.Interaction, game: Loaded, verb: str) -> None:
         user = interaction.user
@@ -239,7 +245,7 @@ class Lobbies:
         edit = [] if on_lobby else [Lobby()]
         lang = reader(interaction)
         if verb == "join":
-            changed = await self.deps.lobby.join(game.id, user.id, user.display_name, effects=edit)
+            changed = await self.lobby.join(game.id, user.id, user.display_name, effects=edit)
             note = lang.n(
                 "You joined game #{game_id}: {count} player is in.",
                 "You joined game #{game_id}: {count} players are in.",
@@ -247,10 +253,10 @@ class Lobbies:
                 game_id=game.id,
             )
         elif verb == "leave":
-            changed = await self.deps.lobby.leave_lobby(game.id, user.id, effects=edit)
+            changed = await self.lobby.leave_lobby(game.id, user.id, effects=edit)
             note = lang.t("You left the lobby of game #{game_id}.", game_id=game.id)
         elif verb == "dropbot":
-            changed = await self.deps.lobby.remove_computer(game.id, user.id, effects=edit)
+            changed = await self.lobby.remove_computer(game.id, user.id, effects=edit)
             note = lang.t("A computer player left the lobby of game #{game_id}.", game_id=game.id)
         elif verb == "start":
             await self._start(interaction, game, on_lobby)
@@ -273,11 +279,11 @@ class Lobbies:
                         content=content, view=view, allowed_mentions=NO_PINGS
                     )
                 except discord.NotFound:  # Discord forgot the click: the outbox edits the card
-                    self.deps.outbox.kick(await self.deps.games.owe(changed.game.id, [Lobby()]))
+                    self.outbox.kick(await self.games.owe(changed.game.id, [Lobby()]))
             else:
                 await reply_private(interaction, note)
         finally:
-            self.deps.outbox.kick(changed.effects)
+            self.outbox.kick(changed.effects)
 
     async def _start(self, interaction: discord.Interaction, game: Loaded, on_lobby: bool) -> None:
         """Start the game. The card is edited once, by the `card` effect, with its final text: where
@@ -286,7 +292,7 @@ class Lobbies:
         without an edit (a deferred update), and the `card` effect comes right after the thread,
         before the first board: the lobby's buttons go as soon as the game has its place. After a
         kill at any point the outbox carries out what is left, the `card` effect included."""
-        kind = self.deps.catalog.get(game.row.kind)
+        kind = self.catalog.get(game.row.kind)
         place = await self.places.intent(interaction)
 
         def effects(started: Loaded) -> list[OutboxEffect]:
@@ -298,10 +304,10 @@ class Lobbies:
                 seats = started.row.seats
                 out.extend(Panel(s) for s in range(len(seats)) if not is_computer(seats[s]))
             else:
-                out.extend(self.deps.notify.nudges(kind.rules.to_act(started.state), started.row.seats))
+                out.extend(self.notify.nudges(kind.rules.to_act(started.state), started.row.seats))
             return out
 
-        changed = await self.deps.lobby.start(game.id, interaction.user.id, effects=effects, place=place)
+        changed = await self.lobby.start(game.id, interaction.user.id, effects=effects, place=place)
         if not on_lobby:
             note = reader(interaction).t("Game #{game_id} has started.", game_id=game.id)
             await self._answer(interaction, changed, on_lobby, note)
@@ -311,16 +317,16 @@ class Lobbies:
         except discord.NotFound:
             pass  # Discord forgot the click: the card is edited all the same
         finally:
-            self.deps.outbox.kick(changed.effects)
+            self.outbox.kick(changed.effects)
 
     async def _cancel(self, interaction: discord.Interaction, game: Loaded, on_lobby: bool) -> None:
         can_manage = interaction.permissions.manage_messages
         effects = [Closed(keep_lobby=on_lobby)]
-        changed = await self.deps.lobby.cancel(
+        changed = await self.lobby.cancel(
             game.id, interaction.user.id, can_manage=can_manage, effects=effects
         )
         game = changed.game
-        kind = self.deps.catalog.get(game.row.kind)
+        kind = self.catalog.get(game.row.kind)
         lang = await self.public(game)  # both answers are public
         who = mention(interaction.user.id)
         try:
@@ -337,15 +343,19 @@ class Lobbies:
                 await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
         except discord.NotFound:  # Discord forgot the interaction: the game is cancelled all the same
             if on_lobby:  # and the outbox closes the card
-                self.deps.outbox.kick(await self.deps.games.owe(game.id, [Closed()]))
+                self.outbox.kick(await self.games.owe(game.id, [Closed()]))
         finally:
-            self.deps.outbox.kick(changed.effects)
+            self.outbox.kick(changed.effects)
 
     # ---- carrying out -------------------------------------------------------------------------------
 
+    def carries(self, outbox: Outbox) -> None:
+        outbox.carry(Closed, self.carry_closed)
+        outbox.carry(Expired, self.carry_expired)
+
     async def carry_closed(self, item: OutboxItem, effect: Closed, context: Context) -> Done:
         """A cancelled game: the lobby message says so, and the board loses its controls."""
-        game = await self.deps.games.get(item.game_id)
+        game = await self.games.get(item.game_id)
         if not effect.keep_lobby:
             await self.cards.edit(game)
         if game.row.board_message_id is not None:
@@ -354,10 +364,10 @@ class Lobbies:
 
     async def carry_expired(self, item: OutboxItem, effect: Expired, context: Context) -> Done:
         """A lobby that never started closes after a day."""
-        game = await self.deps.games.get(item.game_id)
+        game = await self.games.get(item.game_id)
         await self.cards.edit(game)
-        kind = self.deps.catalog.get(game.row.kind)
-        channel = self.deps.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
+        kind = self.catalog.get(game.row.kind)
+        channel = self.client.get_partial_messageable(game.row.channel_id, guild_id=game.row.guild_id)
         lang = await self.public(game)
         await channel.send(
             lang.t(

@@ -16,15 +16,18 @@ import logging
 import multiprocessing
 import os
 import random
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TypeVar
 
+from bot.jsontypes import JSONObject
 from bot.players import LEVELS
-from bot.spec import Player
 from bot.table.workers import die_with_parent
 
 log = logging.getLogger(__name__)
+
+V = TypeVar("V")  # the seat's view, handed to the player as it is
 
 
 class Minds:
@@ -43,7 +46,9 @@ class Minds:
             )
         return self._pool
 
-    async def choose(self, choose: Player, view: Any, level: str, rng: random.Random) -> dict[str, Any]:
+    async def choose(
+        self, choose: Callable[[V, str, random.Random], JSONObject], view: V, level: str, rng: random.Random
+    ) -> JSONObject:
         """The computer's action (``choose``: a game's player, see `bot.players`), computed in a
         worker process (``choose`` travels by name: a module-level function)."""
         if level not in LEVELS:

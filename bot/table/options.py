@@ -15,17 +15,17 @@ the pile).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType as OptionType
 
 from bot.errors import BadInput, Namer
-from bot.i18n import Lang
+from bot.i18n import N_, Lang
 from bot.i18n.commands import COMMAND_NAME, OPTION_NAME, valid_name
 from bot.inputs import excerpt, is_ascii_digits
+from bot.jsontypes import JSON, JSONMap
 
 DISCORD_INT_MAX = 2**53  # Discord's integer options hold -2^53 to 2^53
 _SUBCOMMANDS = (OptionType.subcommand.value, OptionType.subcommand_group.value)
@@ -34,6 +34,19 @@ _SNOWFLAKES = {
     OptionType.channel: "channels",
     OptionType.role: "roles",
     OptionType.attachment: "attachments",
+}
+
+
+# What is wrong with a command's options as a whole, in a sentence naming the command and the option.
+_COMMAND_PROBLEMS = {
+    "missing": N_(
+        "The command {command} needs the option {option}. Type / and choose the command from "
+        "the list again, with every option."
+    ),
+    "unknown": N_(
+        "The command {command} has no option {option} (your Discord may show an old version "
+        "of it). Type / and choose the command from the list again."
+    ),
 }
 
 
@@ -48,7 +61,7 @@ class BadOption(BadInput):
         command: str,
         option: str = "",
         param: app_commands.Parameter | None = None,
-        value: Any = None,
+        value: JSON = None,
     ) -> None:
         self.problem, self.command, self.option, self.param, self.value = (
             problem,
@@ -64,20 +77,8 @@ class BadOption(BadInput):
         command = "/" + " ".join(_shown(lang, COMMAND_NAME, part) for part in self.command.split())
         option = f"`{_shown(lang, OPTION_NAME, self.option)}`"
         again = lang.t("Type / and choose the command from the list again.")
-        if self.problem == "missing":
-            return lang.t(
-                "The command {command} needs the option {option}. Type / and choose the command from "
-                "the list again, with every option.",
-                command=command,
-                option=option,
-            )
-        if self.problem == "unknown":
-            return lang.t(
-                "The command {command} has no option {option} (your Discord may show an old version "
-                "of it). Type / and choose the command from the list again.",
-                command=command,
-                option=option,
-            )
+        if self.problem in _COMMAND_PROBLEMS:
+            return lang.t(_COMMAND_PROBLEMS[self.problem], command=command, option=option)
         if self.problem == "twice":
             return lang.t("The option {option} arrived twice.", option=option) + " " + again
         if self.problem == "malformed":
@@ -159,7 +160,7 @@ def _wanted(lang: Lang, param: app_commands.Parameter) -> str:
     return lang.t("a file")
 
 
-def _given(lang: Lang, value: Any, *, in_type: bool) -> str:
+def _given(lang: Lang, value: JSON, *, in_type: bool) -> str:
     """What arrived instead, in words: "the text '3'", "the decimal number 3.5", or (a value of the
     right type, out of range or not a choice) the value itself."""
     if isinstance(value, str):
@@ -181,9 +182,7 @@ def _given(lang: Lang, value: Any, *, in_type: bool) -> str:
     return lang.t("something else")
 
 
-def _problem(
-    param: app_commands.Parameter, option: Mapping[str, Any], resolved: Mapping[str, Any]
-) -> str | None:
+def _problem(param: app_commands.Parameter, option: JSONMap, resolved: JSONMap) -> str | None:
     """What is wrong with one option sent for ``param``: "type", "range", or None (nothing)."""
     if "value" not in option or option.get("type") != param.type.value:
         return "type"
@@ -222,18 +221,19 @@ def _problem(
 
 
 def _leaf(
-    tree: app_commands.CommandTree[Any], data: Mapping[str, Any]
-) -> tuple[app_commands.Command[Any, ..., Any] | None, str, Any]:
-    """The command an interaction's data names, its path ("procession flip") and its raw options;
-    (None, ...) when the tree has no such command (discord.py then says it is out of date)."""
+    tree: app_commands.CommandTree[discord.Client], data: JSONMap
+) -> tuple[list[app_commands.Parameter] | None, str, JSON]:
+    """The parameters of the command an interaction's data names, its path ("procession flip") and
+    its raw options; (None, ...) when the tree has no such command (discord.py then says it is out
+    of date)."""
     name = data.get("name")
     if not isinstance(name, str):
         return None, "", None
     guild_id = data.get("guild_id")
-    command: Any = None
+    here = None
     if isinstance(guild_id, str) and is_ascii_digits(guild_id) and len(guild_id) <= 20:
-        command = tree.get_command(name, guild=discord.Object(int(guild_id)))
-    command = command or tree.get_command(name)
+        here = tree.get_command(name, guild=discord.Object(int(guild_id)))
+    command = here or tree.get_command(name)
     path = [name]
     options = data.get("options", [])
     while isinstance(command, app_commands.Group):
@@ -252,25 +252,25 @@ def _leaf(
         options = sub.get("options", [])
     if not isinstance(command, app_commands.Command):
         return None, " ".join(path), options
-    return command, " ".join(path), options
+    return command.parameters, " ".join(path), options
 
 
-def check_options(tree: app_commands.CommandTree[Any], interaction: discord.Interaction) -> None:
+def check_options(tree: app_commands.CommandTree[discord.Client], interaction: discord.Interaction) -> None:
     """Raise `BadOption` when a slash command's (or its autocomplete's) options are not what the
     command takes. The option being typed into (autocomplete's focused one) may hold any text, and
     an autocomplete may leave required options out."""
-    data: Any = interaction.data
+    data: JSON = interaction.data
     if not isinstance(data, dict) or data.get("type", 1) != 1:
         return
-    command, path, options = _leaf(tree, data)
-    if command is None:
+    parameters, path, options = _leaf(tree, data)
+    if parameters is None:
         return
     typing = interaction.type is discord.InteractionType.autocomplete
     if not isinstance(options, list) or not all(isinstance(o, dict) for o in options):
         raise BadOption("malformed", path)
     resolved = data.get("resolved") or {}
     resolved = resolved if isinstance(resolved, dict) else {}
-    params: dict[str, app_commands.Parameter] = {p.display_name: p for p in command.parameters}
+    params: dict[str, app_commands.Parameter] = {p.display_name: p for p in parameters}
     seen: set[str] = set()
     for option in options:
         name = option.get("name")

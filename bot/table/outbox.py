@@ -112,8 +112,15 @@ _Run = Callable[[OutboxItem, Context], Awaitable[Done | None]]
 
 class Outbox:
     def __init__(
-        self, storage: Storage, clock: Callable[[], float] = time.time, *, holder: str | None = None
+        self,
+        storage: Storage,
+        clock: Callable[[], float] = time.time,
+        *,
+        holder: str | None = None,
+        on_completed: Callable[[OutboxItem, Done], None] | None = None,
     ) -> None:
+        """``on_completed``: told of each item once it is carried out, with what it made (the
+        composition root keeps that in the games' cache)."""
         self.storage = storage
         self.clock = clock
         # Processes sharing the database: this one's name in the games' outbox leases (see
@@ -141,7 +148,7 @@ class Outbox:
         self._unrecorded: list[Completion] = []  # see `_flush_soon`
         self._flusher: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
-        self.on_completed: Callable[[OutboxItem, Done], None] | None = None
+        self.on_completed = on_completed
 
     def carry(self, effect: type[E], carrier: Carrier[E]) -> None:
         """Items of ``effect``'s kind are carried out by ``carrier``, each read as an ``effect``

@@ -15,25 +15,26 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 from discord.http import Route
 
 from bot.errors import GameError, NotAPlayer
 from bot.i18n import ENGLISH, Lang
-from bot.i18n.audience import reader
+from bot.i18n.audience import Audiences, reader
+from bot.jsontypes import JSONObject
 from bot.players.seats import is_computer
-from bot.service import Loaded
+from bot.service import Games, Loaded
 from bot.storage import OutboxItem
 from bot.table.boards import Boards
-from bot.table.catalog import GameKind
-from bot.table.deps import Deps
+from bot.table.catalog import Catalog, SomeKind
 from bot.table.effects import DmClosed, Panel, Refresh
 from bot.table.ids import ComponentId
-from bot.table.notify import jump_link, your_move
-from bot.table.outbox import Context, Done, nonce_of
+from bot.table.notify import Notify, jump_link, your_move
+from bot.table.outbox import Context, Done, Outbox, nonce_of
 from bot.table.replies import NO_PINGS, PING_USERS, fit, mention, reply_private
+from bot.table.routing import Router
+from bot.table.shown import Shown
 
 log = logging.getLogger(__name__)
 
@@ -76,14 +77,20 @@ class DmTraffic:
 
 @dataclass(frozen=True)
 class Panels:
-    deps: Deps
+    client: discord.Client
+    games: Games
+    catalog: Catalog
+    router: Router
+    shown: Shown
+    notify: Notify
+    audiences: Audiences
     boards: Boards
     traffic: DmTraffic = field(default_factory=DmTraffic)
     server_names: dict[int, str] = field(default_factory=dict)  # of servers on other shards
 
     # ---- building -------------------------------------------------------------------------------
 
-    async def header(self, kind: GameKind, game: Loaded, lang: Lang) -> str:
+    async def header(self, kind: SomeKind, game: Loaded, lang: Lang) -> str:
         channel = f"<#{game.row.place_id}>"
         name = await self.server_name(game.row.guild_id) if game.row.guild_id else None
         if name:
@@ -102,22 +109,20 @@ class Panels:
         """The server's name: from the gateway's cache when this process runs the server's shard,
         else asked of Discord once (a DM about a game on another shard's server arrives at the
         process running shard 0) and remembered; None if Discord will not say."""
-        guild = self.deps.client.get_guild(guild_id)
+        guild = self.client.get_guild(guild_id)
         if guild is not None:
             return guild.name
         if guild_id not in self.server_names:
             try:
-                data = await self.deps.client.http.get_guild(guild_id)
+                data = await self.client.http.get_guild(guild_id)
             except discord.HTTPException:
                 return None  # (asked again next time)
             self.server_names[guild_id] = str(data.get("name") or "")
         return self.server_names[guild_id] or None
 
-    async def payload(
-        self, game: Loaded, seat: int, note: str = "", *, lang: Lang = ENGLISH
-    ) -> dict[str, Any]:
+    async def payload(self, game: Loaded, seat: int, note: str = "", *, lang: Lang = ENGLISH) -> JSONObject:
         """The player's panel, in ``lang`` (theirs: by DM their last seen one, else the reader's)."""
-        kind = self.deps.catalog.get(game.row.kind)
+        kind = self.catalog.get(game.row.kind)
         assert kind.private is not None
         table = kind.table(game).speaking(lang)
         panel = kind.private.panel(game.view(seat), seat, table)
@@ -125,8 +130,8 @@ class Panels:
         if note:
             lines.append(note)
         lines.append(panel.content)
-        payload: dict[str, Any] = {"content": fit("\n".join(lines)), "allowed_mentions": NO_PINGS}
-        payload["view"] = self.deps.router.view(panel.items) if panel.items and game.row.live else None
+        payload: JSONObject = {"content": fit("\n".join(lines)), "allowed_mentions": NO_PINGS}
+        payload["view"] = self.router.view(panel.items) if panel.items and game.row.live else None
         return payload
 
     @staticmethod
@@ -143,7 +148,7 @@ class Panels:
 
     async def show(self, interaction: discord.Interaction, game: Loaded, note: str = "") -> None:
         """The player's panel, privately (the My hand / My move button, the games' own commands)."""
-        kind = self.deps.catalog.get(game.row.kind)
+        kind = self.catalog.get(game.row.kind)
         if kind.private is None:
             raise GameError(
                 "{title} hides nothing: everything is on the board (/game status).", title=kind.title
@@ -165,6 +170,11 @@ class Panels:
 
     # ---- carrying out ---------------------------------------------------------------------------
 
+    def carries(self, outbox: Outbox) -> None:
+        outbox.carry(Panel, self.carry_panel)
+        outbox.carry(Refresh, self.carry_refresh)
+        outbox.carry(DmClosed, self.carry_dm_closed)
+
     async def carry_panel(self, item: OutboxItem, effect: Panel, context: Context) -> Done:
         """Show a player their panel, with an optional note at its top: the DM panel edited in place,
         or a new DM when there is none yet, or the old one is gone or buried (it then loses its
@@ -181,15 +191,15 @@ class Panels:
     async def _show(
         self, item: OutboxItem, seat: int, *, note: str = "", nudge: bool = False, refresh: bool
     ) -> Done:
-        game = await self.deps.games.get(item.game_id)
+        game = await self.games.get(item.game_id)
         user_id = game.row.seats[seat]
         if is_computer(user_id):
             return Done()  # a computer sees its view without a panel
-        link = await self.deps.games.dm_link(game.id, user_id)
+        link = await self.games.dm_link(game.id, user_id)
         channel_id, panel_id = link.dm_channel_id, link.panel_message_id
         if link.blocked or game.state is None or (refresh and panel_id is None):
             return Done()
-        lang = await self.deps.audiences.user(user_id)
+        lang = await self.audiences.user(user_id)
         payload = await self.payload(game, seat, note, lang=lang)
         if channel_id is not None and panel_id is not None:
             if refresh or not self.traffic.buried(channel_id, panel_id):
@@ -198,14 +208,14 @@ class Panels:
                 except discord.Forbidden as exc:
                     return self._closed(exc, game, user_id)
                 if edited:
-                    if nudge and self.deps.notify.dms(user_id):
-                        kind = self.deps.catalog.get(game.row.kind)
+                    if nudge and self.notify.dms(user_id):
+                        kind = self.catalog.get(game.row.kind)
                         text = your_move(kind.title, game.id, jump_link(None, channel_id, panel_id), lang)
-                        channel = self.deps.client.get_partial_messageable(channel_id)
+                        channel = self.client.get_partial_messageable(channel_id)
                         # A nonce of its own: the same DM channel as the panel's.
                         await channel.send(text, allowed_mentions=NO_PINGS, nonce=nonce_of(item) + "n")
                     return Done()
-                if refresh and seat not in self.deps.catalog.get(game.row.kind).table(game).waiting:
+                if refresh and seat not in self.catalog.get(game.row.kind).table(game).waiting:
                     return Done()  # gone, and nothing is due from them: no new DM
             else:
                 await self.boards.strip(channel_id, panel_id)
@@ -213,18 +223,18 @@ class Panels:
             payload.pop("view")
         try:
             if channel_id is not None:
-                dm: discord.abc.Messageable = self.deps.client.get_partial_messageable(channel_id)
+                dm: discord.abc.Messageable = self.client.get_partial_messageable(channel_id)
             else:
-                dm = await self.deps.client.create_dm(discord.Object(user_id))
+                dm = await self.client.create_dm(discord.Object(user_id))
             message = await dm.send(nonce=nonce_of(item), **payload)
         except discord.Forbidden as exc:
             return self._closed(exc, game, user_id)
-        self.deps.notify.reachable(user_id)
+        self.notify.reachable(user_id)
         if "view" not in payload:
-            self.deps.shown.bare(message.id)
+            self.shown.bare(message.id)
         return Done(dm_panel=(game.id, user_id, message.channel.id, message.id))
 
-    async def _edit(self, channel_id: int, message_id: int, payload: dict[str, Any]) -> bool:
+    async def _edit(self, channel_id: int, message_id: int, payload: JSONObject) -> bool:
         """Edit a DM panel in place: False when it is gone (404)."""
         view = payload.get("view")
         body = {
@@ -236,20 +246,20 @@ class Panels:
         route = Route("PATCH", path, channel_id=channel_id, message_id=message_id)
         try:
             # The raw request: the edited message that comes back is not needed, so not parsed.
-            await self.deps.client.http.request(route, json=body)
+            await self.client.http.request(route, json=body)
         except discord.NotFound:
             return False
         if view is None:
-            self.deps.shown.bare(message_id)
+            self.shown.bare(message_id)
         else:
-            self.deps.shown.forget(message_id)
+            self.shown.forget(message_id)
         return True
 
     def _closed(self, exc: discord.Forbidden, game: Loaded, user_id: int) -> Done:
         """The player's DMs are closed (403, code 50007): noted once, with one notice in the channel."""
         if exc.code != CANNOT_DM:
             raise exc
-        self.deps.notify.unreachable(user_id)
+        self.notify.unreachable(user_id)
         return Done(dm_blocked=(game.id, user_id), then=[DmClosed(user_id)])
 
     async def on_message(self, message: discord.Message) -> None:
@@ -259,10 +269,10 @@ class Panels:
 
     async def carry_dm_closed(self, item: OutboxItem, effect: DmClosed, context: Context) -> Done:
         """One notice in the channel for a player whose DMs are closed."""
-        game = await self.deps.games.get(item.game_id)
-        kind = self.deps.catalog.get(game.row.kind)
+        game = await self.games.get(item.game_id)
+        kind = self.catalog.get(game.row.kind)
         user_id = effect.user_id
-        lang = await self.deps.audiences.server(game.row.guild_id)
+        lang = await self.audiences.server(game.row.guild_id)
         if kind.private is None:  # a "your move" DM was refused
             text = lang.t(
                 "{player}, I cannot send you direct messages (your DMs are closed), so in "
@@ -280,6 +290,6 @@ class Panels:
                 label=lang.t(kind.present.mine_label),
                 command=kind.name,
             )
-        channel = self.deps.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
+        channel = self.client.get_partial_messageable(game.row.place_id, guild_id=game.row.guild_id)
         await channel.send(text, allowed_mentions=PING_USERS, nonce=nonce_of(item))
         return Done()

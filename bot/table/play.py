@@ -23,24 +23,24 @@ import dataclasses
 import enum
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
 from bot.errors import MoveSaved
-from bot.i18n.audience import reader
+from bot.i18n.audience import Audiences, reader
 from bot.players.seats import is_computer
-from bot.rules.base import Action
-from bot.service import Loaded, MoveResult
+from bot.rules.base import Action, M, S, TypedAction
+from bot.service import Loaded, MoveResult, Moves
+from bot.spec import V
 from bot.table.boards import LATE_NOTE, Boards
-from bot.table.catalog import GameKind
-from bot.table.deps import Deps
+from bot.table.catalog import Catalog, GameKind
 from bot.table.effects import Announce, Card, OutboxEffect, Panel, Refresh
 from bot.table.notify import Notify
-from bot.table.outbox import Context, Mover
+from bot.table.outbox import Context, Mover, Outbox
 from bot.table.panels import Panels
 from bot.table.present import News, newly_waiting
 from bot.table.replies import ANSWER_WITHIN, reply_private
+from bot.table.shown import Shown
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ def source_of(interaction: discord.Interaction, game: Loaded) -> Source:
 
 
 def owed(
-    kind: GameKind,
+    kind: GameKind[S, V, M],
     result: MoveResult,
     source: Source,
     *,
@@ -123,7 +123,11 @@ def owed(
         # A move made elsewhere also brings the DM panel up to date: it never offers a control for
         # a choice already made.
         effects.append(Refresh(mover))
-    asked = set(kind.private.asked(news, kind.table(after))) - {mover}
+    ask = kind.private.asked
+    newly = (
+        ask(news, kind.table(after)) if ask else newly_waiting(news.before.to_act, news.after.to_act, mover)
+    )
+    asked = set(newly) - {mover}
     if notify is not None:
         # Their move, with no new panel to bring the word (a panel that does not change with the
         # turn): a nudge of its own for those who want one.
@@ -155,7 +159,9 @@ def _own_news(result: MoveResult, seat: int, *, turn_shown: bool = True) -> bool
     return secrets_changed(before.view(seat), after.view(seat), before.view(None), after.view(None))
 
 
-def secrets_changed(mine_before: Any, mine_after: Any, public_before: Any, public_after: Any) -> bool:
+def secrets_changed(
+    mine_before: object, mine_after: object, public_before: object, public_after: object
+) -> bool:
     """Whether what one player alone sees changed between two of their views: a field that differs
     from the public view (before or after) and changed. (Views that are not dataclasses: any
     change.)"""
@@ -171,7 +177,12 @@ def secrets_changed(mine_before: Any, mine_after: Any, public_before: Any, publi
 
 @dataclass(frozen=True)
 class Plays:
-    deps: Deps
+    moves: Moves
+    catalog: Catalog
+    outbox: Outbox
+    shown: Shown
+    notify: Notify
+    audiences: Audiences
     boards: Boards
     panels: Panels
 
@@ -179,27 +190,27 @@ class Plays:
         self,
         interaction: discord.Interaction,
         game: Loaded,
-        action: Action | Any,
+        action: TypedAction | Action,
         *,
         expected_version: int | None = None,
         note: str | None = None,
     ) -> None:
         """Apply a move by ``interaction.user`` (committed with its effects before any answer).
         ``note``: what a private menu that made a public move says once it is saved."""
-        kind = self.deps.catalog.get(game.row.kind)
+        kind = self.catalog.get(game.row.kind)
         source = source_of(interaction, game)
         # A public move made by command is answered with the new board: its effect keeps the
         # interaction's token, to find that answer again after a restart.
         answered_with_board = kind.private is None and source not in (Source.BOARD, Source.PRIVATE)
         token = interaction.token if answered_with_board else None
-        moves = self.deps.moves
+        moves = self.moves
         async with moves.turn(game.id) as before:
             draft = moves.prepare(before, interaction.user.id, action, expected_version=expected_version)
-            effects = owed(kind, draft, source, token=token, notify=self.deps.notify)
+            effects = owed(kind, draft, source, token=token, notify=self.notify)
             result = await moves.commit(draft, effects)
         # The effects wait in the outbox while the first answer goes out, so that a move made
         # meanwhile (Discord slow to take that answer) cannot post its board before this one.
-        self.deps.outbox.reserve(result.effects)
+        self.outbox.reserve(result.effects)
         contexts = self._contexts(kind, result, Mover(interaction))
         announce = result.effects[0]
         try:
@@ -208,7 +219,7 @@ class Plays:
             elif source is Source.BOARD:
                 await interaction.response.edit_message(view=None)
                 if interaction.message is not None:
-                    self.deps.shown.bare(interaction.message.id)
+                    self.shown.bare(interaction.message.id)
             elif source is Source.PRIVATE:
                 text = note or reader(interaction).t(LATE_NOTE)
                 await interaction.response.edit_message(content=text, view=None)
@@ -219,47 +230,47 @@ class Plays:
         except Exception as exc:
             raise MoveSaved(game.id) from exc
         finally:
-            self.deps.outbox.kick(result.effects, contexts)
+            self.outbox.kick(result.effects, contexts)
         if contexts[announce.id].interaction is not None:
             await self._answer_with_board(interaction, contexts[announce.id], announce.id)
 
-    async def act_typed(self, message: discord.Message, game: Loaded, action: Action | Any) -> None:
+    async def act_typed(self, message: discord.Message, game: Loaded, action: TypedAction | Action) -> None:
         """Apply a typed DM answer; the answer is the player's updated panel, sent to that DM."""
-        kind = self.deps.catalog.get(game.row.kind)
+        kind = self.catalog.get(game.row.kind)
         assert kind.private is not None
         private = kind.private
 
-        lang = await self.deps.audiences.user(message.author.id)  # the note tops their DM panel
-        moves = self.deps.moves
+        lang = await self.audiences.user(message.author.id)  # the note tops their DM panel
+        moves = self.moves
         async with moves.turn(game.id) as before:
             draft = moves.prepare(before, message.author.id, action)
             table = kind.table(draft.after).speaking(lang)
             note = private.confirm(self._news(kind, draft, draft.seat), table)
-            effects = owed(kind, draft, Source.TYPED, note=note, notify=self.deps.notify)
+            effects = owed(kind, draft, Source.TYPED, note=note, notify=self.notify)
             result = await moves.commit(draft, effects)
-        self.deps.outbox.kick(result.effects, self._contexts(kind, result))
+        self.outbox.kick(result.effects, self._contexts(kind, result))
 
-    async def act_computer(self, game: Loaded, seat: int, action: Any) -> bool:
+    async def act_computer(self, game: Loaded, seat: int, action: Action) -> bool:
         """A computer's move, checked against the version it was chosen for; it owes what a
         person's move owes (the board, the panels of the people now asked)."""
-        kind = self.deps.catalog.get(game.row.kind)
-        moves = self.deps.moves
+        kind = self.catalog.get(game.row.kind)
+        moves = self.moves
         async with moves.turn(game.id) as before:
             draft = moves.prepare(before, game.row.seats[seat], action, expected_version=game.row.version)
-            result = await moves.commit(draft, owed(kind, draft, Source.COMPUTER, notify=self.deps.notify))
-        self.deps.outbox.kick(result.effects, self._contexts(kind, result))
+            result = await moves.commit(draft, owed(kind, draft, Source.COMPUTER, notify=self.notify))
+        self.outbox.kick(result.effects, self._contexts(kind, result))
         return True
 
     async def time_out(self, game_id: int, seat: int, *, now: float) -> bool:
         """The seat missed its deadline: it forfeits (unless it moved meanwhile). True if it did."""
-        moves = self.deps.moves
+        moves = self.moves
         async with moves.turn(game_id) as before:
-            kind = self.deps.catalog.get(before.row.kind)
+            kind = self.catalog.get(before.row.kind)
             draft = await moves.timed_out(before, seat, now=now)
             if draft is None:
                 return False
-            result = await moves.commit(draft, owed(kind, draft, Source.CLOCK, notify=self.deps.notify))
-        self.deps.outbox.kick(result.effects, self._contexts(kind, result))
+            result = await moves.commit(draft, owed(kind, draft, Source.CLOCK, notify=self.notify))
+        self.outbox.kick(result.effects, self._contexts(kind, result))
         return True
 
     async def _answer_with_board(
@@ -269,7 +280,7 @@ class Plays:
         a first answer: when the board is late (the game's earlier effects are still being retried),
         the interaction is deferred privately ("thinking"), the board is posted to the channel in its
         turn, and the private answer then says so."""
-        finished = asyncio.ensure_future(self.deps.outbox.wait_for(item_id))
+        finished = asyncio.ensure_future(self.outbox.wait_for(item_id))
         try:
             await asyncio.wait_for(asyncio.shield(finished), timeout=ANSWER_WITHIN)
         except TimeoutError:
@@ -294,7 +305,7 @@ class Plays:
     # ---- helpers ----------------------------------------------------------------------------------
 
     @staticmethod
-    def _news(kind: GameKind, result: MoveResult, seat: int | None) -> News[Any]:
+    def _news(kind: GameKind[S, V, M], result: MoveResult, seat: int | None) -> News[V]:
         return News(
             seat=result.seat,
             before=result.before.view(seat),
@@ -303,7 +314,9 @@ class Plays:
         )
 
     @staticmethod
-    def _contexts(kind: GameKind, result: MoveResult, mover: Mover | None = None) -> dict[int, Context]:
+    def _contexts(
+        kind: GameKind[S, V, M], result: MoveResult, mover: Mover | None = None
+    ) -> dict[int, Context]:
         contexts: dict[int, Context] = {}
         for item in result.effects:
             announce = item.kind == Announce.kind
@@ -311,7 +324,7 @@ class Plays:
         return contexts
 
     async def _answer_privately(
-        self, interaction: discord.Interaction, kind: GameKind, result: MoveResult, source: Source
+        self, interaction: discord.Interaction, kind: GameKind[S, V, M], result: MoveResult, source: Source
     ) -> None:
         """The mover's own panel with a word on the move: in place when they used a panel."""
         assert kind.private is not None

@@ -8,19 +8,26 @@ The table machinery (boards, panels, the outbox) calls presenters; presenters ca
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, TypeVar
-
-import discord
+from typing import Generic, Protocol, TypeVar
 
 from bot.errors import player_number
 from bot.i18n import ENGLISH, Lang
 from bot.players.seats import is_computer
-from bot.rules.base import GameEvent, Outcome
+from bot.rules.base import GameEvent, Outcome, TypedAction
+from bot.table.components import Control
 from bot.table.replies import mention
 
 V = TypeVar("V")
+V_co = TypeVar("V_co", covariant=True)
+
+
+class Eventful(Protocol):
+    """A view that tells what the last move did (its events)."""
+
+    @property
+    def events(self) -> Sequence[GameEvent]: ...
 
 
 @dataclass(frozen=True)
@@ -35,7 +42,7 @@ class TableInfo:
     status: str  # lobby, active, finished, cancelled
     seats: tuple[int, ...]  # user ids in turn order
     names: tuple[str, ...]  # display names, for images
-    options: dict[str, Any]
+    options: dict[str, int]
     timeout_s: int
     waiting: tuple[int, ...]  # the seats that must act now
     outcome: Outcome | None
@@ -69,13 +76,14 @@ class TableInfo:
 
 
 @dataclass(frozen=True)
-class News(Generic[V]):
+class News(Generic[V_co]):
     """One move, as a viewer sees it: the views before and after it, who moved, and whether the
-    move was a forfeit (``"left"`` or ``"timeout"``)."""
+    move was a forfeit (``"left"`` or ``"timeout"``). (Read only: the news of a view is news of
+    anything that view is.)"""
 
     seat: int
-    before: V
-    after: V
+    before: V_co
+    after: V_co
     forfeit: str | None = None
 
 
@@ -88,30 +96,30 @@ class Panel:
     """
 
     content: str
-    items: list[discord.ui.Item[Any]] = field(default_factory=list)
+    items: list[Control] = field(default_factory=list)
 
 
-def _no_controls(view: Any, table: TableInfo) -> list[discord.ui.Item[Any]]:
+def _no_controls(view: object, table: TableInfo) -> list[Control]:
     return []
 
 
-def _no_note(view: Any, table: TableInfo) -> str:
+def _no_note(view: object, table: TableInfo) -> str:
     return ""
 
 
-def _always(view: Any) -> bool:
+def _always(view: object) -> bool:
     return True
 
 
-def _never(news: News[Any]) -> bool:
+def _never(news: News[object]) -> bool:
     return False
 
 
-def _usual_status(view: Any, table: TableInfo) -> str:
+def _usual_status(view: object, table: TableInfo) -> str:
     return whose_move(table)
 
 
-def _plain_alt(view: Any, table: TableInfo) -> str:
+def _plain_alt(view: object, table: TableInfo) -> str:
     """The board's alt text when a game offers no better: the game and whose move, in plain names."""
 
     lang = table.lang
@@ -144,7 +152,7 @@ class Presenter(Generic[V]):
     # Whose move it is (with a mention), or the result.
     status: Callable[[V, TableInfo], str] = _usual_status
     # The controls under a live board (they carry the version).
-    board_items: Callable[[V, TableInfo], list[discord.ui.Item[Any]]] = _no_controls
+    board_items: Callable[[V, TableInfo], list[Control]] = _no_controls
     # True when the move is told by a line of text instead of a new board.
     quiet: Callable[[News[V]], bool] = _never
     start_note: Callable[[V, TableInfo], str] = _no_note  # under the first board
@@ -156,12 +164,8 @@ class Presenter(Generic[V]):
     mine_label: str = ""  # the board button that shows a player's panel privately (secret games)
 
 
-def _no_reason(view: Any, seat: int, table: TableInfo) -> str | None:
+def _no_reason(view: object, seat: int, table: TableInfo) -> str | None:
     return None
-
-
-def _newly_asked(news: News[Any], table: TableInfo) -> list[int]:
-    return newly_waiting(news.before.to_act, news.after.to_act, news.seat)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -172,20 +176,21 @@ class PrivatePresenter(Generic[V]):
     panel: Callable[[V, int, TableInfo], Panel]
     confirm: Callable[[News[V], TableInfo], str]  # the private answer to the mover (their views)
     awaits_typed: Callable[[V, int], bool]  # whether the seat may answer now by typing in a DM
-    typed_action: Callable[[V, int, str], Any]  # the action a typed answer stands for
+    typed_action: Callable[[V, int, str], TypedAction]  # the action a typed answer stands for
     # Why a typed DM answer from the seat is not taken now ("you already picked ..."), or None.
     not_waiting_reason: Callable[[V, int, TableInfo], str | None] = _no_reason
     # The seats (other than the mover) that get a fresh DM panel after a move (public views).
-    asked: Callable[[News[V], TableInfo], list[int]] = _newly_asked
+    # (None: the seats newly waiting, by the public views' ``to_act``.)
+    asked: Callable[[News[V], TableInfo], list[int]] | None = None
     # Whether the panel changes with whose turn it is (else it is not edited when the turn passes).
     turn_shown: bool = True
 
 
-def quiet_when(*kinds: type[GameEvent]) -> Callable[[News[Any]], bool]:
+def quiet_when(*kinds: type[GameEvent]) -> Callable[[News[Eventful]], bool]:
     """A move is quiet when every event it made is one of ``kinds`` (a secret choice that changes
     nothing anyone can see yet): ``quiet_when(numbers.Picked)``."""
 
-    def quiet(news: News[Any]) -> bool:
+    def quiet(news: News[Eventful]) -> bool:
         events = news.after.events
         return bool(events) and all(isinstance(e, kinds) for e in events)
 
@@ -224,7 +229,7 @@ def whose_move(table: TableInfo) -> str:
     return lang.t("Waiting for {players}.", players=lang.words(users))
 
 
-def forfeit_line(news: News[Any], table: TableInfo) -> str:
+def forfeit_line(news: News[object], table: TableInfo) -> str:
     who = table.who(news.seat)
     if news.forfeit == "timeout":
         return table.lang.t("{player} ran out of time and forfeits.", player=who)

@@ -33,7 +33,7 @@ from bot.storage.driver import Txn
 from bot.storage.privacy import is_deleted
 from bot.table.components import button
 from bot.table.deps import Deps
-from bot.table.effects import Lobby
+from bot.table.effects import ForSeat, Lobby
 from bot.table.ids import ComponentId, custom_id
 from bot.table.play import Source, owed
 from bot.table.replies import NO_PINGS, mention, reply_private
@@ -97,7 +97,7 @@ def _leaving(
     draft = deps.moves.prepare(game, user_id, FORFEIT)
     kind = deps.catalog.get(game.row.kind)
     mine = draft.seat  # their own panels: nobody is to read them any more
-    owes = [e for e in owed(kind, draft, Source.CLOCK) if getattr(e, "seat", None) != mine]
+    owes = [e for e in owed(kind, draft, Source.CLOCK) if not (isinstance(e, ForSeat) and e.seat == mine)]
     return deps.moves.writing(draft, owes), functools.partial(deps.moves.committed, draft)
 
 

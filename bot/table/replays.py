@@ -32,7 +32,7 @@ from bot.i18n.audience import reader
 from bot.memory.animation import LIMIT, Animation
 from bot.memory.replay import GameLog, Replay, animate, rebuild, summary, transcript
 from bot.storage import GameRow, MoveRow
-from bot.table.catalog import GameKind
+from bot.table.catalog import SomeKind
 from bot.table.deps import Deps
 from bot.table.present import TableInfo, outcome_text
 from bot.table.replies import NO_PINGS, fit, mention
@@ -98,7 +98,7 @@ class Rendered:
     summary: str
 
 
-def render(log: GameLog, kind: GameKind, lang: Lang = ENGLISH) -> Rendered:
+def render(log: GameLog, kind: SomeKind, lang: Lang = ENGLISH) -> Rendered:
     """Rebuild and draw a game in ``lang`` (in a worker thread: it takes seconds for a long game)."""
     replay = rebuild(log, kind.rules, lang)
     return Rendered(replay, animate(replay, kind.present), transcript(replay, kind.present), summary(replay))
@@ -184,7 +184,7 @@ class Drawing:
         finally:
             self.busy -= 1
 
-    async def draw(self, log: GameLog, kind: GameKind, lang: Lang = ENGLISH) -> Rendered:
+    async def draw(self, log: GameLog, kind: SomeKind, lang: Lang = ENGLISH) -> Rendered:
         return await asyncio.get_running_loop().run_in_executor(self._worker, render, log, kind, lang)
 
 

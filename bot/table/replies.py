@@ -12,10 +12,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import discord
 from discord import app_commands
+from discord.utils import MISSING
 
 from bot.errors import GameError, MoveSaved, player_number
 from bot.i18n import ENGLISH, N_, Lang
@@ -64,13 +65,23 @@ def error_text(error: GameError, lang: Lang = ENGLISH) -> str:
     return fit(error.in_language(lang, name))
 
 
-async def reply_private(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
+async def reply_private(
+    interaction: discord.Interaction,
+    text: str,
+    *,
+    view: discord.ui.View = MISSING,
+    file: discord.File = MISSING,
+    allowed_mentions: discord.AllowedMentions = NO_PINGS,
+) -> None:
     """An ephemeral answer, whether or not the interaction was already answered."""
-    kwargs.setdefault("allowed_mentions", NO_PINGS)
     if interaction.response.is_done():
-        await interaction.followup.send(fit(text), ephemeral=True, **kwargs)
+        await interaction.followup.send(
+            fit(text), ephemeral=True, view=view, file=file, allowed_mentions=allowed_mentions
+        )
     else:
-        await interaction.response.send_message(fit(text), ephemeral=True, **kwargs)
+        await interaction.response.send_message(
+            fit(text), ephemeral=True, view=view, file=file, allowed_mentions=allowed_mentions
+        )
 
 
 def answer_webhook(client: discord.Client, token: str) -> discord.Webhook | None:

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
 
 import discord
 
 from bot.errors import BadInput, GameError, StaleButton
+from bot.jsontypes import JSON
 from bot.service import Games, Loaded
+from bot.table.components import Control
 from bot.table.ids import ComponentId, parse_custom_id
 from bot.table.replies import Replies
 
@@ -83,7 +84,7 @@ class Router:
         await handler(interaction, game, cid, values)
 
     async def form(self, interaction: discord.Interaction) -> None:
-        data: Any = interaction.data or {}
+        data: JSON = interaction.data or {}
         cid = parse_custom_id(str(data.get("custom_id", "")))
         game = await self._game(interaction, cid, form=True)
         handler = self._forms.get((game.row.kind, cid.verb)) or self._forms.get((ANY_GAME, cid.verb))
@@ -98,7 +99,7 @@ class Router:
 
     # ---- sending --------------------------------------------------------------------------------
 
-    def view(self, items: Iterable[discord.ui.Item[Any]]) -> discord.ui.View:
+    def view(self, items: Iterable[Control]) -> discord.ui.View:
         """A View carrying ``items`` wrapped for routing (only a carrier for sending)."""
         view = discord.ui.View(timeout=None)
         for item in items:
@@ -108,11 +109,11 @@ class Router:
 
 def _item_classes(
     router: Router,
-) -> tuple[type[discord.ui.DynamicItem[Any]], type[discord.ui.DynamicItem[Any]]]:
+) -> tuple[type[discord.ui.DynamicItem[Control]], type[discord.ui.DynamicItem[Control]]]:
     """The two routed item classes of one router: ours (``q:...``), and anything else (foreign)."""
 
-    class GameComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s)q:.*"):
-        def __init__(self, item: discord.ui.Item[Any], *, row: int | None = None) -> None:
+    class GameComponent(discord.ui.DynamicItem[Control], template=r"(?s)q:.*"):
+        def __init__(self, item: Control, *, row: int | None = None) -> None:
             super().__init__(item, row=row)
             self.cid: ComponentId | None = None
             self.values: list[str] = []
@@ -120,7 +121,7 @@ def _item_classes(
 
         @classmethod
         async def from_custom_id(
-            cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+            cls, interaction: discord.Interaction, item: Control, match: re.Match[str], /
         ) -> GameComponent:
             routed = cls(item)
             try:  # parsed once, here; a refusal is answered by the callback
@@ -143,15 +144,15 @@ def _item_classes(
 
             await router.replies.guarded(interaction, work)
 
-    class ForeignComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s)(?!q:).*"):
+    class ForeignComponent(discord.ui.DynamicItem[Control], template=r"(?s)(?!q:).*"):
         """A component whose custom_id we never made (forged, or from another bot version)."""
 
-        def __init__(self, item: discord.ui.Item[Any]) -> None:
+        def __init__(self, item: Control) -> None:
             super().__init__(item)
 
         @classmethod
         async def from_custom_id(
-            cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+            cls, interaction: discord.Interaction, item: Control, match: re.Match[str], /
         ) -> ForeignComponent:
             return cls(item)
 
@@ -166,7 +167,7 @@ def _item_classes(
     return GameComponent, ForeignComponent
 
 
-def chosen_values(data: Any, *, menu: bool) -> list[str]:
+def chosen_values(data: JSON, *, menu: bool) -> list[str]:
     """What a click carries: a menu's chosen values (one to 25 texts), a button's none. Anything else
     (values that are not a list of texts, a button click carrying some) comes from no Discord client."""
     values = (data or {}).get("values") if isinstance(data, dict) else None
@@ -185,11 +186,11 @@ def chosen_values(data: Any, *, menu: bool) -> list[str]:
     )
 
 
-def modal_fields(data: Any) -> dict[str, str]:
+def modal_fields(data: JSON) -> dict[str, str]:
     """The text inputs of a form submission, by custom_id (in action rows, or in labels)."""
     fields: dict[str, str] = {}
 
-    def walk(component: Any) -> None:
+    def walk(component: JSON) -> None:
         if not isinstance(component, dict):
             return
         if "custom_id" in component and "value" in component:

@@ -22,11 +22,11 @@ from discord.http import Route
 
 from bot.i18n import N_
 from bot.players.seats import people
-from bot.service import Loaded
-from bot.storage import OutboxItem
-from bot.table.deps import Deps
+from bot.service import Games, Loaded
+from bot.storage import OutboxItem, Storage
+from bot.table.catalog import Catalog
 from bot.table.effects import Thread
-from bot.table.outbox import Context, Done
+from bot.table.outbox import Context, Done, Outbox
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,10 @@ def is_thread(channel: object) -> bool:
 
 @dataclass(frozen=True)
 class Places:
-    deps: Deps
+    client: discord.Client
+    games: Games
+    storage: Storage
+    catalog: Catalog
     _threads_on: dict[int, bool] = field(default_factory=dict)  # guild id -> the server's setting
 
     # ---- the server's setting -------------------------------------------------------------------
@@ -71,12 +74,12 @@ class Places:
     async def threads_on(self, guild_id: int) -> bool:
         on = self._threads_on.get(guild_id)
         if on is None:
-            settings = await self.deps.storage.get_guild_settings(guild_id=guild_id)
+            settings = await self.storage.get_guild_settings(guild_id=guild_id)
             on = self._threads_on[guild_id] = bool(settings.get("threads", 1))
         return on
 
     async def set_threads(self, guild_id: int, on: bool) -> None:
-        await self.deps.storage.set_guild_setting(guild_id=guild_id, key="threads", value=int(on))
+        await self.storage.set_guild_setting(guild_id=guild_id, key="threads", value=int(on))
         self._threads_on[guild_id] = on
 
     async def intent(self, interaction: discord.Interaction) -> str:
@@ -94,10 +97,13 @@ class Places:
 
     # ---- carrying out -------------------------------------------------------------------------------
 
+    def carries(self, outbox: Outbox) -> None:
+        outbox.carry(Thread, self.carry_thread)
+
     async def carry_thread(self, item: OutboxItem, effect: Thread, context: Context) -> Done:
         """Start the game's thread from its lobby card and add the players; in place when not
         allowed (the first board says so)."""
-        game = await self.deps.games.get(item.game_id)
+        game = await self.games.get(item.game_id)
         row = game.row
         if row.thread_id is None:
             if row.lobby_message_id is None:
@@ -113,7 +119,7 @@ class Places:
 
     async def _start_thread(self, game: Loaded) -> int | None:
         row = game.row
-        kind = self.deps.catalog.get(row.kind)
+        kind = self.catalog.get(row.kind)
         route = Route(
             "POST",
             "/channels/{channel_id}/messages/{message_id}/threads",
@@ -122,7 +128,7 @@ class Places:
         )
         body = {"name": thread_name(kind.title, game.id, row.names), "auto_archive_duration": ARCHIVE_AFTER}
         try:
-            data = await self.deps.client.http.request(route, json=body)
+            data = await self.client.http.request(route, json=body)
         except discord.Forbidden as exc:
             if exc.code not in (MISSING_PERMISSIONS, MISSING_ACCESS):
                 raise
@@ -142,14 +148,14 @@ class Places:
             "PUT", "/channels/{channel_id}/thread-members/{user_id}", channel_id=thread_id, user_id=user_id
         )
         try:
-            await self.deps.client.http.request(route)
+            await self.client.http.request(route)
         except (discord.Forbidden, discord.NotFound) as exc:
             # They left the server, or may not see the channel: they can still follow the card.
             log.info("Could not add user %s to thread %s: %s", user_id, thread_id, exc.text)
 
     async def reopen(self, thread_id: int) -> None:
         route = Route("PATCH", "/channels/{channel_id}", channel_id=thread_id)
-        await self.deps.client.http.request(route, json={"archived": False})
+        await self.client.http.request(route, json={"archived": False})
 
     async def call(self, place_id: int, request: Callable[[], Awaitable[T]]) -> T:
         """Make ``request`` to a game's place; an archived thread is opened again first."""

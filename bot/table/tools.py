@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.deadlines import timeout_choices
 from bot.errors import BadInput, GameError, GameOver, NoGameHere
 from bot.i18n.audience import reader
+from bot.rules.base import Action, TypedAction
 from bot.service import Loaded
 from bot.storage import GameRow
 from bot.table.boards import Boards
@@ -19,6 +20,13 @@ from bot.table.lobby import Lobbies, channel_of
 from bot.table.panels import Panels
 from bot.table.play import Plays
 from bot.table.threads import Places
+
+
+class Named(Protocol):
+    """A game's rules module, as the commands name their game by it."""
+
+    NAME: str
+
 
 TIMEOUT_HELP = "How long each player has for a move: 10m to 7d (default 24h)"
 Timeout = app_commands.Range[str, 1, 40] | None  # the `timeout` option of every `/<game> new`
@@ -71,14 +79,16 @@ class Tools:
     async def open_lobby(
         self,
         interaction: discord.Interaction,
-        rules: Any,
+        rules: Named,
         timeout_text: str | None,
         **options: int,
     ) -> None:
         """`/<game> new`: a lobby of ``rules``' game in the command's channel."""
         await self.lobbies.open(interaction, self.deps.catalog.get(rules.NAME), timeout_text, options)
 
-    async def play(self, interaction: discord.Interaction, rules: Any, action: Any) -> None:
+    async def play(
+        self, interaction: discord.Interaction, rules: Named, action: TypedAction | Action
+    ) -> None:
         """A move by slash command: ``action`` in the started game of ``rules`` in this channel."""
         await self.plays.act(interaction, await self.game_here(interaction, rules.NAME), action)
 
@@ -96,7 +106,8 @@ class Tools:
     async def caller_view(self, interaction: discord.Interaction, kind: str) -> tuple[Any, int] | None:
         """For autocomplete: the caller's own view of the started game of ``kind`` in this channel,
         and their seat; None when there is none (autocomplete then offers nothing). The game comes
-        from the service's cache, parsed once, not on every keystroke."""
+        from the service's cache, parsed once, not on every keystroke. (The view is of the game the
+        command names by ``kind``: its type is that game's, which a name cannot tell the checker.)"""
         game = await self._started(interaction, kind)
         seat = None if game is None else game.row.seat_of(interaction.user.id)
         if game is None or seat is None:

@@ -9,20 +9,21 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 import discord
+from discord.utils import MISSING
 
 from bot.errors import GameError, MoveSaved, StaleButton
 from bot.i18n import Lang
-from bot.service import Loaded
-from bot.table.catalog import GameKind
+from bot.i18n.audience import Audiences
+from bot.service import Games, Loaded
+from bot.storage import Storage
+from bot.table.catalog import Catalog, SomeKind
 from bot.table.components import button
-from bot.table.deps import Deps
 from bot.table.ids import ComponentId, custom_id
 from bot.table.play import Plays
 from bot.table.replies import APOLOGY, NO_PINGS, error_text, fit
-from bot.table.routing import ANY_GAME
+from bot.table.routing import Router
 
 log = logging.getLogger(__name__)
 
@@ -31,17 +32,18 @@ TYPED_LIMIT = 100  # characters of a typed answer that are read; longer answers 
 
 @dataclass(frozen=True)
 class TypedAnswers:
-    deps: Deps
+    games: Games
+    storage: Storage
+    catalog: Catalog
+    router: Router
+    audiences: Audiences
     plays: Plays
-
-    def __post_init__(self) -> None:
-        self.deps.router.on_click(ANY_GAME, "typed", self.on_choose)
 
     async def on_message(self, message: discord.Message) -> None:
         """The client's listener for messages: only DMs from people are read."""
         if message.guild is not None or message.author.bot or not message.content.strip():
             return
-        lang = await self.deps.audiences.user(message.author.id)  # a DM: theirs as last seen
+        lang = await self.audiences.user(message.author.id)  # a DM: theirs as last seen
         try:
             await self._answer(message, lang)
         except GameError as exc:
@@ -53,29 +55,29 @@ class TypedAnswers:
             log.exception("Unhandled error while reading a typed DM answer")
             await self._reply(message, lang.t(APOLOGY))
 
-    async def _reply(self, message: discord.Message, text: str, **kwargs: Any) -> None:
+    async def _reply(self, message: discord.Message, text: str, view: discord.ui.View = MISSING) -> None:
         try:
-            await message.channel.send(fit(text), allowed_mentions=NO_PINGS, **kwargs)
+            await message.channel.send(fit(text), allowed_mentions=NO_PINGS, view=view)
         except discord.HTTPException:
             log.warning("Could not answer a typed DM answer")
 
-    def _waiting(self, game: Loaded, kind: GameKind, seat: int) -> bool:
+    def _waiting(self, game: Loaded, kind: SomeKind, seat: int) -> bool:
         assert kind.private is not None
         return game.row.live and game.state is not None and kind.private.awaits_typed(game.view(seat), seat)
 
     async def _answer(self, message: discord.Message, lang: Lang) -> None:
         text = message.content.strip()
         user_id = message.author.id
-        waiting: list[tuple[GameKind, Loaded, int]] = []
+        waiting: list[tuple[SomeKind, Loaded, int]] = []
         reasons: list[str] = []
-        for row in await self.deps.storage.live_games_of_user(user_id=user_id):
-            if row.status != "active" or row.kind not in self.deps.catalog:
+        for row in await self.storage.live_games_of_user(user_id=user_id):
+            if row.status != "active" or row.kind not in self.catalog:
                 continue
-            kind = self.deps.catalog.get(row.kind)
+            kind = self.catalog.get(row.kind)
             seat = row.seat_of(user_id)
             if seat is None or kind.private is None:
                 continue
-            game = self.deps.games.load(row)
+            game = self.games.load(row)
             if self._waiting(game, kind, seat):
                 waiting.append((kind, game, seat))
             else:
@@ -114,7 +116,7 @@ class TypedAnswers:
             action = kind.private.typed_action(game.view(seat), seat, text)
             await self.plays.act_typed(message, game, action)
             return
-        reply_id = await self.deps.storage.add_typed_reply(user_id=user_id, text=text)
+        reply_id = await self.storage.add_typed_reply(user_id=user_id, text=text)
         buttons = [
             button(
                 f"#{game.id} {kind.title}",
@@ -130,7 +132,7 @@ class TypedAnswers:
                 "{count} of your games are waiting for a typed answer. Which game is that answer for?",
                 len(waiting),
             ),
-            view=self.deps.router.view(buttons),
+            view=self.router.view(buttons),
         )
 
     async def on_choose(
@@ -142,11 +144,11 @@ class TypedAnswers:
         text = (
             None
             if reply_id is None
-            else await self.deps.storage.take_typed_reply(reply_id=reply_id, user_id=user_id)
+            else await self.storage.take_typed_reply(reply_id=reply_id, user_id=user_id)
         )
         if text is None:
             raise StaleButton("That answer was already used or replaced. Type your answer again.")
-        kind = self.deps.catalog.get(game.row.kind)
+        kind = self.catalog.get(game.row.kind)
         seat = self.plays.panels.seat_of(game, user_id)
         if kind.private is None or not self._waiting(game, kind, seat):
             raise GameError(

@@ -132,14 +132,15 @@ def test_updown_predictions_and_hands_are_not_in_the_alt_text() -> None:
 
 
 async def test_the_board_file_carries_the_alt_text() -> None:
-    from bot.table.boards import Boards
+    from bot.table.boards import board_file
     from bot.table.catalog import GameKind
+    from bot.table.drawing import Drawing
     from cogs.procession import rules as P
 
     kind = GameKind.of(SPECS["procession"])
     state = P.new_game(2, {"n": 5}, 0)
     view, table = P.view_for(state, None), table_for(P, state, 2)
-    file = await Boards(deps=None, places=None).image(kind, view, table)  # type: ignore[arg-type]
+    file = await board_file(Drawing(0), kind, view, table)
     assert file.description == kind.present.alt_text(view, table)
     assert file.description.startswith("Procession board, n = 5: Alice (A) against")
     assert file.filename.endswith(".png")
