@@ -7,7 +7,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from bot.deadlines import DEFAULT_TIMEOUT
 from bot.errors import GameOver, LobbyError, NotAllowed, NotAPlayer
@@ -34,7 +33,7 @@ class LobbyLife:
         channel_id: int,
         host_id: int,
         host_name: str,
-        options: Mapping[str, Any],
+        options: Mapping[str, object],
         timeout_s: int = DEFAULT_TIMEOUT,
         effects: Sequence[Storable] = (),
     ) -> Changed:
