@@ -10,18 +10,19 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from bot.errors import GameError, NoGameHere
 from bot.i18n import ENGLISH, Lang
 from bot.inputs import excerpt
+from bot.jsontypes import JSONObject
 from bot.players import LEVELS
 from bot.rules import check_rules
 from bot.rules.base import AnyRules
 from bot.spec import GameSpec, RulesText
 from cogs import divisors, dots, numbers, procession, updown
 
-AnySpec = GameSpec[Any, Any, Any]
+AnySpec = GameSpec
+"""Some game's spec, its state, view and move types its own (as `bot.rules.base.AnyRules`)."""
 
 
 def _registry(*specs: AnySpec) -> Mapping[str, AnySpec]:
@@ -71,7 +72,7 @@ def rules_for(kind: str) -> AnyRules:
     return spec_for(kind).rules
 
 
-def choose(game: str, view: Any, level: str, rng: random.Random) -> dict[str, Any]:
+def choose(game: str, view: object, level: str, rng: random.Random) -> JSONObject:
     """The computer's action in ``game`` for its own ``view``, at ``level``."""
     if level not in LEVELS:
         raise ValueError(f"Unknown level {level!r}; one of {', '.join(LEVELS)}.")

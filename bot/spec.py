@@ -12,10 +12,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from discord.ext import commands
 
+from bot.jsontypes import JSONObject
 from bot.rules.base import GameRules, M, S
 from bot.table.present import Presenter, PrivatePresenter
 
@@ -31,7 +32,7 @@ class RulesText:
     body: str
 
 
-Player = Callable[[Any, str, random.Random], dict[str, Any]]  # (own view, level, rng) -> the action's JSON
+Player = Callable[[V, str, random.Random], JSONObject]  # (own view, level, rng) -> the action's JSON
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class GameSpec(Generic[S, V, M]):
     rules: GameRules[S, V, M]
     present: Presenter[V]
     private: PrivatePresenter[V] | None
-    player: Player
+    player: Player[V]
     commands: Callable[..., commands.Cog]
     rules_text: RulesText
     ranked_by_score: bool = False

@@ -28,7 +28,7 @@ Rules for texts:
 - The first argument is always a literal English string (that is how extraction finds it: an
   f-string or a variable there is not extracted, so it stays English), the whole sentence, with
   ``{named}`` fields: never glue translated pieces together, never build a plural by adding "s"
-  (`bot.table.present.counted` is English only: use ``lang.n``). A sentence that differs by case
+  (`bot.present.counted` is English only: use ``lang.n``). A sentence that differs by case
   gets one msgid per case.
 - Where Discord allows fewer characters, give the text its context and the safety net checks the
   limit in every language: ``lang.pt("label", "Join")`` (buttons, select options: 80),

@@ -17,24 +17,62 @@ them from it each time, as another process may have seen a newer one.
 from __future__ import annotations
 
 import logging
-
-import discord
+from collections.abc import Mapping
+from typing import Protocol
 
 from bot.i18n.lang import ENGLISH, LANGUAGES, Lang, from_discord, language
-from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
 AUTO = "auto"  # the server setting that follows the server's own Discord locale
 
 
-def reader(interaction: discord.Interaction) -> Lang:
+class Asker(Protocol):
+    """Who made an interaction (a ``discord.User`` or ``discord.Member`` is one)."""
+
+    @property
+    def id(self) -> int: ...
+
+
+class Asked(Protocol):
+    """What this module reads of an interaction (a ``discord.Interaction`` is one): i18n imports no
+    discord."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def locale(self) -> object: ...  # a discord.Locale (or its code)
+
+    @property
+    def guild_locale(self) -> object: ...
+
+    @property
+    def guild_id(self) -> int | None: ...
+
+    @property
+    def user(self) -> Asker: ...
+
+
+class Settings(Protocol):
+    """Where the locales are kept (`bot.storage.Storage` is it): the settings of people and servers."""
+
+    async def get_user_settings(self, *, user_id: int) -> Mapping[str, object]: ...
+
+    async def set_user_setting(self, *, user_id: int, key: str, value: str | None) -> None: ...
+
+    async def get_guild_settings(self, *, guild_id: int) -> Mapping[str, object]: ...
+
+    async def set_guild_setting(self, *, guild_id: int, key: str, value: str | None) -> None: ...
+
+
+def reader(interaction: Asked) -> Lang:
     """The language of the person who made ``interaction``: for every answer to it that only they see
     (and any reply to what they did)."""
     return from_discord(interaction.locale)
 
 
-def server_of_interaction(interaction: discord.Interaction) -> Lang:
+def server_of_interaction(interaction: Asked) -> Lang:
     """The server's own Discord language as the interaction tells it (no admin choice considered)."""
     return from_discord(interaction.guild_locale) if interaction.guild_id is not None else ENGLISH
 
@@ -42,7 +80,7 @@ def server_of_interaction(interaction: discord.Interaction) -> Lang:
 class Audiences:
     """The languages of people (for DMs) and of servers (for public posts)."""
 
-    def __init__(self, storage: Storage, *, shared: bool = False) -> None:
+    def __init__(self, storage: Settings, *, shared: bool = False) -> None:
         self.storage = storage
         self.shared = shared  # other processes write the same rows: read them every time
         self._users: dict[int, str] = {}  # user id -> their last seen Discord locale
@@ -54,7 +92,7 @@ class Audiences:
 
     # ---- seeing interactions ----------------------------------------------------------------------
 
-    def note(self, interaction: discord.Interaction) -> tuple[bool, bool]:
+    def note(self, interaction: Asked) -> tuple[bool, bool]:
         """Remember the person's and the server's locales in memory, at once (the client calls this
         as the interaction arrives, before any handler runs, so that what answers it already knows
         them); whether each one changed."""
@@ -72,7 +110,7 @@ class Audiences:
                 self._unstored.add(("guild", interaction.guild_id))
         return user_changed, guild_changed
 
-    async def seen(self, interaction: discord.Interaction) -> None:
+    async def seen(self, interaction: Asked) -> None:
         """Remember the person's and the server's locales (a listener of every interaction): in
         memory (`note`, unless the client did already), and in the database when they changed
         (DMs are sent later, maybe by another process)."""

@@ -20,7 +20,7 @@ import inspect
 import pkgutil
 from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
@@ -214,7 +214,7 @@ def command_texts() -> Iterator[Text]:
         path = Path(inspect.getfile(cls)).resolve().relative_to(ROOT).as_posix()
         yield COMMAND_NAME, group, f"/{group}", path
         yield None, str(cls.__cog_group_description__), f"/{group}", path
-        listed: list[tuple[str, Any]] = []
+        listed: list[tuple[str, object]] = []
         for item in cls.__cog_app_commands__:
             if isinstance(item, app_commands.Group):  # a subgroup (/game privacy): its name, then its own
                 yield COMMAND_NAME, item.name, f"/{group} {item.name}", path

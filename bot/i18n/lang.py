@@ -7,10 +7,9 @@ Pure: no discord import, so the rules and the renderers may use it too.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
 
 from babel import Locale
 from babel.dates import format_date, format_datetime
@@ -56,7 +55,7 @@ class Msg:
     into text, and a field whose value is a `Msg` is translated too. ``str(msg)`` is the English."""
 
     msgid: str
-    fields: Mapping[str, Any] = field(default_factory=dict)
+    fields: Mapping[str, object] = field(default_factory=dict)  # each formatted as text
     plural: str | None = None
     count: int = 1
     context: str | None = None
@@ -69,31 +68,43 @@ class Msg:
         _plural: str | None = None,
         _count: int = 1,
         _context: str | None = None,
-        **fields: Any,
+        **fields: object,
+    ) -> None:
+        self._set(msgid, fields, _plural, _count, _context)
+
+    def _set(
+        self, msgid: str, fields: Mapping[str, object], plural: str | None, count: int, context: str | None
     ) -> None:
         object.__setattr__(self, "msgid", msgid)
         object.__setattr__(self, "fields", dict(fields))
-        object.__setattr__(self, "plural", _plural)
-        object.__setattr__(self, "count", _count)
-        object.__setattr__(self, "context", _context)
+        object.__setattr__(self, "plural", plural)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "context", context)
 
     @classmethod
-    def n(cls, singular: str, plural: str, count: int, /, **fields: Any) -> Msg:
-        return cls(singular, _plural=plural, _count=count, **fields)
+    def _of(
+        cls,
+        msgid: str,
+        fields: Mapping[str, object],
+        plural: str | None = None,
+        count: int = 1,
+        context: str | None = None,
+    ) -> Msg:
+        msg = cls.__new__(cls)
+        msg._set(msgid, fields, plural, count, context)
+        return msg
 
     @classmethod
-    def pt(cls, context: str, msgid: str, /, **fields: Any) -> Msg:
-        return cls(msgid, _context=context, **fields)
+    def n(cls, singular: str, plural: str, count: int, /, **fields: object) -> Msg:
+        return cls._of(singular, fields, plural, count)
 
-    def with_fields(self, **fields: Any) -> Msg:
+    @classmethod
+    def pt(cls, context: str, msgid: str, /, **fields: object) -> Msg:
+        return cls._of(msgid, fields, context=context)
+
+    def with_fields(self, **fields: object) -> Msg:
         """The same text with more fields (an error fills in what it knows: ``shown``, ``low``...)."""
-        return Msg(
-            self.msgid,
-            _plural=self.plural,
-            _count=self.count,
-            _context=self.context,
-            **{**self.fields, **fields},
-        )
+        return Msg._of(self.msgid, {**self.fields, **fields}, self.plural, self.count, self.context)
 
     def __str__(self) -> str:
         return ENGLISH.say(self)
@@ -112,7 +123,7 @@ class Lang:
     code: str
     messages: Messages = field(repr=False, default_factory=Messages)
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Callable[..., Lang], tuple[object, ...]]:
         # One of the bot's languages travels as its code (a board drawn in a worker process: its
         # catalog is loaded there once, not pickled with every board); any other Lang as it is.
         if self.code in LANGUAGES and language(self.code) is self:
@@ -135,16 +146,16 @@ class Lang:
 
     # ---- texts ----------------------------------------------------------------------------------
 
-    def t(self, msgid: str, /, **fields: Any) -> str:
+    def t(self, msgid: str, /, **fields: object) -> str:
         text = self.messages.single(None, msgid) or msgid
         return self._fill(text, fields)
 
-    def pt(self, context: str, msgid: str, /, **fields: Any) -> str:
+    def pt(self, context: str, msgid: str, /, **fields: object) -> str:
         """`t` for a text that needs a context to translate (``pt("command name", "join")``)."""
         text = self.messages.single(context, msgid) or msgid
         return self._fill(text, fields)
 
-    def n(self, singular: str, plural: str, count: int, /, **fields: Any) -> str:
+    def n(self, singular: str, plural: str, count: int, /, **fields: object) -> str:
         return self._plural(None, singular, plural, count, fields)
 
     def say(self, text: str | Msg) -> str:
@@ -157,7 +168,7 @@ class Lang:
         return self._fill(found, text.fields)
 
     def _plural(
-        self, context: str | None, singular: str, plural: str, count: int, fields: dict[str, Any]
+        self, context: str | None, singular: str, plural: str, count: int, fields: dict[str, object]
     ) -> str:
         text = self.messages.plural(context, singular, count)
         if text is None:
@@ -165,7 +176,7 @@ class Lang:
         fields.setdefault("count", self.number(count))
         return self._fill(text, fields)
 
-    def _fill(self, text: str, fields: Mapping[str, Any]) -> str:
+    def _fill(self, text: str, fields: Mapping[str, object]) -> str:
         if not fields:
             return text
         return text.format(**{k: self.say(v) if isinstance(v, Msg) else v for k, v in fields.items()})

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from openskill.models import PlackettLuce
 
+from bot.jsontypes import JSONMap
 from bot.players.seats import computer_id, computer_name, is_computer, level_of
 
 MODEL = PlackettLuce()
@@ -119,7 +119,7 @@ class SeatResult:
 
 
 def seat_results(
-    by_score: bool, seats: Sequence[int], result: Mapping[str, Any], forfeited: Collection[int]
+    by_score: bool, seats: Sequence[int], result: JSONMap, forfeited: Collection[int]
 ) -> tuple[SeatResult, ...]:
     """The seats of a finished game (user ids in seat order), from its stored outcome (``winners``,
     ``scores``, ``draw``: `bot.rules.base.Outcome` as JSON) and the seats that forfeited."""

@@ -17,24 +17,38 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, Protocol, TypeVar
 
 from PIL import Image
 
 from bot.i18n import ENGLISH, Lang
 from bot.memory.animation import Animation, encode
+from bot.present import News, TableInfo, outcome_text
 from bot.render.alt import fit_alt, player
 from bot.render.colours import INK, MUTED
 from bot.render.common import Canvas, text_width
 from bot.rules import play
-from bot.rules.base import ActionJSON, AnyRules
-from bot.table.present import News, Presenter, TableInfo, outcome_text
+from bot.rules.base import ActionJSON, GameRules, M, S, forfeit_of
 
 FRAME_MS = 1000  # each position is shown this long
 LAST_MS = 3000  # and the last one this long, before the animation starts again
 CAPTION_H = 28  # the strip above each board: which move, and what it did
 CAPTION_SIZE = 14
 CAPTION_PAD = 10
+
+V = TypeVar("V")  # the game's view
+V_in = TypeVar("V_in", contravariant=True)  # (a presenter of views takes them: contravariant)
+
+
+class Told(Protocol[V_in]):
+    """What a replay uses of a game's presentation (a `bot.table.present.Presenter` is one): its
+    board image and what a move did, both from public views."""
+
+    @property
+    def render(self) -> Callable[[V_in, TableInfo], bytes]: ...
+
+    @property
+    def headline(self) -> Callable[[News[V_in], TableInfo], str]: ...
 
 
 @dataclass(frozen=True)
@@ -62,12 +76,12 @@ class NamedTable(TableInfo):
 
 
 @dataclass(frozen=True)
-class Frame:
+class Frame(Generic[V]):
     """One position of a replay: the first (``number`` 0), or the one after move ``number``."""
 
     number: int
-    view: Any  # view_for(state, None): the public view
-    news: News[Any] | None  # the move that made it, as the channel saw it (None for the first)
+    view: V  # view_for(state, None): the public view
+    news: News[V] | None  # the move that made it, as the channel saw it (None for the first)
 
     @property
     def seat(self) -> int | None:
@@ -76,11 +90,11 @@ class Frame:
 
 
 @dataclass(frozen=True)
-class Replay:
+class Replay(Generic[V]):
     """A game rebuilt: its public facts at the last frame, and every frame."""
 
     table: NamedTable
-    frames: tuple[Frame, ...]
+    frames: tuple[Frame[V], ...]
 
     @property
     def moves(self) -> int:
@@ -91,22 +105,16 @@ class Replay:
         return self.table.outcome is not None
 
 
-def _forfeit(action: ActionJSON) -> str | None:
-    if action.get("type") != "forfeit":
-        return None
-    return "timeout" if action.get("reason") == "timeout" else "left"
-
-
-def rebuild(log: GameLog, rules: AnyRules, lang: Lang = ENGLISH) -> Replay:
+def rebuild(log: GameLog, rules: GameRules[S, V, M], lang: Lang = ENGLISH) -> Replay[V]:
     """The game of ``log`` replayed with ``rules``: one frame for the first position and one after
     each move, told in ``lang``. ``ValueError`` (or the rules' own error) when the log does not replay."""
     state = rules.new_game(len(log.seats), log.options, log.seed)
     before = rules.view_for(state, None)
-    frames = [Frame(0, before, None)]
+    frames: list[Frame[V]] = [Frame(0, before, None)]
     for number, (seat, action) in enumerate(log.moves, start=1):
         state = play(rules, state, seat, action)
         after = rules.view_for(state, None)
-        frames.append(Frame(number, after, News(seat, before, after, _forfeit(action))))
+        frames.append(Frame(number, after, News(seat, before, after, forfeit_of(action))))
         before = after
     outcome = rules.outcome(state)
     table = NamedTable(
@@ -135,7 +143,7 @@ def plain(text: str) -> str:
     return text.replace("**", "").replace("`", "")
 
 
-def move_lines(frame: Frame, table: TableInfo, headline: Callable[[News[Any], TableInfo], str]) -> list[str]:
+def move_lines(frame: Frame[V], table: TableInfo, headline: Callable[[News[V], TableInfo], str]) -> list[str]:
     """What a move did, as the channel was told it (in plain text, players named in words)."""
     assert frame.news is not None
     lines = [line.strip() for line in plain(headline(frame.news, table)).splitlines() if line.strip()]
@@ -150,7 +158,7 @@ def _options(table: TableInfo) -> str:
     return ", ".join(f"{k} = {v}" for k, v in table.options.items()) or table.lang.t("none")
 
 
-def result_lines(replay: Replay) -> list[str]:
+def result_lines(replay: Replay[V]) -> list[str]:
     """The result (or, for a game still being played, who it waits for)."""
     table = replay.table
     lang = table.lang
@@ -178,7 +186,7 @@ def result_lines(replay: Replay) -> list[str]:
     return lines
 
 
-def transcript(replay: Replay, present: Presenter) -> str:
+def transcript(replay: Replay[V], present: Told[V]) -> str:
     """The game in words, for a text file: the game, the players, the options, each move in order
     with who made it and what the channel was told (reveals when they happened), and the result."""
     table = replay.table
@@ -205,7 +213,7 @@ def transcript(replay: Replay, present: Presenter) -> str:
     return "\n".join(out) + "\n"
 
 
-def summary(replay: Replay) -> str:
+def summary(replay: Replay[V]) -> str:
     """The animation's alt text: the game, its players, what the frames are, and the result."""
     table = replay.table
     lang = table.lang
@@ -233,7 +241,7 @@ def summary(replay: Replay) -> str:
 # ---- the animation --------------------------------------------------------------------------------
 
 
-def caption(frame: Frame, replay: Replay) -> list[tuple[str, bool]]:
+def caption(frame: Frame[V], replay: Replay[V]) -> list[tuple[str, bool]]:
     """The line above a frame's board, as pieces (text, in bold?): which move and who made it ("Move
     12 of 40 · Alice (A)"), or the game and its players above the first position. The pieces repeat
     from frame to frame, so each is drawn once (the renderers' text cache) however long the game."""
@@ -273,12 +281,12 @@ def durations(count: int) -> list[int]:
     return [FRAME_MS] * (count - 1) + [LAST_MS]
 
 
-def frame_images(replay: Replay, present: Presenter) -> Iterator[Image.Image]:
+def frame_images(replay: Replay[V], present: Told[V]) -> Iterator[Image.Image]:
     """Each frame's board (the game's own renderer, from the public view) under its caption."""
     for frame in replay.frames:
         yield frame_image(present.render(frame.view, replay.table), caption(frame, replay))
 
 
-def animate(replay: Replay, present: Presenter) -> Animation:
+def animate(replay: Replay[V], present: Told[V]) -> Animation:
     """The replay as an animated GIF: one frame per position, the last held longer."""
     return encode(lambda: frame_images(replay, present), durations(len(replay.frames)))

@@ -9,16 +9,18 @@ statically (a spec's ``GameSpec[State, View, Move]`` annotation, for mypy) and a
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import ModuleType
-from typing import Any
+from typing import TypeVar
 
 from bot.rules.base import ActionJSON, AnyRules, Forfeit, GameRules, M, Option, S
 
+V = TypeVar("V")
 
-def _contract() -> dict[str, Any]:
+
+def _contract() -> dict[str, Callable[..., object] | None]:
     """The contract's members: name -> the protocol's function (for its arity), or None for data."""
-    members: dict[str, Any] = dict.fromkeys(GameRules.__annotations__)
+    members: dict[str, Callable[..., object] | None] = dict.fromkeys(GameRules.__annotations__)
     for name, value in vars(GameRules).items():
         if not name.startswith("_") and inspect.isfunction(value):
             members[name] = value
@@ -59,7 +61,7 @@ def check_rules(module: ModuleType) -> AnyRules:
     return module
 
 
-def play(rules: GameRules[S, Any, M], state: S, seat: int, action: M | Forfeit | ActionJSON) -> S:
+def play(rules: GameRules[S, V, M], state: S, seat: int, action: M | Forfeit | ActionJSON) -> S:
     """Apply one action as the move log has it: a forfeit, or a move of the game's own (typed, or its
     logged JSON, which is parsed first)."""
     typed = rules.parse_action(action) if isinstance(action, Mapping) else action

@@ -41,12 +41,11 @@ frozen dataclass per kind, its ``"type"`` in the stored JSON on the class (``TYP
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import Field, dataclass, fields
 from enum import Enum
 from functools import cache, partial
 from types import NoneType, UnionType
 from typing import (
-    Any,
     ClassVar,
     Generic,
     Protocol,
@@ -61,8 +60,9 @@ from typing import (
 
 from bot.errors import BadInput
 from bot.i18n.lang import Lang, Msg
+from bot.jsontypes import JSON, JSONMap, JSONObject
 
-ActionJSON = Mapping[str, Any]
+ActionJSON = JSONMap
 """An action as the move log stores it: a JSON object with a ``"type"`` key."""
 
 Action = ActionJSON  # the name the Discord layer imports for the JSON form
@@ -70,7 +70,7 @@ Action = ActionJSON  # the name the Discord layer imports for the JSON form
 FORFEIT: dict[str, str] = {"type": "forfeit"}
 
 
-def forfeit_of(action: Mapping[str, Any]) -> str | None:
+def forfeit_of(action: ActionJSON) -> str | None:
     """None, or how a logged action forfeited: ``"left"`` or ``"timeout"``."""
     if action.get("type") != "forfeit":
         return None
@@ -80,7 +80,13 @@ def forfeit_of(action: Mapping[str, Any]) -> str | None:
 # ---- records as JSON --------------------------------------------------------------------------------
 
 
-def fields_json(record: Any) -> dict[str, Any]:
+class Record(Protocol):
+    """A dataclass instance: what `dataclasses.fields` reads."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[object]]]
+
+
+def fields_json(record: Record) -> JSONObject:
     """A frozen dataclass as JSON data: each field in order, under its name less a trailing ``_``
     (``Line.from_`` is logged as ``"from"``), its value made plain: a tuple or list becomes a list (of
     plain values), a frozenset a sorted list, a dict a deep copy, an enum its value, a value with a
@@ -94,7 +100,7 @@ def _json_key(field_name: str) -> str:
     return field_name.removesuffix("_")
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> JSON:
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     if isinstance(value, frozenset):
@@ -118,7 +124,7 @@ class TypedAction(Protocol):
 
     TYPE: ClassVar[str]
 
-    def to_json(self) -> dict[str, Any]: ...
+    def to_json(self) -> JSONObject: ...
 
 
 @dataclass(frozen=True)
@@ -129,7 +135,7 @@ class Forfeit:
     TYPE: ClassVar[str] = "forfeit"
     reason: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"type": self.TYPE} if self.reason is None else {"type": self.TYPE, "reason": self.reason}
 
     @classmethod
@@ -154,12 +160,18 @@ def read_action(action: A | ActionJSON, parse: Callable[[ActionJSON], P]) -> A |
     return action  # type: ignore[return-value]
 
 
-def action_json(action: TypedAction | ActionJSON) -> dict[str, Any]:
+def action_json(action: TypedAction | ActionJSON) -> JSONObject:
     """The logged JSON of an action given either way."""
     return dict(action) if isinstance(action, Mapping) else action.to_json()
 
 
-def move_json(move: Any) -> dict[str, Any]:
+class MoveRecord(Record, Protocol):
+    """A game's own move: a frozen dataclass with its ``"type"`` on the class."""
+
+    TYPE: ClassVar[str]
+
+
+def move_json(move: MoveRecord) -> JSONObject:
     """The logged JSON of a game's own move, a frozen dataclass with a ``TYPE``: ``{"type": TYPE}``, then
     its fields (`fields_json`). A move class takes it as its method: ``to_json = move_json``."""
     return {"type": move.TYPE, **fields_json(move)}
@@ -282,10 +294,10 @@ class Reason(str):
 class GameState(Protocol):
     """A game's state: immutable, JSON round-trippable."""
 
-    def to_dict(self) -> dict[str, Any]: ...
+    def to_dict(self) -> JSONObject: ...
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Self: ...
+    def from_dict(cls, d: JSONMap) -> Self: ...
 
 
 S = TypeVar("S", bound=GameState)
@@ -310,7 +322,7 @@ class GameRules(Protocol[S, V, M]):
 
     def to_act(self, state: S) -> frozenset[int]: ...
 
-    def legal_actions(self, state: S, seat: int) -> Sequence[dict[str, Any]]: ...
+    def legal_actions(self, state: S, seat: int) -> Sequence[JSONObject]: ...
 
     def parse_action(self, data: ActionJSON) -> M | Forfeit: ...
 
@@ -323,13 +335,16 @@ class GameRules(Protocol[S, V, M]):
     def view_for(self, state: S, seat: int | None) -> V: ...
 
 
-AnyRules = GameRules[Any, Any, Any]
+AnyRules = GameRules
+"""Some game's rules, its state, view and move types its own: the framework holds every game's at
+once, and Python has no type for "a `GameRules` of some S, V, M", so the parameters are unchecked
+where the games meet (the registry, the service); each game's spec checks them for that game."""
 
 
 # ---- helpers for the rules modules ------------------------------------------------------------------
 
 
-def resolve_options(options_spec: tuple[Option, ...], given: Mapping[str, Any]) -> dict[str, int]:
+def resolve_options(options_spec: tuple[Option, ...], given: Mapping[str, object]) -> dict[str, int]:
     """Fill defaults and check ranges; raise ``BadInput`` naming the allowed range."""
     known = {o.name for o in options_spec}
     unknown = set(given) - known
@@ -390,7 +405,9 @@ def optional_str_field(action: ActionJSON, key: str) -> str | None:
     return value
 
 
-_READERS: dict[Any, Callable[[ActionJSON, str], Any]] = {
+FieldReader = Callable[[ActionJSON, str], int | str | None]
+
+_READERS: dict[object, FieldReader] = {
     int: int_field,
     str: str_field,
     str | None: optional_str_field,
@@ -398,7 +415,7 @@ _READERS: dict[Any, Callable[[ActionJSON, str], Any]] = {
 
 
 @cache
-def _field_readers(kind: Any) -> tuple[tuple[str, Callable[[ActionJSON, str], Any]], ...]:
+def _field_readers(kind: type) -> tuple[tuple[str, FieldReader], ...]:
     """The JSON key and the reader of each field of a move class, in order."""
     hints = get_type_hints(kind)
     try:
@@ -428,7 +445,7 @@ def check_seat(n_players: int, seat: int) -> None:
         raise ValueError(f"seat {seat!r} is not in a game of {n_players} players")
 
 
-def stored_int(value: Any, game: str | None = None) -> int:
+def stored_int(value: JSON, game: str | None = None) -> int:
     """An integer of a stored state (a bool is not one), or ``ValueError``; with ``game``, the message
     names it (for a ``from_dict`` that lets these errors through as they are)."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -463,12 +480,13 @@ class GameEvent:
     not just its fields overrides ``to_dict`` and ``from_fields``."""
 
     TYPE: ClassVar[str]
+    __dataclass_fields__: ClassVar[dict[str, Field[object]]]  # (each kind is a dataclass)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {"type": self.TYPE, **fields_json(self)}
 
     @classmethod
-    def from_fields(cls, d: Mapping[str, Any]) -> Self:
+    def from_fields(cls, d: JSONMap) -> Self:
         """The event from its stored JSON (``"type"`` already matched); ``ValueError`` (or a
         ``KeyError``/``TypeError`` that `Events.parse` turns into one) when a field is missing, is not
         of its type, or the JSON has a key the event does not."""
@@ -496,7 +514,7 @@ class Events(Generic[E]):
         for kind in self.kinds:
             _stored_readers(kind)  # a field of a type it cannot read fails here, at import
 
-    def parse(self, value: Any) -> E:
+    def parse(self, value: JSON) -> E:
         """A stored event as its dataclass; ``ValueError`` (naming the game) when it is not a JSON
         object with a known ``"type"`` and that kind's fields."""
         if not isinstance(value, Mapping) or not isinstance(value.get("type"), str):
@@ -510,7 +528,10 @@ class Events(Generic[E]):
         raise ValueError(f"{_invalid(self.game)}unknown event {value['type']!r}")
 
 
-def stored_value(hint: Any) -> Callable[[Any], Any]:
+StoredReader = Callable[[JSON], object]
+
+
+def stored_value(hint: object) -> StoredReader:
     """The reader of a stored value of type ``hint``, which returns it typed or raises ``ValueError``:
     ``int``, ``bool``, ``str``, a `str`-valued `Enum` (a ``StrEnum``), ``X | None``, ``tuple[X, ...]``,
     and a class with a ``from_dict``."""
@@ -533,22 +554,22 @@ def stored_value(hint: Any) -> Callable[[Any], Any]:
     raise TypeError(f"no reader for a stored {hint!r}")
 
 
-def _stored_exactly(kind: type, value: Any) -> Any:
+def _stored_exactly(kind: type, value: JSON) -> object:
     if not isinstance(value, kind):
         raise ValueError(f"{value!r} is not a {kind.__name__}")
     return value
 
 
-def _stored_list(value: Any) -> list[Any]:
+def _stored_list(value: JSON) -> list[JSON]:
     if not isinstance(value, list | tuple):
         raise ValueError(f"{value!r} is not a list")
     return list(value)
 
 
-_EVENT_READERS: dict[type, tuple[tuple[str, Callable[[Any], Any]], ...]] = {}
+_EVENT_READERS: dict[type, tuple[tuple[str, StoredReader], ...]] = {}
 
 
-def _stored_readers(kind: type) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+def _stored_readers(kind: type) -> tuple[tuple[str, StoredReader], ...]:
     """The JSON key and the reader of each field of an event class, in order."""
     readers = _EVENT_READERS.get(kind)
     if readers is None:

@@ -7,13 +7,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from bot.deadlines import DEFAULT_TIMEOUT
 from bot.errors import GameOver, LobbyError, NotAllowed, NotAPlayer
 from bot.i18n import Msg
 from bot.players.seats import computer_name, is_computer, next_computer, people
-from bot.rules.base import resolve_options
+from bot.rules.base import AnyRules, resolve_options
 from bot.service.games import Games
 from bot.service.model import Changed, Loaded
 from bot.storage import GameRow, Storable, Written
@@ -34,7 +33,7 @@ class LobbyLife:
         channel_id: int,
         host_id: int,
         host_name: str,
-        options: Mapping[str, Any],
+        options: Mapping[str, object],
         timeout_s: int = DEFAULT_TIMEOUT,
         effects: Sequence[Storable] = (),
     ) -> Changed:
@@ -62,18 +61,9 @@ class LobbyLife:
             game = await self.games.get(game_id)
             row = game.row
             self._require_lobby(row)
-            rules = game.rules
             if user_id in row.seats:
                 raise LobbyError("You are already in this lobby.")
-            if len(row.seats) >= rules.MAX_PLAYERS:
-                raise LobbyError(
-                    Msg.n(
-                        "The lobby is full: {title} takes at most {count} player.",
-                        "The lobby is full: {title} takes at most {count} players.",
-                        rules.MAX_PLAYERS,
-                        title=rules.TITLE,
-                    )
-                )
+            self._require_room(row, game.rules)
             written = await self.games.write(
                 game_id,
                 self.games.storage.update_lobby(
@@ -173,16 +163,7 @@ class LobbyLife:
             self._require_lobby(row)
             if user_id != row.host_id:
                 raise NotAllowed("Only the host, {host}, can add computer players.", host=f"<@{row.host_id}>")
-            rules = self.games.rules_for(row.kind)
-            if len(row.seats) >= rules.MAX_PLAYERS:
-                raise LobbyError(
-                    Msg.n(
-                        "The lobby is full: {title} takes at most {count} player.",
-                        "The lobby is full: {title} takes at most {count} players.",
-                        rules.MAX_PLAYERS,
-                        title=rules.TITLE,
-                    )
-                )
+            self._require_room(row, self.games.rules_for(row.kind))
             computer = next_computer(row.seats, level)
             seats = (*zip(row.seats, row.names, strict=True), (computer, computer_name(computer)))
             return await self._reseat(row, seats, effects)
@@ -273,28 +254,41 @@ class LobbyLife:
                     "Only the host, {host}, or a member with Manage Messages can cancel this game.",
                     host=f"<@{row.host_id}>",
                 )
-            written = await self.games.write(
-                game_id,
-                self.games.storage.cancel_game(
-                    game_id=game_id, expected_version=row.version, effects=effects
-                ),
-            )
-        self.games.release(game_id)
-        return Changed(self.games.load(written.row), written.effects)
+            written = await self._cancel(row, effects)
+        return self._closed(written)
 
     async def expire_lobby(self, game_id: int, *, effects: Sequence[Storable] = ()) -> Changed | None:
         async with self.games.lock(game_id):
             row = await self.games.storage.get_game(game_id=game_id)
             if row.status != "lobby":
                 return None
-            written = await self.games.write(
-                game_id,
-                self.games.storage.cancel_game(
-                    game_id=game_id, expected_version=row.version, effects=effects
-                ),
+            written = await self._cancel(row, effects)
+        return self._closed(written)
+
+    async def _cancel(self, row: GameRow, effects: Sequence[Storable]) -> Written:
+        """Write a game's end by cancelling (its lock held)."""
+        return await self.games.write(
+            row.id,
+            self.games.storage.cancel_game(game_id=row.id, expected_version=row.version, effects=effects),
+        )
+
+    def _closed(self, written: Written) -> Changed:
+        """A game that has ended, once its lock is let go of: released, and its change."""
+        self.games.release(written.row.id)
+        return self.left(written)
+
+    @staticmethod
+    def _require_room(row: GameRow, rules: AnyRules) -> None:
+        """A seat is free in the lobby, or `LobbyError`."""
+        if len(row.seats) >= rules.MAX_PLAYERS:
+            raise LobbyError(
+                Msg.n(
+                    "The lobby is full: {title} takes at most {count} player.",
+                    "The lobby is full: {title} takes at most {count} players.",
+                    rules.MAX_PLAYERS,
+                    title=rules.TITLE,
+                )
             )
-        self.games.release(game_id)
-        return Changed(self.games.load(written.row), written.effects)
 
     @staticmethod
     def _require_lobby(row: GameRow) -> None:

@@ -3,44 +3,56 @@ a move's result, and a game's history replayed from its log. Plain data: nothing
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Generic, TypeVar, cast
 
 from bot.errors import NoGameHere
-from bot.rules.base import forfeit_of
+from bot.jsontypes import JSONObject
+from bot.rules.base import GameRules, M, S, forfeit_of
 from bot.storage import GameRow, OutboxItem, Storable
 
 T = TypeVar("T")
+V = TypeVar("V")  # the game's view
 
 
 @dataclass(frozen=True)
-class Loaded:
-    """A game row with its rules module and (once started) its decoded state.
+class Loaded(Generic[S, V, M]):
+    """A game row with its rules module and (once started) its decoded state: generic in the game's
+    state, view and move (the framework, which holds every game's, says ``Loaded``: some game's).
 
     A version's state never changes, so what is derived from it (the views, the table's facts) is
     kept with it (`derived`): a game in the cache is parsed, and viewed, once per version.
     """
 
     row: GameRow
-    rules: Any
-    state: Any  # None while in the lobby
-    _derived: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    rules: GameRules[S, V, M]
+    # None while in the lobby (typed as the state, as the games' commands read it where they know the
+    # game has begun; `started` checks).
+    state: S
+    _derived: dict[Hashable, object] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def id(self) -> int:
         return self.row.id
 
-    def derived(self, key: Any, make: Callable[[], T]) -> T:
-        """``make()``, computed once for this version of the game."""
+    def derived(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()``, computed once for this version of the game (each ``key`` always stands for
+        the same kind of value)."""
         if key not in self._derived:
             self._derived[key] = make()
-        value: T = self._derived[key]
-        return value
+        return cast(T, self._derived[key])
 
-    def view(self, seat: int | None) -> Any:
-        """``view_for(state, seat)``: the public view (None) or a seat's own."""
-        return self.derived(("view", seat), lambda: self.rules.view_for(self.state, seat))
+    def view(self, seat: int | None) -> V:
+        """``view_for(state, seat)``: the public view (None) or a seat's own (of a started game)."""
+        return self.derived(("view", seat), lambda: self.rules.view_for(self.started, seat))
+
+    @property
+    def started(self) -> S:
+        """The state of a started game (`ValueError` for a lobby, which has none)."""
+        if self.state is None:
+            raise ValueError(f"game #{self.row.id} has not started")
+        return self.state
 
 
 @dataclass(frozen=True)
@@ -52,11 +64,11 @@ class Changed:
 
 
 @dataclass(frozen=True)
-class MoveResult:
-    before: Loaded
-    after: Loaded
+class MoveResult(Generic[S, V, M]):
+    before: Loaded[S, V, M]
+    after: Loaded[S, V, M]
     seat: int
-    action: dict[str, Any]  # as logged
+    action: JSONObject  # as logged
     effects: tuple[OutboxItem, ...] = ()
 
     @property
@@ -66,15 +78,15 @@ class MoveResult:
 
 
 @dataclass(frozen=True)
-class Step:
+class Step(Generic[S]):
     """One logged move, replayed: the version of the game it made, who made it, and the states
     around it."""
 
     version: int
     seat: int
-    action: dict[str, Any]
-    before: Any
-    after: Any
+    action: JSONObject
+    before: S
+    after: S
 
     @property
     def forfeit(self) -> str | None:
@@ -82,16 +94,16 @@ class Step:
 
 
 @dataclass(frozen=True)
-class History:
+class History(Generic[S]):
     """A started game as its log tells it: the version and state it started at, then one step per
     move (the versions after the start are one per move; a cancel adds one more, after the last)."""
 
     game_id: int
     start_version: int
-    start: Any
-    steps: tuple[Step, ...]
+    start: S
+    steps: tuple[Step[S], ...]
 
-    def step(self, version: int) -> Step:
+    def step(self, version: int) -> Step[S]:
         """The move that made ``version``."""
         index = version - self.start_version - 1
         if not 0 <= index < len(self.steps):
@@ -104,9 +116,3 @@ class History:
 
 
 Owed = Callable[[MoveResult], Sequence[Storable]]  # what a move owes the world, planned from its result
-
-
-def logged(action: Any) -> dict[str, Any]:
-    """The JSON form of an action, as the move log stores it."""
-    to_json = getattr(action, "to_json", None)
-    return dict(to_json() if to_json is not None else action)

@@ -17,18 +17,19 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any
+from typing import TypeVar
 
 from bot import metrics
 from bot.errors import GameError, GameOver, IllegalMove, NotAPlayer, StaleButton
 from bot.rules import play
-from bot.rules.base import FORFEIT
+from bot.rules.base import FORFEIT, ActionJSON, Forfeit, M, S, TypedAction, action_json
 from bot.service.games import Games
-from bot.service.model import Loaded, MoveResult, Owed, logged
+from bot.service.model import Loaded, MoveResult, Owed
 from bot.storage import Storable, Written
 from bot.storage.driver import Txn
 
 TIMEOUT_FORFEIT = {"type": "forfeit", "reason": "timeout"}
+V = TypeVar("V")  # the game's view
 STALE = "That board is out of date: the game has moved on. Use the latest board (or /game status to see it)."
 
 
@@ -45,8 +46,13 @@ class Moves:
     # ---- prepare (pure) ---------------------------------------------------------------------------
 
     def prepare(
-        self, before: Loaded, user_id: int, action: Any, *, expected_version: int | None = None
-    ) -> MoveResult:
+        self,
+        before: Loaded[S, V, M],
+        user_id: int,
+        action: M | Forfeit | ActionJSON,
+        *,
+        expected_version: int | None = None,
+    ) -> MoveResult[S, V, M]:
         """The move ``user_id`` asks for, checked and applied (nothing is written): its result
         without effects. ``expected_version`` comes from a control's custom_id: a click on an old
         board is refused rather than applied to a position the player did not see."""
@@ -63,7 +69,7 @@ class Moves:
         return seat
 
     @staticmethod
-    def apply(before: Loaded, seat: int, action: Any) -> MoveResult:
+    def apply(before: Loaded[S, V, M], seat: int, action: M | Forfeit | ActionJSON) -> MoveResult[S, V, M]:
         """``action`` of ``seat`` applied by the rules: the game after it (not yet written)."""
         rules = before.rules
         try:
@@ -74,7 +80,7 @@ class Moves:
         status = "active" if rules.outcome(new_state) is None else "finished"
         after_row = replace(before.row, version=before.row.version + 1, status=status)
         return MoveResult(
-            before=before, after=Loaded(after_row, rules, new_state), seat=seat, action=logged(action)
+            before=before, after=Loaded(after_row, rules, new_state), seat=seat, action=action_json(action)
         )
 
     async def timed_out(self, before: Loaded, seat: int, *, now: float) -> MoveResult | None:
@@ -133,7 +139,7 @@ class Moves:
         self,
         game_id: int,
         user_id: int,
-        action: Any,
+        action: TypedAction | ActionJSON,
         *,
         expected_version: int | None = None,
         effects: Owed = lambda r: (),

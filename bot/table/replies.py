@@ -22,7 +22,7 @@ from bot.errors import GameError, MoveSaved, player_number
 from bot.i18n import ENGLISH, N_, Lang
 from bot.i18n.audience import reader
 from bot.inputs import excerpt
-from bot.players.seats import computer_name, is_computer
+from bot.present import mention  # (here too: the table names players through replies)
 from bot.table.options import BadOption, check_options
 
 log = logging.getLogger(__name__)
@@ -37,13 +37,6 @@ T = TypeVar("T")
 # Discord's codes for an interaction it has forgotten: the callback (10062 Unknown interaction) and
 # its webhook (10015 Unknown Webhook: follow-ups and the original response).
 FORGOTTEN = (10062, 10015)
-
-
-def mention(user_id: int) -> str:
-    """How a text names a player: a Discord mention, or a computer's name."""
-    if is_computer(user_id):
-        return f"🤖 {computer_name(user_id)}"
-    return f"<@{user_id}>"
 
 
 def join_words(words: list[str], lang: Lang = ENGLISH) -> str:

@@ -146,3 +146,131 @@ def test_nothing_in_bot_but_the_registry_names_a_game() -> None:
                 if any(n.startswith("cogs.") and n.split(".")[1] in GAMES for n in names):
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno}: imports a game")
     assert found == []
+
+
+# ---- the framework's layers -----------------------------------------------------------------------
+
+# The framework's lower layers are Discord-free: what a game is (bot.rules), a language (bot.i18n),
+# the drawing helpers (bot.render), a game's past (bot.memory) and the texts of a table (bot.present)
+# import no discord, and none of the table's, the service's or the storage's code, which sit above them.
+LOWER = ("bot.rules", "bot.i18n", "bot.render", "bot.memory", "bot.present", "bot.players")
+ABOVE = ("discord", "bot.table", "bot.service", "bot.storage", "bot.app", "cogs")
+# i18n's two adapters to discord.py: the command tree's Translator, and the developer's tool that
+# reads the cogs' command tree to extract its texts (``python -m bot.i18n extract``).
+ADAPTERS = ("bot.i18n.commands", "bot.i18n.extract", "bot.i18n.__main__")
+
+
+def _modules(root: str) -> list[str]:
+    """``root`` and, for a package, every module in it."""
+    path = _path(root)
+    assert path is not None, root
+    if path.name != "__init__.py":
+        return [root]
+    return [root, *(f"{root}.{p.stem}" for p in sorted(path.parent.glob("*.py")) if p.stem != "__init__")]
+
+
+LOWER_MODULES = [m for root in LOWER for m in _modules(root) if m not in ADAPTERS]
+
+
+@pytest.mark.parametrize("module", LOWER_MODULES)
+def test_the_lower_layers_import_nothing_above_them(module: str) -> None:
+    found = _closure(module)
+    bad = sorted(f"{name} (imported by {by})" for name, by in found.items() if _banned(name, ABOVE))
+    assert bad == [], f"{module} calls back up the layers"
+
+
+def _at_import(module: str) -> set[str]:
+    """The project modules ``module`` imports when it is imported: its module-level imports (not
+    those inside functions, nor under ``if TYPE_CHECKING``), each with the packages it is in, less
+    ``module``'s own packages (already being imported when it is)."""
+    path = _path(module)
+    assert path is not None
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    names: set[str] = set()
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.If):
+                if "TYPE_CHECKING" not in ast.unparse(node.test):
+                    visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                for block in (node.body, *(h.body for h in node.handlers), node.orelse, node.finalbody):
+                    visit(block)
+            elif isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")
+                    base = base[: len(base) - (node.level - 1)]
+                    source = ".".join([*base, node.module] if node.module else base)
+                else:
+                    source = node.module or ""
+                names.add(source)
+                names.update(f"{source}.{a.name}" for a in node.names if _path(f"{source}.{a.name}"))
+
+    visit(ast.parse(path.read_text(encoding="utf-8")).body)
+    out: set[str] = set()
+    for name in names:
+        parts = name.split(".")
+        if parts[0] not in ("bot", "cogs"):
+            continue
+        for end in range(1, len(parts) + 1):
+            prefix = ".".join(parts[:end])
+            if prefix != module and not module.startswith(prefix + ".") and _path(prefix) is not None:
+                out.add(prefix)
+    return out
+
+
+def _project_modules() -> list[str]:
+    found = []
+    for path in sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        found.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return found
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            connect(module)
+    return found
+
+
+def test_no_import_cycle_among_the_projects_modules() -> None:
+    graph = {module: _at_import(module) for module in _project_modules()}
+    assert _cycles(graph) == []
+
+
+def test_the_cycle_check_sees_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    found = _at_import("bot.memory.replay")  # (a module's own packages are being imported already)
+    assert {"bot.present", "bot.rules", "bot.rules.base"} <= found and "bot.memory" not in found
