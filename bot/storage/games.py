@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Required, TypedDict, Unpack
 
 from bot import clock
 from bot.errors import NoGameHere
-from bot.storage.driver import Many, Q, Repository, Txn
+from bot.jsontypes import DBValue, JSONMap
+from bot.storage.driver import Args, Many, Q, Repository, Txn
 from bot.storage.errors import StaleVersion
 from bot.storage.moves import append as append_move
 from bot.storage.moves import select_moves
@@ -33,7 +34,7 @@ _COLUMNS = ", ".join(
 _LIVE = "g.status IN ('lobby', 'active')"
 
 
-def select_games(where: str, args: Sequence[Any] = ()) -> Txn[list[GameRow]]:
+def select_games(where: str, args: Args = ()) -> Txn[list[GameRow]]:
     """The games ``FROM games g {where}``, with their seats (one more statement for all of them, not
     one per game). The rows are decoded where the transaction runs: off the event loop for SQLite."""
     rows = yield Q(f"SELECT {_COLUMNS} FROM games g {where}", args)
@@ -85,7 +86,7 @@ def select_game(game_id: int) -> Txn[GameRow]:
     return games[0]
 
 
-def cas(game_id: int, expected_version: int, sets: Mapping[str, Any]) -> Txn[None]:
+def cas(game_id: int, expected_version: int, sets: Mapping[str, DBValue]) -> Txn[None]:
     """Update the game row if it is still at ``expected_version``; bump the version."""
     assignments = ", ".join(f"{column} = ?" for column in sets)
     rows = yield Q(
@@ -108,7 +109,7 @@ def write_seats(game_id: int, seats: Sequence[tuple[int, str]]) -> Txn[None]:
 def change(
     game_id: int,
     expected_version: int,
-    sets: Mapping[str, Any],
+    sets: Mapping[str, DBValue],
     *writes: Txn[None],
     effects: Sequence[Storable],
 ) -> Txn[Written]:
@@ -140,6 +141,21 @@ def cancel_change(game_id: int, expected_version: int, *, effects: Sequence[Stor
     """The game (or lobby) cancelled: it waits for nobody any more."""
     sets = {"status": "cancelled"}
     return change(game_id, expected_version, sets, sync_waits(game_id, ()), effects=effects)
+
+
+class MoveChange(TypedDict, total=False):
+    """The keywords of `Games.record_move` (and `Games.move_change`): the move, the state it makes
+    and, when it ends the game, its ``result``; ``waiting``: the seats awaited next; ``effects``: what
+    the move owes the world."""
+
+    game_id: Required[int]
+    expected_version: Required[int]
+    seat: Required[int]
+    action: Required[JSONMap]
+    state: Required[JSONMap]
+    result: JSONMap | None
+    waiting: Sequence[int]
+    effects: Sequence[Storable]
 
 
 class Games(Repository):
@@ -229,7 +245,7 @@ class Games(Repository):
         channel_id: int,
         host_id: int,
         host_name: str,
-        options: Mapping[str, Any],
+        options: JSONMap,
         seed: int,
         timeout_s: int = 86400,
         effects: Sequence[Storable] = (),
@@ -316,7 +332,7 @@ class Games(Repository):
         *,
         game_id: int,
         expected_version: int,
-        state: Mapping[str, Any],
+        state: JSONMap,
         waiting: Sequence[int] = (),
         effects: Sequence[Storable] = (),
         place: str | None = None,
@@ -328,37 +344,15 @@ class Games(Repository):
             change(game_id, expected_version, sets, sync_waits(game_id, waiting), effects=effects)
         )
 
-    async def record_move(
-        self,
-        *,
-        game_id: int,
-        expected_version: int,
-        seat: int,
-        action: Mapping[str, Any],
-        state: Mapping[str, Any],
-        result: Mapping[str, Any] | None = None,
-        waiting: Sequence[int] = (),
-        effects: Sequence[Storable] = (),
-    ) -> Written:
+    async def record_move(self, **move: Unpack[MoveChange]) -> Written:
         """One transaction: append the move to the log, swap in the new state, queue its effects.
 
         With ``result`` (the outcome), the game is finished in the same transaction, and recorded
         with its ratings (`bot.storage.records`). ``waiting``: the
         seats the game now waits for (see `bot.storage.waits.sync`). `StaleVersion` if the game moved
-        meanwhile.
+        meanwhile. (Its keywords: `MoveChange`.)
         """
-        return await self._db.write(
-            self.move_change(
-                game_id=game_id,
-                expected_version=expected_version,
-                seat=seat,
-                action=action,
-                state=state,
-                result=result,
-                waiting=waiting,
-                effects=effects,
-            )
-        )
+        return await self._db.write(self.move_change(**move))
 
     def move_change(
         self,
@@ -366,15 +360,15 @@ class Games(Repository):
         game_id: int,
         expected_version: int,
         seat: int,
-        action: Mapping[str, Any],
-        state: Mapping[str, Any],
-        result: Mapping[str, Any] | None = None,
+        action: JSONMap,
+        state: JSONMap,
+        result: JSONMap | None = None,
         waiting: Sequence[int] = (),
         effects: Sequence[Storable] = (),
     ) -> Txn[Written]:
         """What `record_move` writes, as a transaction's statements (to run with others: a person's
         forfeits and their deletion are one transaction, see `bot.storage.privacy`)."""
-        sets: dict[str, Any] = {"state": dumps(state)}
+        sets: dict[str, DBValue] = {"state": dumps(state)}
         if result is not None:
             sets["status"] = "finished"
             sets["result"] = dumps(result)
