@@ -24,13 +24,13 @@ from bot.storage.records import on_move as remember
 from bot.storage.rows import GameRow, MoveRow, OutboxItem, Storable, Written, dumps
 from bot.storage.waits import sync as sync_waits
 
-_COLUMNS = ", ".join(
-    "g." + c
-    for c in (
-        "id kind guild_id channel_id status host_id options seed state result version "
-        "lobby_message_id board_message_id created_at updated_at timeout_s place_id start_place"
-    ).split()
-)
+# The columns of a game row, named as `GameRow`'s fields (its seats come from ``seats``).
+_FIELDS = (
+    "id kind guild_id channel_id status host_id options seed state result version "
+    "lobby_message_id board_message_id created_at updated_at timeout_s place_id start_place"
+).split()
+_COLUMNS = ", ".join("g." + c for c in _FIELDS)
+_JSON = ("options", "state", "result")  # JSON text (options is never NULL)
 _LIVE = "g.status IN ('lobby', 'active')"
 
 
@@ -51,27 +51,15 @@ def select_games(where: str, args: Args = ()) -> Txn[list[GameRow]]:
         seated[game_id].append((int(user_id), str(name)))
     games = []
     for r in rows:
-        seats = seated[r[0]]
+        game = dict(zip(_FIELDS, r, strict=True))
+        for key in _JSON:
+            if game[key] is not None:
+                game[key] = json.loads(game[key])
+        game["place_id"] = game["place_id"] or game["channel_id"]
+        seats = seated[game["id"]]
         games.append(
             GameRow(
-                id=r[0],
-                kind=r[1],
-                guild_id=r[2],
-                channel_id=r[3],
-                status=r[4],
-                host_id=r[5],
-                options=json.loads(r[6]),
-                seed=r[7],
-                state=None if r[8] is None else json.loads(r[8]),
-                result=None if r[9] is None else json.loads(r[9]),
-                version=r[10],
-                lobby_message_id=r[11],
-                board_message_id=r[12],
-                created_at=r[13],
-                updated_at=r[14],
-                timeout_s=r[15],
-                place_id=r[16] or r[3],
-                start_place=r[17],
+                **game,
                 seats=tuple(user_id for user_id, _ in seats),
                 names=tuple(name for _, name in seats),
             )
@@ -119,9 +107,13 @@ def change(
     yield from cas(game_id, expected_version, sets)
     for write in writes:
         yield from write
+    return (yield from queue_and_read(game_id, effects))
+
+
+def queue_and_read(game_id: int, effects: Sequence[Storable]) -> Txn[Written]:
+    """How every write to a game ends: its ``effects`` queued, and the row read back."""
     items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects, locked=True)
-    row = yield from select_game(game_id)
-    return Written(row=row, effects=items)
+    return Written(row=(yield from select_game(game_id)), effects=items)
 
 
 def lobby_change(
@@ -265,8 +257,7 @@ class Games(Repository):
             )
             game_id = int(rows[0][0])
             yield from write_seats(game_id, [(host_id, host_name)])
-            items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects, locked=True)
-            return Written(row=(yield from select_game(game_id)), effects=items)
+            return (yield from queue_and_read(game_id, effects))
 
         return await self._db.write(work())
 
@@ -308,8 +299,7 @@ class Games(Repository):
                 return None
             game_id = int(rows[0][0])
             yield from write_seats(game_id, seats)
-            items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects, locked=True)
-            return Written(row=(yield from select_game(game_id)), effects=items)
+            return (yield from queue_and_read(game_id, effects))
 
         return await self._db.write(work())
 
