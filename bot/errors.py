@@ -16,7 +16,6 @@ This module imports nothing from discord, so the pure rules modules can raise th
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from bot.i18n.lang import ENGLISH, Lang, Msg
 
@@ -46,8 +45,8 @@ class GameError(Exception):
     # the players of a sentence with them (see `say`).
     seat_users: tuple[int, ...] | None = None
 
-    def __init__(self, message: str | Msg, /, **fields: Any) -> None:
-        self.msg = message if isinstance(message, Msg) else Msg(message, **fields)
+    def __init__(self, message: str | Msg, /, **fields: object) -> None:
+        self.msg = message if isinstance(message, Msg) else Msg(message).with_fields(**fields)
         super().__init__(str(self.msg))
         self.message = str(self.msg)
 
@@ -131,7 +130,7 @@ class NotYourTurn(GameError):
         *,
         waiting: Iterable[int] = (),
         to: str | Msg = "",
-        **fields: Any,
+        **fields: object,
     ) -> None:
         self.waiting = tuple(waiting)
         self.to = to

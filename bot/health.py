@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict
 
 from aiohttp import web
 
@@ -24,6 +24,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DB_TIMEOUT = 2.0  # seconds the database has to answer a health check
+
+
+class Health(TypedDict):
+    """The body of ``/healthz`` (see the module's text)."""
+
+    shards: dict[str, bool]
+    database: bool
+    status: NotRequired[Literal["ok", "starting", "degraded"]]
+    stopping: NotRequired[bool]
 
 
 def shard_states(bot: QuetBot) -> dict[str, bool]:
@@ -46,7 +55,7 @@ def latencies(bot: QuetBot) -> list[tuple[int, float]]:
     return [(0, bot.latency)] if bot.ws is not None else []
 
 
-async def health(bot: QuetBot) -> tuple[int, dict[str, Any]]:
+async def health(bot: QuetBot) -> tuple[int, Health]:
     """The status code and body of ``/healthz``."""
     shards = shard_states(bot)
     storage = getattr(bot, "storage", None)
@@ -57,7 +66,7 @@ async def health(bot: QuetBot) -> tuple[int, dict[str, Any]]:
             database = True
         except Exception as exc:  # (any failure is "not answering")
             log.warning("Health check: the database did not answer (%s)", type(exc).__name__)
-    body: dict[str, Any] = {"shards": shards, "database": database}
+    body: Health = {"shards": shards, "database": database}
     if bot.stopping:
         body["status"] = "degraded"
         body["stopping"] = True

@@ -29,7 +29,6 @@ from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any
 
 import discord
 
@@ -115,7 +114,7 @@ class JsonFormatter(logging.Formatter):
         self.shard = shard
 
     def format(self, record: logging.LogRecord) -> str:
-        line: dict[str, Any] = {
+        line: dict[str, object] = {
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
@@ -148,7 +147,7 @@ def setup(
     JSON log stays JSON)."""
     handler = logging.StreamHandler()
     handler.addFilter(Redact(secrets))
-    formatter: Any = JsonFormatter(shard) if fmt == "json" else discord.utils.MISSING
+    formatter: logging.Formatter = JsonFormatter(shard) if fmt == "json" else discord.utils.MISSING
     discord.utils.setup_logging(handler=handler, formatter=formatter, level=getattr(logging, level))
     logging.captureWarnings(True)
     sys.excepthook = _log_uncaught

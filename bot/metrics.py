@@ -15,7 +15,8 @@ import math
 import time
 from collections.abc import Iterable
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 import aiohttp
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -109,10 +110,14 @@ class render_timer:
 def http_trace() -> aiohttp.TraceConfig:
     """An aiohttp trace counting every response from Discord (retries too) by route and status."""
 
-    async def on_end(session: Any, context: Any, params: aiohttp.TraceRequestEndParams) -> None:
+    async def on_end(
+        session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
+    ) -> None:
         DISCORD_REQUESTS.labels(ROUTE.get(), str(params.response.status)).inc()
 
-    async def on_error(session: Any, context: Any, params: aiohttp.TraceRequestExceptionParams) -> None:
+    async def on_error(
+        session: aiohttp.ClientSession, context: SimpleNamespace, params: aiohttp.TraceRequestExceptionParams
+    ) -> None:
         DISCORD_REQUESTS.labels(ROUTE.get(), "error").inc()
 
     trace = aiohttp.TraceConfig()

@@ -52,6 +52,7 @@ from bot.storage.transfer import (
     NotVerified,
     Problems,
     Refused,
+    RowsPerTable,
     Source,
     Table,
     Verified,
@@ -71,7 +72,7 @@ __all__ = ["Backup", "NotVerified", "Refused", "backup"]
 
 
 @dataclass(frozen=True)
-class Backup:
+class Backup(RowsPerTable):
     """`backup`'s answer: the file written, how, and what was verified."""
 
     path: str
@@ -81,10 +82,6 @@ class Backup:
     tables: tuple[tuple[str, int], ...]  # rows per table, in copying order
     verified: Verified
     seconds: float
-
-    @property
-    def rows(self) -> int:
-        return sum(n for _, n in self.tables)
 
 
 @dataclass(frozen=True)

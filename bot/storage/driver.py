@@ -31,12 +31,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias, TypeVar
+from typing import TypeAlias, TypeVar
+
+from bot.jsontypes import DBValue
 
 T = TypeVar("T")
 
-Row: TypeAlias = tuple[Any, ...]
+Row: TypeAlias = tuple[DBValue, ...]  # one row: its columns' values, as the driver decodes them
 Rows: TypeAlias = list[Row]
+Args: TypeAlias = Sequence[DBValue]  # a statement's arguments, one per ``?``
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +47,7 @@ class Q:
     """One statement and its arguments; answers the rows it returns."""
 
     sql: str
-    args: Sequence[Any] = ()
+    args: Args = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +55,7 @@ class Many:
     """One statement run once per argument tuple (a batch insert); answers no rows."""
 
     sql: str
-    rows: Sequence[Sequence[Any]]
+    rows: Sequence[Args]
 
 
 Statement: TypeAlias = Q | Many
@@ -60,7 +63,7 @@ Statement: TypeAlias = Q | Many
 Txn: TypeAlias = Generator[Statement, Rows, T]
 
 
-def fetch(sql: str, args: Sequence[Any] = ()) -> Txn[Rows]:
+def fetch(sql: str, args: Args = ()) -> Txn[Rows]:
     """A transaction of one statement, answering its rows."""
     return (yield Q(sql, args))
 
@@ -109,10 +112,10 @@ class Repository:
     def __init__(self, db: Driver) -> None:
         self._db = db
 
-    async def _read(self, sql: str, args: Sequence[Any] = ()) -> Rows:
+    async def _read(self, sql: str, args: Args = ()) -> Rows:
         """One statement as a read-only transaction: its rows."""
         return await self._db.read(fetch(sql, args))
 
-    async def _write(self, sql: str, args: Sequence[Any] = ()) -> Rows:
+    async def _write(self, sql: str, args: Args = ()) -> Rows:
         """One statement as a transaction of its own: the rows it returns."""
         return await self._db.write(fetch(sql, args))

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Required, TypedDict, Unpack
 
 from bot import clock
 from bot.errors import NoGameHere
-from bot.storage.driver import Many, Q, Repository, Txn
+from bot.jsontypes import DBValue, JSONMap
+from bot.storage.driver import Args, Many, Q, Repository, Txn
 from bot.storage.errors import StaleVersion
 from bot.storage.moves import append as append_move
 from bot.storage.moves import select_moves
@@ -23,17 +24,17 @@ from bot.storage.records import on_move as remember
 from bot.storage.rows import GameRow, MoveRow, OutboxItem, Storable, Written, dumps
 from bot.storage.waits import sync as sync_waits
 
-_COLUMNS = ", ".join(
-    "g." + c
-    for c in (
-        "id kind guild_id channel_id status host_id options seed state result version "
-        "lobby_message_id board_message_id created_at updated_at timeout_s place_id start_place"
-    ).split()
-)
+# The columns of a game row, named as `GameRow`'s fields (its seats come from ``seats``).
+_FIELDS = (
+    "id kind guild_id channel_id status host_id options seed state result version "
+    "lobby_message_id board_message_id created_at updated_at timeout_s place_id start_place"
+).split()
+_COLUMNS = ", ".join("g." + c for c in _FIELDS)
+_JSON = ("options", "state", "result")  # JSON text (options is never NULL)
 _LIVE = "g.status IN ('lobby', 'active')"
 
 
-def select_games(where: str, args: Sequence[Any] = ()) -> Txn[list[GameRow]]:
+def select_games(where: str, args: Args = ()) -> Txn[list[GameRow]]:
     """The games ``FROM games g {where}``, with their seats (one more statement for all of them, not
     one per game). The rows are decoded where the transaction runs: off the event loop for SQLite."""
     rows = yield Q(f"SELECT {_COLUMNS} FROM games g {where}", args)
@@ -50,27 +51,15 @@ def select_games(where: str, args: Sequence[Any] = ()) -> Txn[list[GameRow]]:
         seated[game_id].append((int(user_id), str(name)))
     games = []
     for r in rows:
-        seats = seated[r[0]]
+        game = dict(zip(_FIELDS, r, strict=True))
+        for key in _JSON:
+            if game[key] is not None:
+                game[key] = json.loads(game[key])
+        game["place_id"] = game["place_id"] or game["channel_id"]
+        seats = seated[game["id"]]
         games.append(
             GameRow(
-                id=r[0],
-                kind=r[1],
-                guild_id=r[2],
-                channel_id=r[3],
-                status=r[4],
-                host_id=r[5],
-                options=json.loads(r[6]),
-                seed=r[7],
-                state=None if r[8] is None else json.loads(r[8]),
-                result=None if r[9] is None else json.loads(r[9]),
-                version=r[10],
-                lobby_message_id=r[11],
-                board_message_id=r[12],
-                created_at=r[13],
-                updated_at=r[14],
-                timeout_s=r[15],
-                place_id=r[16] or r[3],
-                start_place=r[17],
+                **game,
                 seats=tuple(user_id for user_id, _ in seats),
                 names=tuple(name for _, name in seats),
             )
@@ -85,7 +74,7 @@ def select_game(game_id: int) -> Txn[GameRow]:
     return games[0]
 
 
-def cas(game_id: int, expected_version: int, sets: Mapping[str, Any]) -> Txn[None]:
+def cas(game_id: int, expected_version: int, sets: Mapping[str, DBValue]) -> Txn[None]:
     """Update the game row if it is still at ``expected_version``; bump the version."""
     assignments = ", ".join(f"{column} = ?" for column in sets)
     rows = yield Q(
@@ -108,7 +97,7 @@ def write_seats(game_id: int, seats: Sequence[tuple[int, str]]) -> Txn[None]:
 def change(
     game_id: int,
     expected_version: int,
-    sets: Mapping[str, Any],
+    sets: Mapping[str, DBValue],
     *writes: Txn[None],
     effects: Sequence[Storable],
 ) -> Txn[Written]:
@@ -118,9 +107,13 @@ def change(
     yield from cas(game_id, expected_version, sets)
     for write in writes:
         yield from write
+    return (yield from queue_and_read(game_id, effects))
+
+
+def queue_and_read(game_id: int, effects: Sequence[Storable]) -> Txn[Written]:
+    """How every write to a game ends: its ``effects`` queued, and the row read back."""
     items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects, locked=True)
-    row = yield from select_game(game_id)
-    return Written(row=row, effects=items)
+    return Written(row=(yield from select_game(game_id)), effects=items)
 
 
 def lobby_change(
@@ -140,6 +133,21 @@ def cancel_change(game_id: int, expected_version: int, *, effects: Sequence[Stor
     """The game (or lobby) cancelled: it waits for nobody any more."""
     sets = {"status": "cancelled"}
     return change(game_id, expected_version, sets, sync_waits(game_id, ()), effects=effects)
+
+
+class MoveChange(TypedDict, total=False):
+    """The keywords of `Games.record_move` (and `Games.move_change`): the move, the state it makes
+    and, when it ends the game, its ``result``; ``waiting``: the seats awaited next; ``effects``: what
+    the move owes the world."""
+
+    game_id: Required[int]
+    expected_version: Required[int]
+    seat: Required[int]
+    action: Required[JSONMap]
+    state: Required[JSONMap]
+    result: JSONMap | None
+    waiting: Sequence[int]
+    effects: Sequence[Storable]
 
 
 class Games(Repository):
@@ -229,7 +237,7 @@ class Games(Repository):
         channel_id: int,
         host_id: int,
         host_name: str,
-        options: Mapping[str, Any],
+        options: JSONMap,
         seed: int,
         timeout_s: int = 86400,
         effects: Sequence[Storable] = (),
@@ -249,8 +257,7 @@ class Games(Repository):
             )
             game_id = int(rows[0][0])
             yield from write_seats(game_id, [(host_id, host_name)])
-            items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects, locked=True)
-            return Written(row=(yield from select_game(game_id)), effects=items)
+            return (yield from queue_and_read(game_id, effects))
 
         return await self._db.write(work())
 
@@ -292,8 +299,7 @@ class Games(Repository):
                 return None
             game_id = int(rows[0][0])
             yield from write_seats(game_id, seats)
-            items: tuple[OutboxItem, ...] = yield from insert_effects(game_id, effects, locked=True)
-            return Written(row=(yield from select_game(game_id)), effects=items)
+            return (yield from queue_and_read(game_id, effects))
 
         return await self._db.write(work())
 
@@ -316,7 +322,7 @@ class Games(Repository):
         *,
         game_id: int,
         expected_version: int,
-        state: Mapping[str, Any],
+        state: JSONMap,
         waiting: Sequence[int] = (),
         effects: Sequence[Storable] = (),
         place: str | None = None,
@@ -328,37 +334,15 @@ class Games(Repository):
             change(game_id, expected_version, sets, sync_waits(game_id, waiting), effects=effects)
         )
 
-    async def record_move(
-        self,
-        *,
-        game_id: int,
-        expected_version: int,
-        seat: int,
-        action: Mapping[str, Any],
-        state: Mapping[str, Any],
-        result: Mapping[str, Any] | None = None,
-        waiting: Sequence[int] = (),
-        effects: Sequence[Storable] = (),
-    ) -> Written:
+    async def record_move(self, **move: Unpack[MoveChange]) -> Written:
         """One transaction: append the move to the log, swap in the new state, queue its effects.
 
         With ``result`` (the outcome), the game is finished in the same transaction, and recorded
         with its ratings (`bot.storage.records`). ``waiting``: the
         seats the game now waits for (see `bot.storage.waits.sync`). `StaleVersion` if the game moved
-        meanwhile.
+        meanwhile. (Its keywords: `MoveChange`.)
         """
-        return await self._db.write(
-            self.move_change(
-                game_id=game_id,
-                expected_version=expected_version,
-                seat=seat,
-                action=action,
-                state=state,
-                result=result,
-                waiting=waiting,
-                effects=effects,
-            )
-        )
+        return await self._db.write(self.move_change(**move))
 
     def move_change(
         self,
@@ -366,15 +350,15 @@ class Games(Repository):
         game_id: int,
         expected_version: int,
         seat: int,
-        action: Mapping[str, Any],
-        state: Mapping[str, Any],
-        result: Mapping[str, Any] | None = None,
+        action: JSONMap,
+        state: JSONMap,
+        result: JSONMap | None = None,
         waiting: Sequence[int] = (),
         effects: Sequence[Storable] = (),
     ) -> Txn[Written]:
         """What `record_move` writes, as a transaction's statements (to run with others: a person's
         forfeits and their deletion are one transaction, see `bot.storage.privacy`)."""
-        sets: dict[str, Any] = {"state": dumps(state)}
+        sets: dict[str, DBValue] = {"state": dumps(state)}
         if result is not None:
             sets["status"] = "finished"
             sets["result"] = dumps(result)

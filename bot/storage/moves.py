@@ -4,16 +4,15 @@ its initial state and this log)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
 
 from bot import clock
+from bot.jsontypes import JSONMap
 from bot.rules.base import forfeit_of
 from bot.storage.driver import Q, Repository, Txn
 from bot.storage.rows import MoveRow, dumps
 
 
-def append(game_id: int, seat: int, action: Mapping[str, Any]) -> Txn[None]:
+def append(game_id: int, seat: int, action: JSONMap) -> Txn[None]:
     """Log the move after the game's last one (inside the transaction that swaps in its state), with
     how it forfeited, if it is a forfeit (``moves.forfeit``: 'left' or 'timeout')."""
     yield Q(

@@ -10,29 +10,15 @@ completes it, and only that one's follow-ups are written.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot import clock
-from bot.storage.driver import Q, Repository, Row, Txn
+from bot.storage.driver import Q, Repository, Txn
 from bot.storage.messages import mark_blocked, set_message_ids, set_panel
-from bot.storage.rows import CompleteResult, OutboxItem, Storable, dumps
+from bot.storage.rows import CompleteResult, OutboxItem, Storable, dumps, from_row
 
 _COLUMNS = "id, game_id, kind, args, token, created_at, attempts, not_before"
-
-
-def _item(row: Row) -> OutboxItem:
-    return OutboxItem(
-        id=int(row[0]),
-        game_id=int(row[1]),
-        kind=str(row[2]),
-        args=json.loads(row[3]),
-        token=row[4],
-        created_at=float(row[5]),
-        attempts=int(row[6]),
-        not_before=float(row[7]),
-    )
 
 
 def lock_game(game_id: int) -> Txn[None]:
@@ -63,7 +49,7 @@ def insert_effects(
             f"RETURNING {_COLUMNS}",
             (game_id, effect.kind, dumps(dict(effect.args)), effect.token, now),
         )
-        items.append(_item(rows[0]))
+        items.append(from_row(OutboxItem, rows[0]))
     return tuple(items)
 
 
@@ -168,7 +154,7 @@ class Outbox(Repository):
                 "ORDER BY o.id LIMIT ?",
                 (now, after, now, holder, limit),
             )
-        return [_item(r) for r in rows]
+        return [from_row(OutboxItem, r) for r in rows]
 
     # ---- leases: which process carries out a game's items (processes sharing the database) ----
 
@@ -192,7 +178,7 @@ class Outbox(Repository):
             if not granted:
                 return None
             rows = yield Q(f"SELECT {_COLUMNS} FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
-            return [_item(r) for r in rows]
+            return [from_row(OutboxItem, r) for r in rows]
 
         return await self._db.write(work())
 
@@ -228,7 +214,7 @@ class Outbox(Repository):
 
     async def effects_of_game(self, *, game_id: int) -> list[OutboxItem]:
         rows = await self._read(f"SELECT {_COLUMNS} FROM outbox WHERE game_id = ? ORDER BY id", (game_id,))
-        return [_item(r) for r in rows]
+        return [from_row(OutboxItem, r) for r in rows]
 
     async def next_effect_due(self) -> float | None:
         rows = await self._read("SELECT MIN(not_before) FROM outbox")

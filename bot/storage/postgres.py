@@ -36,15 +36,16 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.driver import Driver, Many, Q, Rows, Statement, Txn
+from bot.jsontypes import DBValue
+from bot.storage.driver import Args, Driver, Many, Q, Rows, Statement, Txn
 from bot.storage.errors import Conflict, StorageError
 
 T = TypeVar("T")
@@ -65,7 +66,7 @@ class PostgresDriver(Driver):
     def __init__(self, url: str, pool: asyncpg.Pool) -> None:
         self.url = redact(url)  # for messages: never the password
         self.pool = pool
-        self._running: set[asyncio.Task[Any]] = set()
+        self._running: set[asyncio.Task[object]] = set()
         self._closed = False
 
     @classmethod
@@ -190,7 +191,7 @@ class Bulk:
         finally:
             txn.close()
 
-    async def copy(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    async def copy(self, table: str, columns: Sequence[str], rows: Sequence[Args]) -> None:
         """Append ``rows`` (values in the order of ``columns``) to ``table`` with ``COPY``: each value
         is encoded as its column's type, many times faster than INSERTs."""
         if not rows:
@@ -239,8 +240,8 @@ def _number(text: str) -> int | float:
     return float(text) if any(c in text for c in ".eEN") else int(text)  # (N: NaN)
 
 
-def _settled(running: set[asyncio.Task[Any]]) -> Any:
-    def done(task: asyncio.Task[Any]) -> None:
+def _settled(running: set[asyncio.Task[object]]) -> Callable[[asyncio.Task[object]], None]:
+    def done(task: asyncio.Task[object]) -> None:
         running.discard(task)
         if not task.cancelled():
             task.exception()  # retrieved: a caller that gave up does not make it "never retrieved"
@@ -274,18 +275,18 @@ async def _run_statement(connection: asyncpg.Connection, statement: Statement) -
 # ---- the dialect --------------------------------------------------------------------------------------
 
 
-def postgres_statement(sql: str, args: Sequence[Any] = ()) -> tuple[str, tuple[Any, ...]]:
+def postgres_statement(sql: str, args: Args = ()) -> tuple[str, tuple[DBValue, ...]]:
     """A statement of the common dialect and its arguments, as asyncpg takes them."""
     values = tuple(_value(v) for v in args)
     return postgres_sql(sql, tuple(_cast(v) for v in values)), values
 
 
-def _value(value: Any) -> Any:
+def _value(value: DBValue) -> DBValue:
     """A Python value as asyncpg takes it: a bool is stored as 0/1 (SQLite's booleans)."""
     return int(value) if isinstance(value, bool) else value
 
 
-def _cast(value: Any) -> str:
+def _cast(value: DBValue) -> str:
     """The placeholder's cast for a value: the value's type decides, as in SQLite."""
     if isinstance(value, int):
         return "::bigint"
@@ -298,7 +299,7 @@ def _cast(value: Any) -> str:
     return ""  # None (or an unusual type): PostgreSQL infers it from where it stands
 
 
-def _column_casts(rows: Sequence[Sequence[Any]]) -> tuple[str, ...]:
+def _column_casts(rows: Sequence[Args]) -> tuple[str, ...]:
     """A batch's casts: per column, the type its non-NULL values share (ints and floats: float)."""
     casts = []
     for column in zip(*rows, strict=True):

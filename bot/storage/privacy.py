@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Sequence
-from typing import Any
 
-from bot.storage.driver import Q, Repository, Txn
-from bot.storage.rows import Written
+from bot.jsontypes import JSON, JSONObject
+from bot.storage.driver import Q, Repository, Rows, Txn
+from bot.storage.rows import Written, dumps
 
 DELETED_FIRST = 1 << 21
 DELETED_LAST = (1 << 22) - 1
@@ -36,7 +36,7 @@ def is_deleted(user_id: int) -> bool:
     return DELETED_FIRST <= user_id <= DELETED_LAST
 
 
-def replace_id(value: Any, old: int, new: int) -> Any:
+def replace_id(value: JSON, old: int, new: int) -> JSON:
     """A JSON value with ``old`` replaced by ``new`` wherever it is: as a number, as a string, inside a
     string (a mention ``<@old>``)."""
     if isinstance(value, bool):
@@ -56,7 +56,7 @@ def _rewrite_json(table: str, key: str, column: str, old: int, new: int, where: 
     """Every ``column`` (JSON text) of ``table`` that holds ``old`` rewritten with ``new``."""
     rows = yield Q(f"SELECT {key}, {column} FROM {table} WHERE {column} LIKE ?{where}", (f"%{old}%",))
     for row_key, text in rows:
-        fixed = json.dumps(replace_id(json.loads(text), old, new), separators=(",", ":"), sort_keys=True)
+        fixed = dumps(replace_id(json.loads(text), old, new))
         yield Q(f"UPDATE {table} SET {column} = ? WHERE {key} = ?", (fixed, row_key))
 
 
@@ -87,7 +87,7 @@ def forget(user_id: int) -> Txn[tuple[int, list[int]]]:
     yield from _rewrite_json("games", "id", "result", old, new)
     rows = yield Q("SELECT game_id, seq, action FROM moves WHERE action LIKE ?", (f"%{old}%",))
     for game_id, seq, text in rows:
-        fixed = json.dumps(replace_id(json.loads(text), old, new), separators=(",", ":"), sort_keys=True)
+        fixed = dumps(replace_id(json.loads(text), old, new))
         yield Q("UPDATE moves SET action = ? WHERE game_id = ? AND seq = ?", (fixed, game_id, seq))
     yield from _rewrite_json("outbox", "id", "args", old, new)
     yield Q(
@@ -103,13 +103,13 @@ def forget(user_id: int) -> Txn[tuple[int, list[int]]]:
     return new, [int(g) for (g,) in games]
 
 
-def _seat_moves(moves: list[tuple[Any, ...]], seat: int, secret: bool, over: bool) -> list[dict[str, Any]]:
+def _seat_moves(moves: Rows, seat: int, secret: bool, over: bool) -> list[JSONObject]:
     """The move log as the person may see it: every move of a game without secrets; in a game with
     secrets, a forfeit (public) and, once the game is over, their own moves. The others' secret
     moves are listed without their content."""
     shown = []
     for seq, mover, action, created_at, forfeit in moves:
-        entry: dict[str, Any] = {"seq": int(seq), "seat": int(mover), "at": float(created_at)}
+        entry: JSONObject = {"seq": int(seq), "seat": int(mover), "at": float(created_at)}
         if not secret or forfeit is not None or (over and int(mover) == seat):
             entry["action"] = json.loads(action)
         else:
@@ -118,7 +118,7 @@ def _seat_moves(moves: list[tuple[Any, ...]], seat: int, secret: bool, over: boo
     return shown
 
 
-def export(user_id: int, secret_kinds: Collection[str]) -> Txn[dict[str, Any]]:
+def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
     games = yield Q(
         "SELECT g.id, g.kind, g.guild_id, g.channel_id, g.status, g.created_at, g.updated_at, g.options, "
         "g.result, s.position FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? "
@@ -185,7 +185,7 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[dict[str, Any]]:
 
 
 class Privacy(Repository):
-    async def export_user(self, *, user_id: int, secret_kinds: Collection[str] = ()) -> dict[str, Any]:
+    async def export_user(self, *, user_id: int, secret_kinds: Collection[str] = ()) -> JSONObject:
         """Everything kept about ``user_id`` (JSON-ready), as of one moment. ``secret_kinds``: the
         games with secret choices (other players' moves there are listed without their content, and
         the person's own once the game is over)."""
@@ -197,7 +197,7 @@ class Privacy(Repository):
         """One transaction: ``leaving`` (the person's way out of each live game: a forfeit, a lobby
         left, as /game leave writes them), then ``user_id`` replaced everywhere by a new
         placeholder; then the freed bytes are purged from the database's files. Answers the
-        placeholder, the games they sat in, and what each of ``leaving`` wrote. Any of them failing
+        placeholder, the games they sat in, and what each of ``leaving`` wrote. One of them failing
         (a game changed meanwhile: `StaleVersion`) writes nothing."""
 
         def work() -> Txn[tuple[int, list[int], list[Written]]]:

@@ -22,14 +22,15 @@ import logging
 import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from bot import clock as bot_clock
+from bot.jsontypes import DBValue, JSONMap
 from bot.memory.periods import ALL_TIME, TIMED, period_key
 from bot.memory.ratings import Entry, Finished, Rating, SeatResult, identity_name, rate, seat_results
-from bot.storage.driver import Many, Q, Repository, Txn
+from bot.storage.driver import Many, Q, Repository, Row, Txn
 from bot.storage.privacy import DELETED_FIRST, DELETED_LAST
-from bot.storage.rows import BoardLine, HistoryPage, KindRecord, PastGame, PastSeat, Rival
+from bot.storage.rows import BoardLine, HistoryPage, KindRecord, PastGame, PastSeat, Rival, from_row
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ SHOWN = f"NOT (player_id BETWEEN {DELETED_FIRST} AND {DELETED_LAST})"
 SHOWN_P = f"NOT (p.player_id BETWEEN {DELETED_FIRST} AND {DELETED_LAST})"
 
 
-def _is_forfeit(action: Mapping[str, Any]) -> bool:
+def _is_forfeit(action: JSONMap) -> bool:
     return action.get("type") == "forfeit"
 
 
@@ -51,8 +52,8 @@ def _is_forfeit(action: Mapping[str, Any]) -> bool:
 def on_move(
     game_id: int,
     seat: int,
-    action: Mapping[str, Any],
-    result: Mapping[str, Any] | None,
+    action: JSONMap,
+    result: JSONMap | None,
     score_ranked: Collection[str] = (),
 ) -> Txn[None]:
     """What a move adds to the memory, in the move's own transaction (before the seats' waits are
@@ -84,7 +85,7 @@ def on_move(
 
 def record_finished(
     game_id: int,
-    result: Mapping[str, Any],
+    result: JSONMap,
     *,
     forfeited: set[int],
     clock: Mapping[int, tuple[int, float]],
@@ -306,7 +307,7 @@ def _standings_rows(game: _Finished, tally: Mapping[int, _Tally]) -> Many:
     )
 
 
-def _log_clock(moves: Sequence[tuple[int, Mapping[str, Any], float]]) -> dict[int, tuple[int, float]]:
+def _log_clock(moves: Sequence[tuple[int, JSONMap, float]]) -> dict[int, tuple[int, float]]:
     """Time to move read from a move log (for the games finished before the clock was kept): each
     move's time since the move before it (the first move, whose start is unknown, is not timed)."""
     clock: dict[int, tuple[int, float]] = {}
@@ -488,7 +489,7 @@ class Records(Repository):
             "ORDER BY games DESC, opponent_id LIMIT ?",
             (guild_id, player_id, limit),
         )
-        return [Rival(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
+        return [from_row(Rival, r) for r in rows]
 
     async def history(
         self,
@@ -505,7 +506,7 @@ class Records(Repository):
         up to the latest."""
         top = (1 << 62) if anchor is None else anchor
         where = "guild_id = ? AND player_id = ?" + (" AND kind = ?" if kind else "") + " AND seq <= ?"
-        args: tuple[Any, ...] = (guild_id, player_id, *((kind,) if kind else ()), top)
+        args: tuple[DBValue, ...] = (guild_id, player_id, *((kind,) if kind else ()), top)
 
         def work() -> Txn[HistoryPage]:
             counted = yield Q(f"SELECT COUNT(*), MAX(seq) FROM results WHERE {where}", args)
@@ -535,39 +536,23 @@ class Records(Repository):
                 "SELECT f.seq, f.guild_id, f.kind, r.player_id, r.place, r.won FROM finished_games f "
                 "JOIN results r ON r.game_id = f.game_id ORDER BY f.seq, r.seat"
             )
-            games: list[Finished] = []
-            current: list[Any] = []
-            for seq, guild_id, kind, player, place, won in rows:
-                if not current or current[0] != seq:
-                    if current:
-                        games.append(_finished(current))
-                    current = [seq, int(guild_id), str(kind), [], set()]
-                current[3].append(Entry(int(player), int(place)))
-                if won:
-                    current[4].add(int(player))
-            if current:
-                games.append(_finished(current))
-            return games
+            return [_finished(list(seats)) for _, seats in itertools.groupby(rows, key=lambda r: r[0])]
 
         return await self._db.read(work())
 
 
-def _finished(current: list[Any]) -> Finished:
+def _finished(seats: Sequence[Row]) -> Finished:
+    """A recorded game from its seats' rows (seq, guild, kind, player, place, won)."""
     return Finished(
-        guild_id=current[1], kind=current[2], entries=tuple(current[3]), winners=frozenset(current[4])
+        guild_id=int(seats[0][1]),
+        kind=str(seats[0][2]),
+        entries=tuple(Entry(int(r[3]), int(r[4])) for r in seats),
+        winners=frozenset(int(r[3]) for r in seats if r[5]),
     )
 
 
-def _line(rank: int, r: Sequence[Any]) -> BoardLine:
-    return BoardLine(
-        rank=rank,
-        player_id=int(r[0]),
-        name=str(r[1]),
-        ordinal=float(r[2]),
-        games=int(r[3]),
-        wins=int(r[4]),
-        gain=float(r[5]),
-    )
+def _line(rank: int, r: Row) -> BoardLine:
+    return from_row(BoardLine, (rank, *r))
 
 
 def _figures(period: str | None, line: BoardLine) -> tuple[float, ...]:
@@ -591,17 +576,8 @@ def _past_games(game_ids: list[int]) -> Txn[tuple[PastGame, ...]]:
         game_ids,
     )
     seats: dict[int, list[PastSeat]] = {game_id: [] for game_id in game_ids}
-    for game_id, user_id, name, place, score, won, forfeited in seat_rows:
-        seats[int(game_id)].append(
-            PastSeat(
-                int(user_id),
-                str(name),
-                int(place),
-                None if score is None else int(score),
-                bool(won),
-                bool(forfeited),
-            )
-        )
+    for game_id, *seat in seat_rows:
+        seats[int(game_id)].append(from_row(PastSeat, seat))
     games = {
         int(r[0]): PastGame(
             game_id=int(r[0]),

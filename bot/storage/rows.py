@@ -5,18 +5,56 @@ Nothing in this module talks to a database; callers may build and compare these 
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Mapping
+import types
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol, TypeVar, get_args, get_origin, get_type_hints
+
+from bot.jsontypes import JSON, DBValue, JSONObject
+
+R = TypeVar("R")
+Read = Callable[[DBValue], object]
 
 LIVE = ("lobby", "active")
 STATUSES = ("lobby", "active", "finished", "cancelled")
 
 
-def dumps(value: Any) -> str:
+def dumps(value: JSON) -> str:
     """How a JSON column is written: compact, keys sorted (equal values, equal text)."""
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def from_row(cls: type[R], row: Sequence[DBValue]) -> R:
+    """The row dataclass ``cls`` of a database row whose columns are its fields, in order: each
+    column read as its field's type says (``int``, ``float``, ``str``, ``bool``; a JSON object's
+    text parsed; ``X | None``: NULL stays None)."""
+    readers = _READERS.get(cls)
+    if readers is None:
+        readers = _READERS[cls] = _readers(cls)
+    return cls(*(read(value) for read, value in zip(readers, row, strict=True)))
+
+
+_PLAIN: dict[object, Read] = {int: int, float: float, str: str, bool: bool}
+_READERS: dict[type, tuple[Read, ...]] = {}
+
+
+def _readers(cls: type) -> tuple[Read, ...]:
+    hints = get_type_hints(cls)
+    return tuple(_reader(hints[f.name]) for f in dataclasses.fields(cls))
+
+
+def _reader(hint: object) -> Read:
+    if hint in _PLAIN:
+        return _PLAIN[hint]
+    if get_origin(hint) is dict:
+        return json.loads
+    options = get_args(hint)
+    if isinstance(hint, types.UnionType) and len(options) == 2 and type(None) in options:
+        read = _reader(options[0] if options[1] is type(None) else options[1])
+        return lambda value: None if value is None else read(value)
+    raise TypeError(f"No column reads as {hint!r}")
 
 
 @dataclass(frozen=True)
@@ -27,10 +65,10 @@ class GameRow:
     channel_id: int
     status: str
     host_id: int
-    options: dict[str, Any]
+    options: JSONObject
     seed: int
-    state: dict[str, Any] | None
-    result: dict[str, Any] | None
+    state: JSONObject | None
+    result: JSONObject | None
     version: int
     lobby_message_id: int | None
     board_message_id: int | None
@@ -86,7 +124,7 @@ class MoveRow:
     game_id: int
     seq: int
     seat: int
-    action: dict[str, Any]
+    action: JSONObject
     created_at: float
 
 

@@ -6,23 +6,21 @@ A setting is a column; a missing row or a NULL column means "the default", which
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.storage.driver import Repository
 
 GUILD_SETTINGS = ("threads", "language", "guild_locale")
 USER_SETTINGS = ("notify", "locale")
-SettingValue = int | str | None
+SettingValue = int | str | None  # a column's value; None: the default
 
 
 class Settings(Repository):
-    async def get_guild_settings(self, *, guild_id: int) -> dict[str, Any]:
+    async def get_guild_settings(self, *, guild_id: int) -> dict[str, SettingValue]:
         return await self._get_settings("guild_settings", "guild_id", GUILD_SETTINGS, guild_id)
 
     async def set_guild_setting(self, *, guild_id: int, key: str, value: SettingValue) -> None:
         await self._set_setting("guild_settings", "guild_id", GUILD_SETTINGS, guild_id, key, value)
 
-    async def get_user_settings(self, *, user_id: int) -> dict[str, Any]:
+    async def get_user_settings(self, *, user_id: int) -> dict[str, SettingValue]:
         return await self._get_settings("user_settings", "user_id", USER_SETTINGS, user_id)
 
     async def set_user_setting(self, *, user_id: int, key: str, value: SettingValue) -> None:
@@ -36,7 +34,7 @@ class Settings(Repository):
 
     async def _get_settings(
         self, table: str, id_column: str, keys: tuple[str, ...], owner: int
-    ) -> dict[str, Any]:
+    ) -> dict[str, SettingValue]:
         rows = await self._read(f"SELECT {', '.join(keys)} FROM {table} WHERE {id_column} = ?", (owner,))
         if not rows:
             return {}

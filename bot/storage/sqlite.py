@@ -16,15 +16,58 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from bot.storage.driver import Driver, Many, Q, Rows, Statement, Txn
 from bot.storage.errors import Conflict, StorageError
 
 T = TypeVar("T")
 
-_Job = tuple[Callable[[], Any], asyncio.AbstractEventLoop, "asyncio.Future[Any]"]
+
+class _Queued(Protocol):
+    """A job as the database thread sees it, whatever its result's type."""
+
+    def run(self) -> None: ...
+
+    def drop(self) -> None: ...
+
+
+class _Job(Generic[T]):
+    """``work`` to run in the database thread; its result (or error) handed back to ``future``
+    through ``loop``."""
+
+    __slots__ = ("future", "loop", "work")
+
+    def __init__(
+        self, work: Callable[[], T], loop: asyncio.AbstractEventLoop, future: asyncio.Future[T]
+    ) -> None:
+        self.work, self.loop, self.future = work, loop, future
+
+    def run(self) -> None:
+        try:
+            result = self.work()
+        except BaseException as exc:
+            self._hand_back(partial(self.future.set_exception, exc))
+        else:
+            self._hand_back(partial(self.future.set_result, result))
+
+    def drop(self) -> None:
+        """The job will not run: its caller hears it was cancelled."""
+        self.loop.call_soon_threadsafe(self.future.cancel)
+
+    def _hand_back(self, settle: Callable[[], object]) -> None:
+        future = self.future
+
+        def settled() -> None:
+            if not future.done():  # (done: the caller was cancelled; nobody wants the answer)
+                settle()
+
+        try:
+            self.loop.call_soon_threadsafe(settled)
+        except RuntimeError:  # the loop is closed: nobody is waiting any more
+            pass
 
 
 class SqliteDriver(Driver):
@@ -44,7 +87,7 @@ class SqliteDriver(Driver):
         self.path = path
         self.readonly = readonly
         self.trips = 0  # jobs handed to the thread so far (tests count them)
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[_Queued | None] = queue.SimpleQueue()
         self._connection: sqlite3.Connection | None = None  # touched only by the thread
         self._closed = False
         # A daemon thread: a driver nobody closed does not keep the process alive at exit (every
@@ -110,10 +153,10 @@ class SqliteDriver(Driver):
             except queue.Empty:
                 break
             if job is not None:
-                job[1].call_soon_threadsafe(job[2].cancel)
+                job.drop()
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._jobs.put((self._disconnect, loop, done))
+        self._jobs.put(_Job(self._disconnect, loop, done))
         self._jobs.put(None)
         await done
 
@@ -125,20 +168,14 @@ class SqliteDriver(Driver):
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         self.trips += 1
-        self._jobs.put((work, loop, future))
+        self._jobs.put(_Job(work, loop, future))
         return await future
 
     # ---- the database thread --------------------------------------------------------------------
 
     def _serve(self) -> None:
         while (job := self._jobs.get()) is not None:
-            work, loop, future = job
-            try:
-                result = work()
-            except BaseException as exc:
-                _hand_back(loop, future, None, exc)
-            else:
-                _hand_back(loop, future, result, None)
+            job.run()
 
     def _open_connection(self) -> None:
         # isolation_level=None: no implicit transactions; each one is opened by `_transaction`.
@@ -237,20 +274,3 @@ def _execute(db: sqlite3.Connection, statement: Statement) -> Rows:
         db.executemany(statement.sql, statement.rows)
         return []
     return db.execute(statement.sql, statement.args).fetchall()
-
-
-def _hand_back(
-    loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any], result: Any, exc: BaseException | None
-) -> None:
-    def settle() -> None:
-        if future.done():  # the caller was cancelled: nobody wants the answer
-            return
-        if exc is None:
-            future.set_result(result)
-        else:
-            future.set_exception(exc)
-
-    try:
-        loop.call_soon_threadsafe(settle)
-    except RuntimeError:  # the loop is closed: nobody is waiting any more
-        pass

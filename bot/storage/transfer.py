@@ -40,8 +40,8 @@ import time
 from collections.abc import AsyncGenerator, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
-from typing import Any
 
+from bot.jsontypes import JSON
 from bot.registry import RULES
 from bot.rules import play
 from bot.storage.driver import Driver, Q, Row, Rows, Txn, fetch
@@ -103,16 +103,23 @@ class Source:
     high_water: dict[str, int] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Copied:
-    """What was copied: rows per table (in copying order) and how long it took."""
+class RowsPerTable:
+    """What copies tables (`Copied`, `bot.storage.backup.Backup`): ``tables``, the rows of each
+    table in copying order, and `rows`, all of them."""
 
     tables: tuple[tuple[str, int], ...]
-    seconds: float
 
     @property
     def rows(self) -> int:
         return sum(n for _, n in self.tables)
+
+
+@dataclass(frozen=True)
+class Copied(RowsPerTable):
+    """What was copied: rows per table (in copying order) and how long it took."""
+
+    tables: tuple[tuple[str, int], ...]
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -530,7 +537,7 @@ def games_page(after: int, limit: int) -> Txn[list[LoggedGame]]:
     ]
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: JSON) -> JSON:
     """A JSON value as the database holds it (tuples become lists)."""
     return json.loads(json.dumps(value))
 

@@ -7,21 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot import clock
-from bot.storage.driver import Many, Q, Repository, Row, Txn
+from bot.storage.driver import Many, Q, Repository, Txn
 from bot.storage.outbox import insert_effects, lock_game
-from bot.storage.rows import OutboxItem, Storable, Wait
+from bot.storage.rows import OutboxItem, Storable, Wait, from_row
 
 _COLUMNS = "game_id, seat, since, deadline, reminded"
-
-
-def _wait(row: Row) -> Wait:
-    return Wait(
-        game_id=int(row[0]),
-        seat=int(row[1]),
-        since=float(row[2]),
-        deadline=float(row[3]),
-        reminded=bool(row[4]),
-    )
 
 
 def sync(game_id: int, waiting: Sequence[int]) -> Txn[None]:
@@ -49,7 +39,7 @@ def sync(game_id: int, waiting: Sequence[int]) -> Txn[None]:
 class Waits(Repository):
     async def waits_of_game(self, *, game_id: int) -> list[Wait]:
         rows = await self._read(f"SELECT {_COLUMNS} FROM waits WHERE game_id = ? ORDER BY seat", (game_id,))
-        return [_wait(r) for r in rows]
+        return [from_row(Wait, r) for r in rows]
 
     async def due_waits(self, *, now: float, holder: str = "", limit: int = 50) -> list[Wait]:
         """Waits past their deadline, oldest first (but for those another process is acting on)."""
@@ -58,7 +48,7 @@ class Waits(Repository):
             "AND (claimed_until IS NULL OR claimed_until < ? OR claimed_by = ?) ORDER BY deadline LIMIT ?",
             (now, now, holder, limit),
         )
-        return [_wait(r) for r in rows]
+        return [from_row(Wait, r) for r in rows]
 
     async def claim_wait(self, *, game_id: int, seat: int, holder: str, now: float, until: float) -> bool:
         """Claim the due wait (a computer's move, a forfeit) for ``holder`` until ``until``: True for
@@ -94,7 +84,7 @@ class Waits(Repository):
             "ORDER BY w.since LIMIT ?",
             (since_before, now if now is not None else since_before, holder, limit),
         )
-        return [_wait(r) for r in rows]
+        return [from_row(Wait, r) for r in rows]
 
     async def delay_computer(self, *, game_id: int, seat: int, until: float) -> None:
         """Try a computer's move again no sooner than ``until`` (its last try failed)."""
@@ -107,7 +97,7 @@ class Waits(Repository):
             "ORDER BY (since + deadline) / 2 LIMIT ?",
             (now, limit),
         )
-        return [_wait(r) for r in rows]
+        return [from_row(Wait, r) for r in rows]
 
     async def mark_reminded(
         self, *, game_id: int, seat: int, effects: Sequence[Storable] = (), deadline: float | None = None
