@@ -20,14 +20,12 @@ import asyncio
 import functools
 import importlib
 import logging
-import multiprocessing
-import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import ParamSpec
 
-from bot.table.workers import die_with_parent
+from bot.table.workers import worker_pool
 
 log = logging.getLogger(__name__)
 
@@ -52,13 +50,7 @@ class Drawing:
     def _executor(self, *modules: str) -> ProcessPoolExecutor | None:
         """The pool, once it has started (None while its first worker is starting: draw in a thread)."""
         if self._pool is None:
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=context,
-                initializer=die_with_parent,
-                initargs=(os.getpid(),),
-            )
+            self._pool = worker_pool(self.workers)
             self._warming = self._pool.submit(_warm, *modules)
         warming = self._warming
         if warming is not None:

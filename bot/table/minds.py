@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import os
 import random
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -23,7 +21,7 @@ from typing import TypeVar
 
 from bot.jsontypes import JSONObject
 from bot.players import LEVELS
-from bot.table.workers import die_with_parent
+from bot.table.workers import worker_pool
 
 log = logging.getLogger(__name__)
 
@@ -37,13 +35,7 @@ class Minds:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=context,
-                initializer=die_with_parent,
-                initargs=(os.getpid(),),
-            )
+            self._pool = worker_pool(self.workers)
         return self._pool
 
     async def choose(
