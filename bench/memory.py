@@ -24,7 +24,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -36,7 +36,6 @@ from bot.service import Services
 from bot.storage import Storage
 from bot.storage.driver import Many, Q, Txn
 from bot.table.catalog import Catalog, GameKind
-from bot.table.deps import Deps
 from bot.table.records import Memory
 from bot.table.replies import Replies
 from bot.table.routing import Router
@@ -132,8 +131,7 @@ def memory_for(storage: Storage) -> Memory:
     for kind in KINDS:
         catalog.add(GameKind.of(GAMES[kind]))
     router = Router(Services.build(storage, RULES).games, Replies())
-    deps = cast(Deps, type("BenchDeps", (), {"storage": storage, "router": router, "catalog": catalog})())
-    return Memory(deps)
+    return Memory(storage, router, catalog)
 
 
 async def timed(samples: int, make: Callable[[random.Random], Awaitable[Any]], seed: int) -> list[float]:

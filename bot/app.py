@@ -32,8 +32,8 @@ from bot.storage import OutboxItem, Storage
 from bot.table.boards import Boards
 from bot.table.cards import Cards
 from bot.table.catalog import Catalog, GameKind
+from bot.table.commands import CogParts, GameCommands
 from bot.table.computers import Computers
-from bot.table.deps import Deps
 from bot.table.drawing import Drawing
 from bot.table.lobby import Lobbies
 from bot.table.minds import Minds
@@ -42,11 +42,13 @@ from bot.table.notify import Notify
 from bot.table.outbox import Done, Outbox
 from bot.table.panels import Panels
 from bot.table.play import Plays
+from bot.table.privacy import PrivacyDesk
+from bot.table.records import Memory
 from bot.table.replies import GameTree, Replies, reply_private
 from bot.table.routing import ANY_GAME, Router
+from bot.table.rules import route_rules
 from bot.table.shown import Shown
 from bot.table.threads import Places
-from bot.table.tools import Tools
 from bot.table.typed import TypedAnswers
 from cogs.game import GameAdmin
 
@@ -151,12 +153,51 @@ def _table(
         audiences=audiences, panels=panels,
     )  # fmt: skip
     # The table's own buttons on every game (the lobby's are routed by the lobbies, each game's by its cog).
+    route_rules(router, catalog)
     router.on_click(ANY_GAME, "mine", panels.on_mine)
     router.on_click(ANY_GAME, "mute", reminders.on_mute)
     router.on_click(ANY_GAME, "typed", typed.on_choose)
     for carrying in (places, boards, cards, panels, lobbies, reminders):
         carrying.carries(outbox)
     return Table(places, boards, cards, panels, plays, lobbies, typed, reminders)
+
+
+def _cogs(
+    services: Services,
+    storage: Storage,
+    catalog: Catalog,
+    router: Router,
+    outbox: Outbox,
+    notify: Notify,
+    audiences: Audiences,
+    table: Table,
+    drawing: Drawing,
+) -> list[commands.Cog]:
+    """Each game's cog (the catalog learns the game first), built by its spec from the parts it
+    takes, then /game's, given what it uses (by name)."""
+    games, finder, moves = services.games, services.finder, services.moves
+    commands_table = GameCommands(
+        finder=finder, storage=storage, catalog=catalog, lobbies=table.lobbies, plays=table.plays,
+        panels=table.panels,
+    )  # fmt: skip
+    parts = CogParts(table=commands_table, plays=table.plays, router=router, catalog=catalog, moves=moves)
+    cogs = []
+    for spec in GAMES.values():
+        catalog.add(GameKind.of(spec))
+        cogs.append(spec.commands(parts))
+    # /game's own objects register their buttons (the history's pages, the delete's confirm) now,
+    # before any click; leaderboards are drawn where boards are.
+    memory = Memory(storage, router, catalog, drawing)
+    privacy_desk = PrivacyDesk(
+        storage=storage, games=games, lobby=services.lobby, moves=moves, outbox=outbox, notify=notify,
+        catalog=catalog, router=router,
+    )  # fmt: skip
+    admin = GameAdmin(
+        finder=finder, games=games, storage=storage, catalog=catalog, lobbies=table.lobbies,
+        plays=table.plays, boards=table.boards, places=table.places, audiences=audiences, notify=notify,
+        memory=memory, privacy_desk=privacy_desk,
+    )  # fmt: skip
+    return [*cogs, admin]
 
 
 class TaskOptions(TypedDict, total=False):
@@ -172,7 +213,7 @@ class QuetBot(commands.Bot):
     services: Services
     scheduler: Scheduler
     outbox: Outbox
-    tools: Tools
+    table: Table
 
     def __init__(self, settings: Settings, **client_options: Any) -> None:
         """``client_options``: more of discord.py's client options, passed on as they are (a sharded
@@ -344,18 +385,11 @@ class QuetBot(commands.Bot):
             holder=holder,
             changes=changes,
         )
-        deps = Deps(
-            client=self, games=games, finder=services.finder, lobby=services.lobby, moves=services.moves,
-            history=services.history, storage=storage, catalog=catalog, router=router, outbox=outbox,
-            shown=shown, notify=notify, audiences=audiences,
-        )  # fmt: skip
-        self.tools = tools = Tools(deps, table.boards, table.panels, table.plays, table.lobbies, table.places)
+        self.table = table
         self.cards = table.cards
         metrics.declare_games(GAMES)
-        for spec in GAMES.values():
-            catalog.add(GameKind.of(spec))
-            await self.add_cog(spec.commands(tools))
-        await self.add_cog(GameAdmin(tools))
+        for cog in _cogs(services, storage, catalog, router, outbox, notify, audiences, table, self.drawing):
+            await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(audiences.seen, "on_interaction")
         self.add_listener(router.on_interaction, "on_interaction")

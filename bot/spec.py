@@ -43,7 +43,9 @@ class GameSpec(Generic[S, V, M]):
     ``present``: the public presentation (its ``render`` draws the board, from ``render.py``);
     ``private``: what one player sees of a game with secret choices (None: no secrets).
     ``player``: the computer player's ``choose``. ``commands``:
-    the cog's class, built with the table's tools. ``ranked_by_score``: the final scores rank every
+    what builds the cog from the table's parts (`bot.table.commands.CogParts`: the cog's constructor
+    gets those it uses; `bot.cogkit.assemble.game_spec` checks the type, which this module, below the
+    table, cannot name). ``ranked_by_score``: the final scores rank every
     seat (else the losers tie below the winners)."""
 
     rules: GameRules[S, V, M]

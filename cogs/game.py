@@ -16,20 +16,22 @@ from discord.ext import commands
 
 from bot.errors import BadInput, GameError, NoGameHere, NotAllowed, WhichGame
 from bot.i18n import LANGUAGES, Lang
-from bot.i18n.audience import AUTO, reader
+from bot.i18n.audience import AUTO, Audiences, reader
 from bot.players import LEVELS
 from bot.registry import RULES_TEXT, rules_for, rules_of
 from bot.rules.base import FORFEIT
-from bot.service import Loaded
-from bot.storage import GameRow
-from bot.table.lobby import channel_of
-from bot.table.notify import MODES, describe
+from bot.service import Finder, Games, Loaded
+from bot.storage import GameRow, Storage
+from bot.table.boards import Boards
+from bot.table.catalog import Catalog
+from bot.table.lobby import Lobbies, channel_of
+from bot.table.notify import MODES, Notify, describe
+from bot.table.play import Plays
 from bot.table.privacy import PrivacyDesk
 from bot.table.records import PERIOD_CHOICES, Memory
 from bot.table.replays import send_replay
 from bot.table.replies import fit, mention, reply_private
-from bot.table.rules import route_rules
-from bot.table.tools import Tools
+from bot.table.threads import Places
 
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
@@ -78,26 +80,44 @@ def threads_list(rows: list[GameRow], lang: Lang) -> str:
 
 
 class GameAdmin(commands.GroupCog, group_name="game", group_description="Commands shared by every game"):
-    def __init__(self, tools: Tools) -> None:
-        self.tools = tools
+    def __init__(
+        self,
+        *,
+        finder: Finder,
+        games: Games,
+        storage: Storage,
+        catalog: Catalog,
+        lobbies: Lobbies,
+        plays: Plays,
+        boards: Boards,
+        places: Places,
+        audiences: Audiences,
+        notify: Notify,
+        memory: Memory,
+        privacy_desk: PrivacyDesk,
+    ) -> None:
+        self.finder, self.games, self.storage, self.catalog = finder, games, storage, catalog
+        self.lobbies, self.plays, self.boards, self.places = lobbies, plays, boards, places
+        self.audiences, self.notifier = audiences, notify
+        self.memory = memory  # /game leaderboard, stats and history (bot/table/records.py)
+        self.privacy_desk = privacy_desk  # /game privacy (bot/table/privacy.py)
         super().__init__()
-        route_rules(tools.deps.router, tools.deps.catalog)
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
         user_id = interaction.user.id
-        return await self.tools.deps.finder.game_here(channel_of(interaction), user_id, prefer=prefer)
+        return await self.finder.game_here(channel_of(interaction), user_id, prefer=prefer)
 
     @app_commands.command(name="join", description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
         user_id = interaction.user.id
         game = await self._here(interaction, in_lobby, lambda row: row.seat_of(user_id) is None)
-        await self.tools.lobbies.act(interaction, game, "join")
+        await self.lobbies.act(interaction, game, "join")
 
     @app_commands.command(name="start", description="Start the game in this channel's lobby (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
         user_id = interaction.user.id
         game = await self._here(interaction, in_lobby, lambda row: row.host_id == user_id)
-        await self.tools.lobbies.act(interaction, game, "start")
+        await self.lobbies.act(interaction, game, "start")
 
     @app_commands.command(
         name="addbot", description="Add a computer player to this channel's lobby (host only)"
@@ -107,46 +127,45 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     async def addbot(self, interaction: discord.Interaction, level: str) -> None:
         user_id = interaction.user.id
         game = await self._here(interaction, in_lobby, lambda row: row.host_id == user_id)
-        await self.tools.lobbies.add_computer(interaction, game, level)
+        await self.lobbies.add_computer(interaction, game, level)
 
     @app_commands.command(
         name="status", description="Whose move it is, and the latest board (only you see it)"
     )
     async def status(self, interaction: discord.Interaction) -> None:
-        tools = self.tools
         try:
             row: GameRow | None = (await self._here(interaction)).row
         except WhichGame as which:
             if len(which.game_ids) != 1:  # several: say which they may mean
                 raise
-            row = (await tools.deps.games.get(which.game_ids[0])).row  # theirs, in its thread
+            row = (await self.games.get(which.game_ids[0])).row  # theirs, in its thread
         except NoGameHere:
             place_id = channel_of(interaction)
             # Games opened here are played in their threads: those are this channel's games.
-            threaded = await tools.deps.storage.thread_games_of(channel_id=place_id)
+            threaded = await self.storage.thread_games_of(channel_id=place_id)
             row = (
                 None
                 if any(g.live for g in threaded)
-                else await tools.deps.storage.latest_game_at(place_id=place_id)
+                else await self.storage.latest_game_at(place_id=place_id)
             )
             if row is None and threaded:
                 await reply_private(interaction, threads_list(threaded, reader(interaction)))
                 return
         if row is None:
             raise GameError("No game has been played in this channel yet. Start one with /<game> new.")
-        game = tools.deps.games.load(row)
+        game = self.games.load(row)
         lang = reader(interaction)
         if row.status == "lobby":
-            content, _ = tools.lobbies.message(game, lang)
+            content, _ = self.lobbies.message(game, lang)
             await reply_private(interaction, content)
             return
         if row.status == "cancelled":
             raise GameError(
                 "The last game here (#{game_id}) was cancelled. Start one with /<game> new.", game_id=row.id
             )
-        payload = await tools.boards.status_payload(game, lang)
+        payload = await self.boards.status_payload(game, lang)
         if game.row.live:
-            waits = await tools.deps.storage.waits_of_game(game_id=game.id)
+            waits = await self.storage.waits_of_game(game_id=game.id)
             lines = [
                 lang.t(
                     "⏳ {player}: move due {relative} ({moment})",
@@ -171,15 +190,15 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     async def leave(self, interaction: discord.Interaction) -> None:
         game = await self._here(interaction)
         if game.row.status == "lobby":
-            await self.tools.lobbies.act(interaction, game, "leave")
+            await self.lobbies.act(interaction, game, "leave")
             return
-        await self.tools.plays.act(interaction, game, FORFEIT)
+        await self.plays.act(interaction, game, FORFEIT)
 
     @app_commands.command(name="cancel", description="Cancel this channel's game (host or Manage Messages)")
     async def cancel(self, interaction: discord.Interaction) -> None:
         user_id = interaction.user.id
         game = await self._here(interaction, lambda row: row.host_id == user_id)
-        await self.tools.lobbies.act(interaction, game, "cancel")
+        await self.lobbies.act(interaction, game, "cancel")
 
     @app_commands.command(
         name="settings", description="This server's settings for new games (Manage Server to change)"
@@ -192,7 +211,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     async def settings(
         self, interaction: discord.Interaction, threads: str | None = None, language: str | None = None
     ) -> None:
-        places, audiences = self.tools.places, self.tools.deps.audiences
+        places, audiences = self.places, self.audiences
         guild_id = interaction.guild_id
         if guild_id is None:
             raise GameError("Settings belong to a server: use /game settings in one of its channels.")
@@ -241,15 +260,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @app_commands.describe(mode="mention (default), dm, both or off")
     @app_commands.choices(mode=NOTIFY_CHOICES)
     async def notify(self, interaction: discord.Interaction, mode: str) -> None:
-        await self.tools.deps.notify.choose(interaction.user.id, mode)
+        await self.notifier.choose(interaction.user.id, mode)
         await reply_private(interaction, describe(mode, reader(interaction)))
-
-    # ---- the server's memory: leaderboard, stats, history (bot/table/records.py) ------------------
-
-    async def cog_load(self) -> None:
-        # (registers the history's buttons before any click; leaderboards are drawn where boards are)
-        self.memory = Memory(self.tools.deps, self.tools.boards.drawing)
-        self.privacy_desk = PrivacyDesk(self.tools.deps)  # and the delete's confirm button
 
     # ---- people's data (bot/table/privacy.py, PRIVACY.md) ------------------------------------------
 
@@ -262,6 +274,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @privacy.command(name="delete", description="Delete your data here (asks first)")
     async def privacy_delete(self, interaction: discord.Interaction) -> None:
         await self.privacy_desk.delete(interaction)
+
+    # ---- the server's memory: leaderboard, stats, history (bot/table/records.py), replays ----------
 
     @app_commands.command(
         name="leaderboard", description="This server's best players of a game (only you see it)"
@@ -291,4 +305,4 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @app_commands.command(name="replay", description="A game replayed: an animated image and a transcript")
     @app_commands.describe(game_id="The game's number (on its card and boards: game #12)")
     async def replay(self, interaction: discord.Interaction, game_id: int) -> None:
-        await send_replay(interaction, self.tools.deps, game_id)
+        await send_replay(interaction, self.storage, self.catalog, game_id)

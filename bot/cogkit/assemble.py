@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.rules.base import GameRules, M, S
 from bot.spec import GameSpec, Player, RulesText, V
+from bot.table.commands import CogParts
 from bot.table.present import Presenter, PrivatePresenter
 
 
@@ -38,12 +39,12 @@ def game_spec(
     present: Presentation[V],
     player: ComputerPlayer,
     *,
-    commands: Callable[..., commands.Cog],
+    commands: Callable[[CogParts], commands.Cog],
     rules_text: RulesText,
     ranked_by_score: bool = False,
 ) -> GameSpec[S, V, M]:
-    """The game of these modules, with its cog (``commands``: its class), its rules text, and
-    whether its final scores rank every seat (see `GameSpec`)."""
+    """The game of these modules, with its cog (``commands``: what builds it from the parts of the
+    table it takes), its rules text, and whether its final scores rank every seat (see `GameSpec`)."""
     return GameSpec(
         rules=rules,
         present=present.PRESENTER,

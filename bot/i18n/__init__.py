@@ -62,16 +62,16 @@ Rules for texts:
 Which language: who reads it
 ----------------------------
 - A private (ephemeral) answer, or a reply to an interaction: the person's own, ``reader(interaction)``.
-- A DM: its recipient's, ``await deps.audiences.user(user_id)`` (their last seen client language).
-- A public post in a game's channel or thread: the server's, ``await deps.audiences.server(guild_id)``
+- A DM: its recipient's, ``await audiences.user(user_id)`` (their last seen client language).
+- A public post in a game's channel or thread: the server's, ``await audiences.server(guild_id)``
   (``/game settings language:`` if set, else the server's Discord locale, else English).
 - An image and its alt text: the language of the message carrying it.
-`Audiences` (bot/i18n/audience.py) is in `Deps` (``deps.audiences``); `reader` needs nothing. Every
-interaction's locales are noted before its handlers run (``QuetBot.dispatch`` calls
-``Audiences.note``) and stored when they change (the ``seen`` listener); ``deps.audiences.choose``
-is what ``/game settings language:`` sets. The table machinery already picks the right one: a board,
-card, reminder or closed-DMs notice the server's; a panel, "your move" DM, DM reminder or typed-answer
-reply the recipient's; every ephemeral answer and refusal the reader's. /game rules and the Rules
+`Audiences` (bot/i18n/audience.py) is given to each table object that speaks to one; `reader` needs
+nothing. Every interaction's locales are noted before its handlers run (``QuetBot.dispatch`` calls
+``Audiences.note``) and stored when they change (the ``seen`` listener); ``Audiences.choose`` is what
+``/game settings language:`` sets. The table machinery already picks the right one: a board, card,
+reminder or closed-DMs notice the server's; a panel, "your move" DM, DM reminder or typed-answer reply
+the recipient's; every ephemeral answer and refusal the reader's. /game rules and the Rules
 button call ``rules_of(game, reader(interaction))``, which translates each rules body as one msgid.
 
 Presentation functions (cogs/<game>/present.py) and renderers (bot/render/*.py)

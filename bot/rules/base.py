@@ -476,8 +476,9 @@ class GameEvent:
             seat: int
 
     Its JSON is ``{"type": TYPE}`` then its fields (`fields_json`: ``{"type": "picked", "seat": 0}``);
-    the game's `Events` reads it back from its fields' types (`stored_value`). A kind whose JSON is
-    not just its fields overrides ``to_dict`` and ``from_fields``."""
+    the game's `Events` reads it back from its fields' types (`stored_value`). A kind that is one
+    record stored flat derives from `RecordEvent`; any other whose JSON is not just its fields
+    overrides ``to_dict`` and ``from_fields``."""
 
     TYPE: ClassVar[str]
     __dataclass_fields__: ClassVar[dict[str, Field[object]]]  # (each kind is a dataclass)
@@ -494,6 +495,37 @@ class GameEvent:
         require(set(d) == {"type", *(key for key, _ in readers)}, f"the fields of a {cls.TYPE} event")
         build: Callable[..., Self] = cls
         return build(*(read(d[key]) for key, read in readers))
+
+
+class StoredRecord(Record, Protocol):
+    """A record that round-trips through JSON (a dataclass with ``to_dict`` and ``from_dict``)."""
+
+    def to_dict(self) -> JSONObject: ...
+
+
+class RecordEvent(GameEvent):
+    """An event that is one record, its only field, stored flat: the record's fields beside
+    ``"type"`` (``{"type": "reveal", "deal": 0, ...}``), read back by the record's ``from_dict``::
+
+        @dataclass(frozen=True)
+        class Reveal(RecordEvent):
+            TYPE: ClassVar[str] = "reveal"
+            record: DealRecord
+    """
+
+    def to_dict(self) -> JSONObject:
+        (field,) = fields(self)
+        record: StoredRecord = getattr(self, field.name)
+        return {"type": self.TYPE, **record.to_dict()}
+
+    @classmethod
+    def from_fields(cls, d: JSONMap) -> Self:
+        (field,) = fields(cls)
+        kind = get_type_hints(cls)[field.name]
+        record = {key: value for key, value in d.items() if key != "type"}
+        require(set(record) == {_json_key(f.name) for f in fields(kind)}, f"the fields of a {cls.TYPE} event")
+        build: Callable[..., Self] = cls
+        return build(kind.from_dict(record))
 
 
 E = TypeVar("E", bound=GameEvent)

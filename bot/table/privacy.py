@@ -27,16 +27,19 @@ from bot.errors import GameError, NotAllowed
 from bot.i18n import N_, Lang
 from bot.i18n.audience import reader
 from bot.rules.base import FORFEIT
-from bot.service import Changed, Loaded, MoveResult
-from bot.storage import Written
+from bot.service import Changed, Games, Loaded, LobbyLife, MoveResult, Moves
+from bot.storage import Storage, Written
 from bot.storage.driver import Txn
 from bot.storage.privacy import is_deleted
+from bot.table.catalog import Catalog
 from bot.table.components import button
-from bot.table.deps import Deps
 from bot.table.effects import ForSeat, Lobby
 from bot.table.ids import ComponentId, custom_id
+from bot.table.notify import Notify
+from bot.table.outbox import Outbox
 from bot.table.play import Source, owed
 from bot.table.replies import NO_PINGS, mention, reply_private
+from bot.table.routing import Router
 
 log = logging.getLogger(__name__)
 
@@ -59,59 +62,70 @@ def export_file(data: dict[str, object], user_id: int) -> discord.File:
     return discord.File(io.BytesIO(text.encode()), filename=f"quetbot-{user_id}.json")
 
 
-async def forget(deps: Deps, user_id: int) -> int:
-    """One transaction takes ``user_id`` out of every live game as /game leave does (out of its
-    lobbies; a forfeit in each game being played, with what the move owes the table but their own
-    DM panels) and replaces them everywhere by a new placeholder; answers the placeholder. The
-    games' locks are held, in the order of their ids, from the read to the commit."""
-    live = sorted(game_id for game_id, _ in await deps.storage.live_seats_of(user_id=user_id))
-    async with contextlib.AsyncExitStack() as held:
-        writes: list[Txn[Written]] = []
-        then: list[Callable[[Written], Changed | MoveResult]] = []
-        for game_id in live:
-            await held.enter_async_context(deps.games.lock(game_id))
-            game = await deps.games.get(game_id)
-            try:
-                write, after = _leaving(deps, game, user_id)
-            except GameError:  # already out (a seat that left before stays seated), or it ended
-                continue
-            writes.append(write)
-            then.append(after)
-        placeholder, game_ids, written = await deps.storage.forget_user(user_id=user_id, leaving=writes)
-        for after, done in zip(then, written, strict=True):
-            deps.outbox.kick(after(done).effects)
-    for game_id in {*game_ids, *live}:  # the cached rows still name them
-        deps.games.cache.evict(game_id)
-    deps.games.cache.forget_links_of(user_id)
-    deps.notify.reachable(user_id)  # (in memory only: their notify choice went with their settings)
-    await deps.notify.load()
-    return placeholder
-
-
-def _leaving(
-    deps: Deps, game: Loaded, user_id: int
-) -> tuple[Txn[Written], Callable[[Written], Changed | MoveResult]]:
-    """How ``user_id`` leaves ``game`` (checked now): the statements, and what follows their commit."""
-    if game.row.status == "lobby":
-        return deps.lobby.leaving(game.row, user_id, [Lobby()]), deps.lobby.left
-    draft = deps.moves.prepare(game, user_id, FORFEIT)
-    kind = deps.catalog.get(game.row.kind)
-    mine = draft.seat  # their own panels: nobody is to read them any more
-    owes = [e for e in owed(kind, draft, Source.CLOCK) if not (isinstance(e, ForSeat) and e.seat == mine)]
-    return deps.moves.writing(draft, owes), functools.partial(deps.moves.committed, draft)
-
-
 class PrivacyDesk:
-    """The two commands and the confirm button."""
+    """The two commands and the confirm button, and the deletion itself."""
 
-    def __init__(self, deps: Deps) -> None:
-        self.deps = deps
-        deps.router.on_page(FORGET, self.on_confirm)
+    def __init__(
+        self,
+        *,
+        storage: Storage,
+        games: Games,
+        lobby: LobbyLife,
+        moves: Moves,
+        outbox: Outbox,
+        notify: Notify,
+        catalog: Catalog,
+        router: Router,
+    ) -> None:
+        self.storage, self.games, self.lobby, self.moves = storage, games, lobby, moves
+        self.outbox, self.notify, self.catalog = outbox, notify, catalog
+        self.router = router
+        router.on_page(FORGET, self.on_confirm)
+
+    async def forget(self, user_id: int) -> int:
+        """One transaction takes ``user_id`` out of every live game as /game leave does (out of its
+        lobbies; a forfeit in each game being played, with what the move owes the table but their own
+        DM panels) and replaces them everywhere by a new placeholder; answers the placeholder. The
+        games' locks are held, in the order of their ids, from the read to the commit."""
+        live = sorted(game_id for game_id, _ in await self.storage.live_seats_of(user_id=user_id))
+        async with contextlib.AsyncExitStack() as held:
+            writes: list[Txn[Written]] = []
+            then: list[Callable[[Written], Changed | MoveResult]] = []
+            for game_id in live:
+                await held.enter_async_context(self.games.lock(game_id))
+                game = await self.games.get(game_id)
+                try:
+                    write, after = self._leaving(game, user_id)
+                except GameError:  # already out (a seat that left before stays seated), or it ended
+                    continue
+                writes.append(write)
+                then.append(after)
+            placeholder, game_ids, written = await self.storage.forget_user(user_id=user_id, leaving=writes)
+            for after, done in zip(then, written, strict=True):
+                self.outbox.kick(after(done).effects)
+        for game_id in {*game_ids, *live}:  # the cached rows still name them
+            self.games.cache.evict(game_id)
+        self.games.cache.forget_links_of(user_id)
+        self.notify.reachable(user_id)  # (in memory only: their notify choice went with their settings)
+        await self.notify.load()
+        return placeholder
+
+    def _leaving(
+        self, game: Loaded, user_id: int
+    ) -> tuple[Txn[Written], Callable[[Written], Changed | MoveResult]]:
+        """How ``user_id`` leaves ``game`` (checked now): the statements, and what follows their commit."""
+        if game.row.status == "lobby":
+            return self.lobby.leaving(game.row, user_id, [Lobby()]), self.lobby.left
+        draft = self.moves.prepare(game, user_id, FORFEIT)
+        kind = self.catalog.get(game.row.kind)
+        mine = draft.seat  # their own panels: nobody is to read them any more
+        owes = [e for e in owed(kind, draft, Source.CLOCK) if not (isinstance(e, ForSeat) and e.seat == mine)]
+        return self.moves.writing(draft, owes), functools.partial(self.moves.committed, draft)
 
     async def export(self, interaction: discord.Interaction) -> None:
         user_id = interaction.user.id
-        secret = [kind.name for kind in self.deps.catalog if kind.secret]
-        data = await self.deps.storage.export_user(user_id=user_id, secret_kinds=secret)
+        secret = [kind.name for kind in self.catalog if kind.secret]
+        data = await self.storage.export_user(user_id=user_id, secret_kinds=secret)
         lang = reader(interaction)
         await reply_private(
             interaction,
@@ -134,14 +148,14 @@ class PrivacyDesk:
                 "and replaces your name everywhere by \u201cDeleted player\u201d. Ratings and past games "
                 "stay, anonymous. It cannot be undone."
             ),
-            view=self.deps.router.view([confirm]),
+            view=self.router.view([confirm]),
         )
 
     async def on_confirm(self, interaction: discord.Interaction, cid: ComponentId, values: list[str]) -> None:
         if cid.game_id != interaction.user.id:
             raise NotAllowed("This button deletes the data of the person who asked for it, not yours.")
         await interaction.response.defer()
-        await forget(self.deps, interaction.user.id)
+        await self.forget(interaction.user.id)
         lang = reader(interaction)
         await interaction.edit_original_response(
             content=lang.t("Done: your data is deleted, and you are now \u201cDeleted player\u201d here."),

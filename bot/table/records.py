@@ -27,13 +27,15 @@ from bot.i18n.audience import reader
 from bot.memory.periods import ALL_TIME, PERIODS
 from bot.memory.ratings import BASE, SCALE, shown, shown_change
 from bot.render import leaderboard as render
+from bot.storage import Storage
 from bot.storage.rows import BoardLine, KindRecord, PastGame, PastSeat, Rival
+from bot.table.catalog import Catalog
 from bot.table.components import button
-from bot.table.deps import Deps
 from bot.table.drawing import Drawing
 from bot.table.ids import ComponentId, custom_id
 from bot.table.privacy import who as shown_player
 from bot.table.replies import NO_PINGS, fit, mention
+from bot.table.routing import Router
 
 HISTORY = "history"
 PER_PAGE = 5
@@ -123,13 +125,15 @@ class Memory:
     (``*_answer``: the reads, the image, the embed) and sent by the command's method. Every answer is
     private, so it speaks the asker's language."""
 
-    def __init__(self, deps: Deps, drawing: Drawing | None = None) -> None:
-        self.deps = deps
+    def __init__(
+        self, storage: Storage, router: Router, catalog: Catalog, drawing: Drawing | None = None
+    ) -> None:
+        self.storage, self.router, self.catalog = storage, router, catalog
         self.drawing = drawing if drawing is not None else Drawing(0)  # where leaderboards are drawn
-        deps.router.on_page(HISTORY, self.on_history_page)
+        router.on_page(HISTORY, self.on_history_page)
 
     def _title(self, kind: str) -> str:
-        return self.deps.catalog.get(kind).title
+        return self.catalog.get(kind).title
 
     # ---- /game leaderboard --------------------------------------------------------------------------
 
@@ -149,7 +153,7 @@ class Memory:
         title = self._title(kind)
         if period not in PERIODS:
             raise GameError("Pick a period from the list: all time, this month or this week.")
-        storage = self.deps.storage
+        storage = self.storage
         lines = await storage.leaderboard(guild_id=guild_id, kind=kind, period=period, limit=TOP)
         if not lines:
             if period == ALL_TIME:
@@ -238,7 +242,7 @@ class Memory:
         self, *, guild_id: int, player_id: int, name: str, own: bool, lang: Lang = ENGLISH
     ) -> discord.Embed:
         """A player's record per game here (``name``: how to title it; ``own``: they asked)."""
-        storage = self.deps.storage
+        storage = self.storage
         records = await storage.player_records(guild_id=guild_id, player_id=player_id)
         if not records:
             raise GameError(_nothing(player_id, own))
@@ -283,7 +287,7 @@ class Memory:
         guild_id = _guild(interaction, "history")
         m = _PAGE_ARG.fullmatch(cid.arg)
         kind = None if m is None or m["kind"] == "all" else m["kind"]
-        if m is None or (kind is not None and kind not in self.deps.catalog):
+        if m is None or (kind is not None and kind not in self.catalog):
             raise StaleButton("That history button is not one I recognise. Use /game history again.")
         embed, view = await self.history_answer(
             guild_id=guild_id,
@@ -309,7 +313,7 @@ class Memory:
         """One page of a player's finished games here, with its Prev / Next buttons. ``anchor``: the
         newest game the first page counted (None: the first page, now)."""
         title = None if kind is None else self._title(kind)
-        found = await self.deps.storage.history(
+        found = await self.storage.history(
             guild_id=guild_id, player_id=player_id, kind=kind, page=page, per_page=PER_PAGE, anchor=anchor
         )
         if not found.games:
@@ -356,7 +360,7 @@ class Memory:
             emoji="▶",
             disabled=page + 1 >= pages,
         )
-        return embed, self.deps.router.view([prev, nxt])
+        return embed, self.router.view([prev, nxt])
 
 
 def _nothing(player_id: int, own: bool, title: str | None = None) -> Msg:

@@ -31,9 +31,8 @@ from bot.i18n import ENGLISH, N_, Lang
 from bot.i18n.audience import reader
 from bot.memory.animation import LIMIT, Animation
 from bot.memory.replay import GameLog, Replay, animate, rebuild, summary, transcript
-from bot.storage import GameRow, MoveRow
-from bot.table.catalog import SomeKind
-from bot.table.deps import Deps
+from bot.storage import GameRow, MoveRow, Storage
+from bot.table.catalog import Catalog, SomeKind
 from bot.table.present import TableInfo, outcome_text
 from bot.table.replies import NO_PINGS, fit, mention
 
@@ -191,20 +190,22 @@ class Drawing:
 DRAWING = Drawing()
 
 
-async def send_replay(interaction: discord.Interaction, deps: Deps, game_id: int) -> None:
+async def send_replay(
+    interaction: discord.Interaction, storage: Storage, catalog: Catalog, game_id: int
+) -> None:
     """Answer ``/game replay game_id`` (refusals raise `GameError`: the tree answers privately)."""
     row = None
     if 1 <= game_id <= GAME_ID_MAX:
         try:
-            row = await deps.storage.get_game(game_id=game_id)
+            row = await storage.get_game(game_id=game_id)
         except NoGameHere:
             row = None
     row = replayable(row, game_id, guild_id=interaction.guild_id, user_id=interaction.user.id)
-    kind = deps.catalog.get(row.kind)
+    kind = catalog.get(row.kind)
     private = row.status != "finished"
     with DRAWING.slot():
         await interaction.response.defer(ephemeral=private, thinking=True)
-        log = game_log(row, await deps.storage.moves(game_id=row.id), kind.title)
+        log = game_log(row, await storage.moves(game_id=row.id), kind.title)
         rendered = await DRAWING.draw(log, kind, reader(interaction))  # an answer to them: their language
     await interaction.followup.send(
         answer_text(rendered), files=files(rendered), ephemeral=private, allowed_mentions=NO_PINGS

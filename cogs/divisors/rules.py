@@ -44,7 +44,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from math import gcd
 from typing import Any, ClassVar
@@ -53,7 +53,7 @@ import bot.rules.base as base
 from bot.errors import BadInput, GameFinished, IllegalMove, Namer, NotYourTurn, OutOfRange, player_number
 from bot.i18n.lang import N_, Lang, Msg
 from bot.inputs import excerpt, whole_number
-from bot.rules.base import ActionJSON, GameEvent, Option, Outcome, Reason, require
+from bot.rules.base import ActionJSON, GameEvent, Option, Outcome, Reason, RecordEvent, require
 
 NAME = "divisors"
 TITLE = "The Numerical Card Game"
@@ -260,20 +260,11 @@ class Picked(GameEvent):
 
 
 @dataclass(frozen=True)
-class Resolved(GameEvent):
+class Resolved(RecordEvent):
     """A pairing's two cards, revealed and settled. Its JSON is the result's fields beside the type."""
 
     TYPE: ClassVar[str] = "resolved"
     result: Result
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.TYPE, **self.result.to_dict()}
-
-    @classmethod
-    def from_fields(cls, d: Mapping[str, Any]) -> Resolved:
-        result = {k: v for k, v in d.items() if k != "type"}
-        require(set(result) == {f.name for f in fields(Result)}, "the fields of a resolved event")
-        return cls(Result.from_dict(result))
 
 
 @dataclass(frozen=True)

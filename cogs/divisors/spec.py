@@ -8,9 +8,9 @@ import cogs.divisors.present as present
 import cogs.divisors.rules as rules
 from bot.cogkit.assemble import game_spec
 from bot.spec import GameSpec
-from cogs.divisors.commands import DivisorsCommands
+from cogs.divisors.commands import cog
 from cogs.divisors.rules_text import TEXT
 
 SPEC: GameSpec[rules.State, rules.View, rules.Move] = game_spec(
-    rules, present, player, commands=DivisorsCommands, rules_text=TEXT, ranked_by_score=True
+    rules, present, player, commands=cog, rules_text=TEXT, ranked_by_score=True
 )

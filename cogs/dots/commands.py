@@ -15,10 +15,13 @@ import cogs.dots.rules as dots
 from bot.errors import BadInput, IllegalMove, NotYourTurn
 from bot.i18n import N_
 from bot.i18n.audience import reader
-from bot.service import Loaded
+from bot.service import Loaded, Moves
+from bot.table.catalog import Catalog
+from bot.table.commands import CogParts, GameCommands, Timeout, new_command
 from bot.table.ids import ComponentId
+from bot.table.play import Plays
 from bot.table.replies import reply_private
-from bot.table.tools import TIMEOUT_HELP, Timeout, Tools, timeout_autocomplete
+from bot.table.routing import Router
 from cogs.dots.present import SELECT_MAX, ends_menu
 from cogs.dots.rules import directed
 
@@ -30,11 +33,13 @@ DOT_TEXT_MAX = 10  # a dot's name is a letter and a number: longer text is not a
 class DotsCommands(
     commands.GroupCog, group_name="dots", group_description="Lines By The Dots: lines over unused dots"
 ):
-    def __init__(self, tools: Tools) -> None:
-        self.tools = tools
+    def __init__(
+        self, table: GameCommands, plays: Plays, router: Router, moves: Moves, catalog: Catalog
+    ) -> None:
+        self.table, self.plays, self.router, self.moves, self.catalog = table, plays, router, moves, catalog
         super().__init__()
-        tools.deps.router.on_click(dots.NAME, "from", self.on_from, in_dms=False)
-        tools.deps.router.on_click(dots.NAME, "to", self.on_to, in_dms=False)
+        router.on_click(dots.NAME, "from", self.on_from, in_dms=False)
+        router.on_click(dots.NAME, "to", self.on_to, in_dms=False)
 
     async def on_to(
         self, interaction: discord.Interaction, game: Loaded, cid: ComponentId, values: list[str]
@@ -47,7 +52,7 @@ class DotsCommands(
         note = None
         if message is not None and message.flags.ephemeral and isinstance(action, dots.Line):
             note = self._drawn(interaction, game, action)
-        await self.tools.plays.act(interaction, game, action, expected_version=version, note=note)
+        await self.plays.act(interaction, game, action, expected_version=version, note=note)
 
     @staticmethod
     def _drawn(interaction: discord.Interaction, game: Loaded, action: dots.Line) -> str | None:
@@ -66,7 +71,7 @@ class DotsCommands(
         """A start dot: nothing is drawn yet; its endpoints are offered privately."""
         if len(values) != 1:
             raise BadInput("Pick one dot from the menu.")
-        seat = self.tools.deps.moves.check_turn(game, interaction.user.id, cid.require_version())
+        seat = self.moves.check_turn(game, interaction.user.id, cid.require_version())
         view = game.view(seat)
         if view.turn != seat:
             raise (
@@ -80,7 +85,7 @@ class DotsCommands(
                 "Your line cannot start at {dot}. Pick a dot from the menu.", dot=dots.dot_name(start)
             )
         lang = reader(interaction)
-        table = self.tools.deps.catalog.get(dots.NAME).table(game).speaking(lang)
+        table = self.catalog.get(dots.NAME).table(game).speaking(lang)
         menu = ends_menu(view, table, start, arg=dots.dot_name(start))
         assert view.owed is not None
         question = directed(
@@ -91,19 +96,14 @@ class DotsCommands(
         await reply_private(
             interaction,
             lang.t(question, dot=dots.dot_name(start)),
-            view=self.tools.deps.router.view([menu]),
+            view=self.router.view([menu]),
         )
 
-    @app_commands.command(name="new", description="Open a Lines By The Dots lobby in this channel")
-    @app_commands.describe(size=SIZE.description, timeout=TIMEOUT_HELP)
-    @app_commands.autocomplete(timeout=timeout_autocomplete)
+    @new_command("Open a Lines By The Dots lobby in this channel", size=SIZE.description)
     async def new(
-        self,
-        interaction: discord.Interaction,
-        size: SizeRange = SIZE.default,
-        timeout: Timeout = None,
+        self, interaction: discord.Interaction, size: SizeRange = SIZE.default, timeout: Timeout = None
     ) -> None:
-        await self.tools.open_lobby(interaction, dots, timeout, size=size)
+        await self.table.open_lobby(interaction, dots, timeout, size=size)
 
     @app_commands.command(name="line", description="Draw the line you owe now")
     @app_commands.rename(from_="from")
@@ -112,14 +112,14 @@ class DotsCommands(
         from_="Only for the first line, or when no line can start where the last ended: the dot it starts at",
     )
     async def line(self, interaction: discord.Interaction, to: str, from_: str | None = None) -> None:
-        game = await self.tools.game_here(interaction, dots.NAME)
+        game = await self.table.game_here(interaction, dots)
         start = from_.strip().upper() if from_ and from_.strip() else None
         action = dots.parse_action({"type": "line", "to": to.strip().upper(), "from": start})
-        await self.tools.plays.act(interaction, game, action)
+        await self.plays.act(interaction, game, action)
 
     @line.autocomplete("to")
     async def line_to(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        view = await self.tools.public_view(interaction, dots.NAME)
+        view = await self.table.public_view(interaction, dots)
         if view is None or view.owed is None:
             return []
         starts = view.starts
@@ -158,7 +158,7 @@ class DotsCommands(
     async def line_from(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        view = await self.tools.public_view(interaction, dots.NAME)
+        view = await self.table.public_view(interaction, dots)
         if view is None or view.owed is None or not view.owed.needs_from:
             return []  # the line starts where the last one ended: no from
         prefix = current.strip().upper()[:DOT_TEXT_MAX]
@@ -171,3 +171,8 @@ class DotsCommands(
                 label = lang.t("{dot} (to {ends})", dot=name, ends=ends)[:100]
                 choices.append(app_commands.Choice(name=label, value=name))
         return choices[:SELECT_MAX]
+
+
+def cog(parts: CogParts) -> DotsCommands:
+    """The cog, given the parts of the table it uses (bot/app.py builds it through the game's spec)."""
+    return DotsCommands(parts.table, parts.plays, parts.router, parts.moves, parts.catalog)

@@ -8,9 +8,9 @@ import cogs.dots.present as present
 import cogs.dots.rules as rules
 from bot.cogkit.assemble import game_spec
 from bot.spec import GameSpec
-from cogs.dots.commands import DotsCommands
+from cogs.dots.commands import cog
 from cogs.dots.rules_text import TEXT
 
 SPEC: GameSpec[rules.State, rules.View, rules.Move] = game_spec(
-    rules, present, player, commands=DotsCommands, rules_text=TEXT, ranked_by_score=True
+    rules, present, player, commands=cog, rules_text=TEXT, ranked_by_score=True
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -11,9 +12,13 @@ from discord.ext import commands
 import cogs.numbers.rules as numbers
 from bot.i18n.audience import reader
 from bot.service import Loaded
+from bot.table.catalog import Catalog
+from bot.table.commands import CogParts, GameCommands, Timeout, new_command
 from bot.table.components import send_modal
 from bot.table.ids import ComponentId, custom_id
-from bot.table.tools import TIMEOUT_HELP, Timeout, Tools, timeout_autocomplete
+from bot.table.panels import Panels
+from bot.table.play import Plays
+from bot.table.routing import Router
 from cogs.numbers.present import refusal
 
 M = numbers.M_OPTION
@@ -27,15 +32,15 @@ class NumbersCommands(
     group_name="numbers",
     group_description="Numbers To Number: secret numbers write a binary list",
 ):
-    def __init__(self, tools: Tools) -> None:
-        self.tools = tools
+    def __init__(self, table: GameCommands, plays: Plays, router: Router, catalog: Catalog) -> None:
+        self.table, self.plays, self.catalog = table, plays, catalog
         super().__init__()
-        tools.deps.router.on_click(numbers.NAME, "pick", self.on_pick_button)
-        tools.deps.router.on_form(numbers.NAME, "pick", self.on_pick_form)
+        router.on_click(numbers.NAME, "pick", self.on_pick_button)
+        router.on_form(numbers.NAME, "pick", self.on_pick_form)
 
     def _check(self, interaction: discord.Interaction, game: Loaded) -> int:
-        seat = self.tools.panels.seat_of(game, interaction.user.id)
-        kind = self.tools.deps.catalog.get(numbers.NAME)
+        seat = Panels.seat_of(game, interaction.user.id)
+        kind = self.catalog.get(numbers.NAME)
         error = refusal(game.view(seat), seat, kind.table(game)) if game.state else None
         if error is not None:
             raise error
@@ -67,44 +72,39 @@ class NumbersCommands(
     ) -> None:
         self._check(interaction, game)
         number = numbers.parse_number(fields.get("number", ""), game.state.m)
-        await self.tools.plays.act(interaction, game, numbers.Pick(number))
+        await self.plays.act(interaction, game, numbers.Pick(number))
 
-    @app_commands.command(
-        name="new", description="Open a Numbers To Number lobby in this channel (2 players)"
-    )
-    @app_commands.describe(m=M.description, timeout=TIMEOUT_HELP)
-    @app_commands.autocomplete(timeout=timeout_autocomplete)
+    @new_command("Open a Numbers To Number lobby in this channel (2 players)", m=M.description)
     async def new(
-        self,
-        interaction: discord.Interaction,
-        m: MRange = M.default,
-        timeout: Timeout = None,
+        self, interaction: discord.Interaction, m: MRange = M.default, timeout: Timeout = None
     ) -> None:
-        await self.tools.open_lobby(interaction, numbers, timeout, m=m)
+        await self.table.open_lobby(interaction, numbers, timeout, m=m)
 
     @app_commands.command(name="pick", description="Pick your secret number for this move (final)")
     @app_commands.describe(number="A number from 1 to 2^m - 1 you have not played yet; only you see it")
     async def pick(self, interaction: discord.Interaction, number: Number) -> None:
-        await self.tools.play(interaction, numbers, numbers.Pick(number))
+        await self.table.play(interaction, numbers, numbers.Pick(number))
 
     @pick.autocomplete("number")
     async def pick_number(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         """The caller's own unused numbers (nothing when they have picked for this move)."""
-        found = await self.tools.caller_view(interaction, numbers.NAME)
-        if found is None:
-            return []
-        view, seat = found
-        if seat not in view.to_act or view.available is None:
-            return []
         typed = str(current).strip()
-        return [
-            app_commands.Choice(name=f"{k} ({numbers.binary(k, view.m)})", value=k)
-            for k in view.available
-            if str(k).startswith(typed)
-        ][:25]
+
+        def unused(view: numbers.View, seat: int) -> Iterator[app_commands.Choice[int]]:
+            if seat in view.to_act and view.available is not None:
+                for k in view.available:
+                    if str(k).startswith(typed):
+                        yield app_commands.Choice(name=f"{k} ({numbers.binary(k, view.m)})", value=k)
+
+        return await self.table.offer(interaction, numbers, unused)
 
     @app_commands.command(name="mine", description="Your numbers and your pick (only you see them)")
     async def mine(self, interaction: discord.Interaction) -> None:
-        await self.tools.panels.show(interaction, await self.tools.game_here(interaction, numbers.NAME))
+        await self.table.show_panel(interaction, numbers)
+
+
+def cog(parts: CogParts) -> NumbersCommands:
+    """The cog, given the parts of the table it uses (bot/app.py builds it through the game's spec)."""
+    return NumbersCommands(parts.table, parts.plays, parts.router, parts.catalog)

@@ -8,9 +8,9 @@ import cogs.numbers.present as present
 import cogs.numbers.rules as rules
 from bot.cogkit.assemble import game_spec
 from bot.spec import GameSpec
-from cogs.numbers.commands import NumbersCommands
+from cogs.numbers.commands import cog
 from cogs.numbers.rules_text import TEXT
 
 SPEC: GameSpec[rules.State, rules.View, rules.Move] = game_spec(
-    rules, present, player, commands=NumbersCommands, rules_text=TEXT, ranked_by_score=True
+    rules, present, player, commands=cog, rules_text=TEXT, ranked_by_score=True
 )

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import partial
 from itertools import pairwise
@@ -40,7 +40,7 @@ from bot.errors import (
 )
 from bot.i18n import ENGLISH, N_, Lang, Msg
 from bot.inputs import excerpt, is_ascii_digits, not_allowed, whole_number
-from bot.rules.base import ActionJSON, Forfeit, GameEvent, Option, Outcome, require
+from bot.rules.base import ActionJSON, Forfeit, GameEvent, Option, Outcome, RecordEvent, require
 
 NAME = "updown"
 TITLE = "Up-Down-Stay"
@@ -332,20 +332,11 @@ class PlacingStarts(GameEvent):
 
 
 @dataclass(frozen=True)
-class Reveal(GameEvent):
+class Reveal(RecordEvent):
     """A deal finished and is revealed. Its JSON is the record's fields beside the ``"type"``."""
 
     TYPE: ClassVar[str] = "reveal"
     record: DealRecord
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.TYPE, **self.record.to_dict()}
-
-    @classmethod
-    def from_fields(cls, d: Mapping[str, Any]) -> Reveal:
-        record = {k: v for k, v in d.items() if k != "type"}
-        require(set(record) == {f.name for f in fields(DealRecord)}, "the fields of a reveal event")
-        return cls(DealRecord.from_dict(record))
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ import cogs.updown.present as present
 import cogs.updown.rules as rules
 from bot.cogkit.assemble import game_spec
 from bot.spec import GameSpec
-from cogs.updown.commands import UpDownCommands
+from cogs.updown.commands import cog
 from cogs.updown.rules_text import TEXT
 
 SPEC: GameSpec[rules.State, rules.View, rules.Move] = game_spec(
-    rules, present, player, commands=UpDownCommands, rules_text=TEXT
+    rules, present, player, commands=cog, rules_text=TEXT
 )

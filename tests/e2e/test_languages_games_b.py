@@ -255,7 +255,7 @@ async def private_status(
     assert shown, "the status has no image"
     message = shown[0]
     game = await harness.bot.services.games.get(game_id)
-    kind = harness.bot.tools.deps.catalog.get(game.row.kind)
+    kind = harness.bot.catalog.get(game.row.kind)
     table = kind.table(game).speaking(lang)
     attachment = message.attachments[0]
     assert attachment.description == kind.present.alt_text(game.view(None), table)

@@ -135,7 +135,7 @@ def assert_hidden(emu: DiscordEmulator, since: set[tuple[object, ...]], number: 
 async def assert_panel_blind(harness: BotHarness, game: Loaded, seat: int, shown: str | None = None) -> None:
     """``seat``'s panel (as ``shown``, or as it would be drawn now) is the same whatever the other
     seat's pending pick is."""
-    panels = harness.bot.tools.panels
+    panels = harness.bot.table.panels
     state: numbers.State = game.state
     other = 1 - seat
     assert state.pending[other] is not None and state.pending[seat] is None

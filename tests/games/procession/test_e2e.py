@@ -67,7 +67,7 @@ async def test_the_seed_game_with_boards_drawn_in_a_worker_process(
     emulator: DiscordEmulator, scene: Scene, bot_harness: BotHarness
 ) -> None:
     """As the bot runs by default: boards drawn by a worker process (bot/table/drawing.py)."""
-    drawing = bot_harness.bot.tools.boards.drawing
+    drawing = bot_harness.bot.drawing
     assert await drawing.ready()
     await play_the_seed_game(emulator, scene)
     assert drawing.in_workers >= 1 + len(SEED_GAME)  # every board: the first one, one per move
