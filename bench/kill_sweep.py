@@ -635,6 +635,7 @@ class Sweep:
 
     async def play(self, kill_at: int | None = None) -> Outcome:
         t0 = time.monotonic()
+        errors = len(self.emu.internal_errors)
         out = Outcome(kill_at)
         table = self.new_table()
         steps = self.case.steps
@@ -686,6 +687,8 @@ class Sweep:
         await self.settle()
         out.seen = observe(table)
         out.seconds = time.monotonic() - t0
+        # The emulator's own faults are the test's, never the bot's: said, with their tracebacks.
+        out.problems += [f"the emulator failed: {e}" for e in self.emu.internal_errors[errors:]]
         return out
 
     async def kill_and_restart(
@@ -967,7 +970,7 @@ def report_line(case: Case, outs: list[Outcome]) -> str:
     )
     for o in failed:
         line += f"\n    k={o.kill_at} (after {o.killed_after}): " + "; ".join(
-            p[: 3000 if p.startswith(POSTS) else 300] for p in o.problems
+            p[: 3000 if p.startswith((POSTS, "the emulator")) else 300] for p in o.problems
         )
     return line
 
