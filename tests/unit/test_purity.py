@@ -46,18 +46,23 @@ def _imports(module: str) -> set[str]:
     found: set[str] = set()
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                source = ".".join([*base, node.module] if node.module else base)
-            else:
-                source = node.module or ""
-            found.add(source)
-            found.update(f"{source}.{alias.name}" for alias in node.names if _path(f"{source}.{alias.name}"))
+        found |= _named(node, package)
     return found
+
+
+def _named(node: ast.AST, package: str) -> set[str]:
+    """The module names an import statement (in ``package``) names; none for any other node."""
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names}
+    if not isinstance(node, ast.ImportFrom):
+        return set()
+    if node.level:
+        base = package.split(".")
+        base = base[: len(base) - (node.level - 1)]
+        source = ".".join([*base, node.module] if node.module else base)
+    else:
+        source = node.module or ""
+    return {source} | {f"{source}.{a.name}" for a in node.names if _path(f"{source}.{a.name}")}
 
 
 def _closure(module: str) -> dict[str, str]:
@@ -197,17 +202,8 @@ def _at_import(module: str) -> set[str]:
             elif isinstance(node, ast.Try):
                 for block in (node.body, *(h.body for h in node.handlers), node.orelse, node.finalbody):
                     visit(block)
-            elif isinstance(node, ast.Import):
-                names.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = package.split(".")
-                    base = base[: len(base) - (node.level - 1)]
-                    source = ".".join([*base, node.module] if node.module else base)
-                else:
-                    source = node.module or ""
-                names.add(source)
-                names.update(f"{source}.{a.name}" for a in node.names if _path(f"{source}.{a.name}"))
+            else:
+                names.update(_named(node, package))
 
     visit(ast.parse(path.read_text(encoding="utf-8")).body)
     out: set[str] = set()
