@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.registry import GAMES
+from tests.unit.test_architecture import strongly_connected
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -227,38 +228,8 @@ def _project_modules() -> list[str]:
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of more than one module (Tarjan's algorithm)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found: list[list[str]] = []
-
-    def connect(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in sorted(graph.get(v, ())):
-            if w not in index:
-                connect(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                found.append(sorted(component))
-
-    for module in sorted(graph):
-        if module not in index:
-            connect(module)
-    return found
+    """The groups of modules that import each other in a cycle (test_architecture's Tarjan)."""
+    return strongly_connected({module: dict.fromkeys(targets, 0) for module, targets in graph.items()})
 
 
 def test_no_import_cycle_among_the_projects_modules() -> None:
