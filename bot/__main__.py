@@ -24,7 +24,7 @@ import argparse
 import asyncio
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 import discord
@@ -35,7 +35,7 @@ from bot.app import create_bot
 from bot.config import ConfigError, load_settings
 
 if TYPE_CHECKING:
-    from bot.storage.transfer import NotVerified
+    from bot.storage.transfer import NotVerified, Verified
 
 
 class _Parser(argparse.ArgumentParser):
@@ -96,10 +96,11 @@ def _migrate_parser() -> argparse.ArgumentParser:
 def run_migrate(argv: Sequence[str]) -> int:
     """``quetbot migrate``: the exit status."""
     from bot.storage import StorageError, sqlite_path
-    from bot.storage.transfer import NotVerified, migrate  # (asyncpg, loaded only for this)
+    from bot.storage.transfer import migrate  # (asyncpg, loaded only for this)
 
     args = _migrate_parser().parse_args(argv)
-    try:
+
+    async def copy() -> Verified:
         source = sqlite_path(args.source)
         if source is None:
             raise StorageError(
@@ -107,27 +108,26 @@ def run_migrate(argv: Sequence[str]) -> int:
             )
         if sqlite_path(args.target) is not None:
             raise StorageError("--to must be a PostgreSQL URL (postgresql://...).")
-        done = asyncio.run(migrate(source, args.target, progress=print))
-    except NotVerified as exc:
-        return _not_verified(
-            exc,
-            "the copy",
-            faithful="Every table holds the same rows as the source's: the copy is faithful, and these "
-            "games do not replay in the source either (changed outside the bot?).",
-            after="The target keeps the copy: drop the target database (dropdb, createdb) before "
-            "migrating again.",
+        done = await migrate(source, args.target, progress=print)
+        return done.verified
+
+    def told(checked: Verified) -> None:
+        print(
+            f"Verified in {checked.seconds:.1f} s: {checked.games:,} games replayed from their move logs "
+            f"({checked.moves:,} moves) give their stored state and version; {checked.tables} tables "
+            f"({checked.rows:,} rows) hold the same rows as the source."
         )
-    except StorageError as exc:
-        print(f"quetbot: {exc}", file=sys.stderr)
-        return 2
-    checked = done.verified
-    print(
-        f"Verified in {checked.seconds:.1f} s: {checked.games:,} games replayed from their move logs "
-        f"({checked.moves:,} moves) give their stored state and version; {checked.tables} tables "
-        f"({checked.rows:,} rows) hold the same rows as the source."
+        print("Done. Point QUETBOT_DB at the PostgreSQL database to use it.")
+
+    return _copied(
+        copy(),
+        told,
+        "the copy",
+        faithful="Every table holds the same rows as the source's: the copy is faithful, and these "
+        "games do not replay in the source either (changed outside the bot?).",
+        after="The target keeps the copy: drop the target database (dropdb, createdb) before "
+        "migrating again.",
     )
-    print("Done. Point QUETBOT_DB at the PostgreSQL database to use it.")
-    return 0
 
 
 def _backup_parser() -> argparse.ArgumentParser:
@@ -157,36 +157,60 @@ def _backup_parser() -> argparse.ArgumentParser:
 
 def run_backup(argv: Sequence[str]) -> int:
     """``quetbot backup``: the exit status."""
-    from bot.storage import StorageError
-    from bot.storage.backup import NotVerified, backup
+    from bot.storage.backup import backup
 
     args = _backup_parser().parse_args(argv)
     source = args.source
     if source is None:
         load_dotenv(find_dotenv(usecwd=True))  # (.env in the working directory, as documented)
         source = os.environ.get("QUETBOT_DB", "").strip() or "quetbot.sqlite3"
-    try:
-        done = asyncio.run(backup(source, args.target, force=args.force))
-    except NotVerified as exc:
-        return _not_verified(
-            exc,
-            "the backup",
-            faithful="Every table holds the database's rows: these games do not replay in the database "
-            "either (changed outside the bot?).",
-            after=f"Nothing was written to {args.target}.",
+
+    async def copy() -> Verified:
+        done = await backup(source, args.target, force=args.force)
+        print(
+            f"Backed up {done.source} to {done.path} ({done.method}): schema version "
+            f"{done.schema_version}, {len(done.tables)} tables, {done.rows:,} rows, in {done.seconds:.1f} s."
         )
+        return done.verified
+
+    def told(checked: Verified) -> None:
+        print(
+            f"Backup verified: {checked.games:,} games replay to their stored states ({checked.moves:,} "
+            f"moves); {checked.tables} tables ({checked.rows:,} rows) hold the database's rows as of the "
+            "backup."
+        )
+
+    return _copied(
+        copy(),
+        told,
+        "the backup",
+        faithful="Every table holds the database's rows: these games do not replay in the database "
+        "either (changed outside the bot?).",
+        after=f"Nothing was written to {args.target}.",
+    )
+
+
+def _copied(
+    copy: Coroutine[object, object, Verified],
+    told: Callable[[Verified], None],
+    what: str,
+    *,
+    faithful: str,
+    after: str,
+) -> int:
+    """Run a verified copy (``what``): ``told`` what it verified, status 0; a failure on stderr, 2; a
+    copy that does not verify, 1 (`_not_verified`)."""
+    from bot.storage import StorageError
+    from bot.storage.transfer import NotVerified
+
+    try:
+        checked = asyncio.run(copy)
+    except NotVerified as exc:
+        return _not_verified(exc, what, faithful=faithful, after=after)
     except StorageError as exc:
         print(f"quetbot: {exc}", file=sys.stderr)
         return 2
-    checked = done.verified
-    print(
-        f"Backed up {done.source} to {done.path} ({done.method}): schema version {done.schema_version}, "
-        f"{len(done.tables)} tables, {done.rows:,} rows, in {done.seconds:.1f} s."
-    )
-    print(
-        f"Backup verified: {checked.games:,} games replay to their stored states ({checked.moves:,} "
-        f"moves); {checked.tables} tables ({checked.rows:,} rows) hold the database's rows as of the backup."
-    )
+    told(checked)
     return 0
 
 
