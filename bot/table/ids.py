@@ -47,13 +47,18 @@ def custom_id(game_id: int, verb: str, arg: object = "", *, version: int | None 
     return ComponentId(game_id, version, verb, str(arg)).render()
 
 
+def unrecognised() -> StaleButton:
+    """The answer to a control whose id the bot cannot read (or whose verb nothing handles)."""
+    return StaleButton(
+        "That control is not one I recognise (it may be from an old version). Use /game status."
+    )
+
+
 def parse_custom_id(raw: str) -> ComponentId:
     m = _ID.fullmatch(raw)
     game_id = int(m["game"]) if m is not None else 0
     if m is None or not 0 < game_id <= MAX_ID:
-        raise StaleButton(
-            "That control is not one I recognise (it may be from an old version). Use /game status."
-        )
+        raise unrecognised()
     version = m["version"]
     return ComponentId(
         game_id=game_id,

@@ -12,7 +12,7 @@ router's routed item class for sending (discord.py then keeps no per-message sta
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 import discord
 
@@ -20,7 +20,7 @@ from bot.errors import BadInput, GameError, StaleButton
 from bot.jsontypes import JSON
 from bot.service import Games, Loaded
 from bot.table.components import Control
-from bot.table.ids import ComponentId, parse_custom_id
+from bot.table.ids import ComponentId, parse_custom_id, unrecognised
 from bot.table.replies import Replies
 
 ClickHandler = Callable[[discord.Interaction, Loaded, ComponentId, list[str]], Awaitable[None]]
@@ -75,6 +75,8 @@ class Router:
         if page is not None:
             await page(interaction, cid, values)
             return
+        if cid.verb not in self._verbs(self._clicks):
+            raise unrecognised()
         game = await self._game(interaction, cid, form=False)
         handler = self._clicks.get((game.row.kind, cid.verb)) or self._clicks.get((ANY_GAME, cid.verb))
         if handler is None:
@@ -86,11 +88,17 @@ class Router:
     async def form(self, interaction: discord.Interaction) -> None:
         data: JSON = interaction.data or {}
         cid = parse_custom_id(str(data.get("custom_id", "")))
+        if cid.verb not in self._verbs(self._forms):
+            raise unrecognised()
         game = await self._game(interaction, cid, form=True)
         handler = self._forms.get((game.row.kind, cid.verb)) or self._forms.get((ANY_GAME, cid.verb))
         if handler is None:
             raise StaleButton("That form does nothing in this game. Use /game status for the current board.")
         await handler(interaction, game, cid, modal_fields(data))
+
+    @staticmethod
+    def _verbs(handlers: Mapping[tuple[str, str], object]) -> set[str]:
+        return {verb for _, verb in handlers}
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """The client's listener: form submissions (components arrive through the routed items)."""

@@ -58,6 +58,12 @@ async def test_export_then_delete_through_discord(
     refused = await forge_component(emu, bob, scene.channel, button)
     assert "not yours" in await private_reply(refused)
     assert (await storage.get_game(game_id=live)).live
+    # A garbled id (another person's number cut short, a verb's tail lost) deletes nothing either.
+    for garbled in (button.replace(str(alice.id), str(alice.id)[:-1] + "x"), button[:-3]):
+        refused = await forge_component(emu, alice, scene.channel, garbled)
+        said = await private_reply(refused)
+        assert "not one I recognise" in said, said
+    assert (await storage.get_game(game_id=live)).live
 
     await (await emu.click(alice, confirm, button)).response()
     await emu.wait_idle()
