@@ -196,7 +196,7 @@ def _cogs(
     admin = GameAdmin(
         finder=finder, games=games, storage=storage, catalog=catalog, lobbies=table.lobbies,
         plays=table.plays, boards=table.boards, places=table.places, audiences=audiences, notify=notify,
-        memory=memory, privacy_desk=privacy_desk, time_desk=TimeDesk(storage, finder),
+        memory=memory, privacy_desk=privacy_desk, time_desk=TimeDesk(storage, finder, notify),
     )  # fmt: skip
     return [*cogs, admin]
 

@@ -32,7 +32,7 @@ from bot.table.records import PERIOD_CHOICES, Memory
 from bot.table.replays import send_replay
 from bot.table.replies import fit, mention, reply_private
 from bot.table.threads import Places
-from bot.table.timeaway import TimeDesk, more_time
+from bot.table.timeaway import TimeDesk, more_time, zone_choices
 
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
@@ -335,3 +335,27 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         self, interaction: discord.Interaction, player: discord.User, hours: app_commands.Range[int, 1, 72]
     ) -> None:
         await self.time_desk.extend(interaction, player, hours)
+
+    @app_commands.command(
+        name="quiet", description="Quiet hours: no pings or DMs then, and no deadline inside them"
+    )
+    @app_commands.describe(
+        start="From (HH:MM, like 22:30), or off to turn quiet hours off",
+        end="To (HH:MM, like 07:00)",
+        timezone="Your time zone (an IANA name such as Europe/Berlin; default UTC)",
+    )
+    @app_commands.rename(start="from", end="to")
+    async def quiet(
+        self,
+        interaction: discord.Interaction,
+        start: str | None = None,
+        end: str | None = None,
+        timezone: str | None = None,
+    ) -> None:
+        await self.time_desk.quiet(interaction, start, end, timezone)
+
+    @quiet.autocomplete("timezone")
+    async def quiet_zones(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=name, value=value) for name, value in zone_choices(current)]

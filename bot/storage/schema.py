@@ -321,4 +321,16 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, seat, since, giver_id)
     );
     """,
+    # N (quiet hours): a person's quiet hours (minutes after local midnight, in ``tz``), and the end
+    # of their current or next quiet period (``next_end``), when what was held back is sent.
+    """
+    CREATE TABLE quiet_hours (
+        user_id INTEGER PRIMARY KEY,
+        starts INTEGER NOT NULL,
+        ends INTEGER NOT NULL,
+        tz TEXT NOT NULL,
+        next_end REAL NOT NULL
+    );
+    CREATE INDEX quiet_hours_by_end ON quiet_hours (next_end);
+    """,
 )

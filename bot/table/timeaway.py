@@ -1,5 +1,6 @@
-"""/game away, /game back and /game extend: time away from every game, and more time for one move
-(the arithmetic in `bot.away`, the SQL in `bot.storage.away`).
+"""/game away, /game back, /game extend and /game quiet: time away from every game, more time for
+one move, and quiet hours (the arithmetic in `bot.away` and `bot.quiet`, the SQL in
+`bot.storage.away` and `bot.storage.quiet`).
 
 Each answer comes after the change is committed. `/game away` and `/game back` are answered
 privately (they concern the caller's games everywhere); more time is said in the game's place, so the
@@ -9,6 +10,8 @@ awaited player (and everyone at the table) sees it, without pinging anyone.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from zoneinfo import available_timezones
 
 import discord
 
@@ -17,19 +20,27 @@ from bot.away import MAX_DAYS
 from bot.errors import BadInput, NotAllowed, NotAPlayer
 from bot.i18n import Lang
 from bot.i18n.audience import reader
+from bot.quiet import clock_text, next_end, parse_clock, period_at, zone
 from bot.service import Finder
 from bot.storage import Storage
 from bot.storage.away import Extension
 from bot.table.lobby import channel_of
+from bot.table.notify import Notify
 from bot.table.replies import NO_PINGS, fit, mention, reply_private
 
 HOUR = 3600
+
+
+@cache
+def available_zones() -> frozenset[str]:
+    return frozenset(available_timezones())
 
 
 @dataclass(frozen=True)
 class TimeDesk:
     storage: Storage
     finder: Finder
+    notify: Notify
 
     async def away(self, interaction: discord.Interaction, days: int) -> None:
         lang = reader(interaction)
@@ -97,6 +108,63 @@ class TimeDesk:
             moment=f"<t:{int(done.deadline)}:f>",
         )
         await interaction.response.send_message(fit(text), allowed_mentions=NO_PINGS)
+
+    async def quiet(
+        self, interaction: discord.Interaction, start: str | None, end: str | None, timezone: str | None
+    ) -> None:
+        """Set quiet hours (``start`` and ``end``), turn them off (``start`` "off"), or show them."""
+        user_id, lang = interaction.user.id, reader(interaction)
+        if start is not None and start.strip().lower() == "off":
+            self.notify.set_quiet(user_id, None)
+            gone = await self.storage.clear_quiet(user_id=user_id)
+            said = lang.t("Quiet hours are off: pings and DMs come at any hour.")
+            await reply_private(interaction, said if gone else lang.t("You have no quiet hours."))
+            return
+        if start is None and end is None and timezone is None:
+            hours = (await self.storage.quiet_of(user_ids=[user_id])).get(user_id)
+            if hours is None:
+                await reply_private(interaction, lang.t("You have no quiet hours."))
+                return
+            await reply_private(interaction, _quiet_set(lang, hours.starts, hours.ends, hours.tz))
+            return
+        if start is None or end is None:
+            raise BadInput(
+                "Give both from and to (like from:22:30 to:07:00), or from:off to turn quiet hours off."
+            )
+        starts, ends, tz = parse_clock(start), parse_clock(end), zone(timezone)
+        if starts == ends:
+            raise BadInput("Quiet hours must end at another time than they start.")
+        now = clock.now()
+        await self.storage.set_quiet(
+            user_id=user_id, starts=starts, ends=ends, tz=tz.key, next_end=next_end(now, starts, ends, tz)
+        )
+        self.notify.set_quiet(user_id, (starts, ends, tz.key))
+        for wait in await self.storage.waits_of_user(user_id=user_id):  # deadlines inside move to their end
+            period = period_at(wait.deadline, starts, ends, tz)
+            if period is not None and wait.deadline > now:
+                await self.storage.move_deadline(
+                    game_id=wait.game_id, seat=wait.seat, deadline=wait.deadline, to=period[1]
+                )
+        await reply_private(interaction, _quiet_set(lang, starts, ends, tz.key))
+
+
+def _quiet_set(lang: Lang, starts: int, ends: int, tz: str) -> str:
+    return lang.t(
+        "🌙 Quiet hours: {start} to {end} ({zone}). Then no pings or DMs (they come when the quiet hours "
+        "end), and a deadline of yours that would fall inside them moves to their end.",
+        start=clock_text(starts),
+        end=clock_text(ends),
+        zone=tz,
+    )
+
+
+def zone_choices(current: str) -> list[tuple[str, str]]:
+    """Time zone names containing what was typed (for the autocomplete), at most 25."""
+    typed = current.strip().lower().replace(" ", "_")
+    names = sorted(available_zones())
+    starts = [n for n in names if n.lower().startswith(typed)]
+    inside = [n for n in names if typed in n.lower() and n not in starts]
+    return [(n, n) for n in (starts + inside)[:25]]
 
 
 def more_time(extensions: list[Extension], seat: int, lang: Lang) -> str:

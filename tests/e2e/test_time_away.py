@@ -7,6 +7,7 @@ how much; the refusals are private."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -147,3 +148,69 @@ async def test_more_time_once_per_giver_named_in_status_and_refusals(
     clock.forward(5 * HOUR)  # (the deadline: the hour, and 5 more)
     await tick(emu, harness)
     assert forfeits(emu, scene) == 1
+
+
+def utc_clock(moment: float) -> str:
+    """HH:MM of ``moment`` in UTC."""
+    return time.strftime("%H:%M", time.gmtime(moment))
+
+
+async def test_quiet_hours_hold_pings_and_reminders_and_move_a_deadline_to_their_end(
+    emu: DiscordEmulator, scene: Scene, timed: tuple[BotHarness, Clock]
+) -> None:
+    harness, clock = timed
+    alice, bob, carol = scene.alice, scene.bob, scene.carol
+    game_id = await start_game(emu, scene.channel, "procession new", alice, bob, carol, n=4, timeout="4h")
+    start = time.time()
+    bad = await private_reply(
+        await emu.slash(bob, scene.channel, "game quiet", **{"from": "25:00", "to": "07:00"})
+    )
+    assert "could not read" in bad
+    # Bob's quiet hours: from an hour ago to three hours from now (UTC, the default).
+    said = await private_reply(
+        await emu.slash(
+            bob,
+            scene.channel,
+            "game quiet",
+            **{"from": utc_clock(start - HOUR), "to": utc_clock(start + 3 * HOUR)},
+        )
+    )
+    assert "Quiet hours" in said
+    quiet_end = (start + 3 * HOUR) // 60 * 60
+    # Alice moves: the board names bob without pinging him.
+    await (await emu.slash(alice, scene.channel, "procession flip", position=1)).response()
+    await emu.wait_idle()
+    board = latest_board(emu, scene.channel)
+    assert f"<@{bob.id}>, your move." in board.content and bob.id not in board.pinged
+    reminders = lambda: [m for m in bot_messages(emu, scene.channel) if "waiting for your move" in m.content]  # noqa: E731
+    # His halfway reminder falls inside the quiet hours: held.
+    clock.forward(2 * HOUR + 60)
+    await tick(emu, harness)
+    assert reminders() == []
+    # Once they end, what was held comes: the reminder, with a ping.
+    clock.forward(quiet_end - start - 2 * HOUR - 60 + 30)
+    await tick(emu, harness)
+    (held,) = reminders()
+    assert f"<@{bob.id}>" in held.content and held.pinged == {bob.id}
+
+    # New quiet hours that hold his deadline (in 4 hours from the start): it moves to their end.
+    first = await deadline_of(harness, game_id, 1)
+    now = start + clock.offset
+    await private_reply(
+        await emu.slash(
+            bob,
+            scene.channel,
+            "game quiet",
+            **{"from": utc_clock(now + 1800), "to": utc_clock(now + 2 * HOUR)},
+        )
+    )
+    moved = await deadline_of(harness, game_id, 1)
+    assert moved > first and moved == pytest.approx(now + 2 * HOUR, abs=120)
+    clock.forward(first - now + 60)  # past the old deadline: nothing
+    await tick(emu, harness)
+    assert forfeits(emu, scene) == 0
+    clock.forward(moved - first + 60)  # past the new one
+    await tick(emu, harness)
+    assert forfeits(emu, scene) == 1
+    off = await private_reply(await emu.slash(bob, scene.channel, "game quiet", **{"from": "off"}))
+    assert "Quiet hours are off" in off

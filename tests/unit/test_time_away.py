@@ -3,10 +3,15 @@ in the database by a stay away, a return, and more time given (on SQLite and Pos
 
 from __future__ import annotations
 
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
 import pytest
 
 from bot import clock
 from bot.away import DAY, days_left, kept, overlap
+from bot.errors import BadInput
+from bot.quiet import next_end, parse_clock, period_at, zone
 from bot.storage import Storage
 from tests.unit.test_storage import move, started
 
@@ -112,3 +117,41 @@ async def test_more_time_once_per_giver_per_awaited_move(storage: Storage) -> No
     # The next awaited move is a new one: the extensions of the last are no longer shown.
     await move(storage, game)
     assert await storage.extensions_of_game(game_id=game.id) == []
+
+
+# ---- quiet hours ----------------------------------------------------------------------------------------
+
+
+def _berlin(year: int, month: int, day: int, hour: int, minute: int) -> float:
+    return datetime(year, month, day, hour, minute, tzinfo=ZoneInfo("Europe/Berlin")).timestamp()
+
+
+def test_quiet_hours_over_midnight_in_a_time_zone() -> None:
+    tz = zone("Europe/Berlin")
+    night = (22 * 60, 7 * 60)
+    assert period_at(_berlin(2026, 3, 10, 23, 30), *night, tz) == (
+        _berlin(2026, 3, 10, 22, 0),
+        _berlin(2026, 3, 11, 7, 0),
+    )
+    assert period_at(_berlin(2026, 3, 11, 6, 59), *night, tz) == (
+        _berlin(2026, 3, 10, 22, 0),
+        _berlin(2026, 3, 11, 7, 0),
+    )
+    assert period_at(_berlin(2026, 3, 11, 7, 0), *night, tz) is None  # (the end is not inside)
+    assert next_end(_berlin(2026, 3, 11, 12, 0), *night, tz) == _berlin(2026, 3, 12, 7, 0)
+    # Within a day, and across the spring change of clocks (29 March 2026: 02:00 -> 03:00).
+    assert period_at(_berlin(2026, 3, 29, 1, 30), 60, 6 * 60, tz) == (
+        _berlin(2026, 3, 29, 1, 0),
+        _berlin(2026, 3, 29, 6, 0),
+    )
+    assert _berlin(2026, 3, 29, 6, 0) - _berlin(2026, 3, 29, 1, 0) == 4 * 3600
+
+
+def test_quiet_hours_are_read_as_people_write_them() -> None:
+    assert parse_clock("07:30") == 450 and parse_clock(" 7:05 ") == 425 and parse_clock("00:00") == 0
+    for bad in ("24:00", "7", "7:5", "ab:cd", "12:60", "٧:٣٠"):
+        with pytest.raises(BadInput):
+            parse_clock(bad)
+    with pytest.raises(BadInput, match="no time zone"):
+        zone("Mars/Olympus")
+    assert zone(None).key == "UTC"
