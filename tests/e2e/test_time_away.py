@@ -214,3 +214,20 @@ async def test_quiet_hours_hold_pings_and_reminders_and_move_a_deadline_to_their
     assert forfeits(emu, scene) == 1
     off = await private_reply(await emu.slash(bob, scene.channel, "game quiet", **{"from": "off"}))
     assert "Quiet hours are off" in off
+
+
+async def test_in_a_round_of_secret_choices_the_others_see_who_is_away(
+    emu: DiscordEmulator, scene: Scene, timed: tuple[BotHarness, Clock]
+) -> None:
+    harness, _ = timed
+    alice, bob = scene.alice, scene.bob
+    game_id = await start_game(emu, scene.channel, "numbers new", alice, bob, m=3)
+    await private_reply(await emu.slash(alice, scene.channel, "game away", days=1))
+    # Bob picks (a secret: the board's text is edited to say who has chosen, and who is away).
+    await (await emu.slash(bob, scene.channel, "numbers pick", number=1)).response()
+    await emu.wait_idle()
+    board = latest_board(emu, scene.channel)
+    assert f"💤 <@{alice.id}> is away until <t:" in board.content
+    assert f"<@{bob.id}> is away" not in board.content
+    waits = await harness.bot.storage.waits_of_game(game_id=game_id)
+    assert [w.seat for w in waits] == [0] and waits[0].paused > 0  # (alice's clock waits for her)
