@@ -155,3 +155,17 @@ def test_quiet_hours_are_read_as_people_write_them() -> None:
     with pytest.raises(BadInput, match="no time zone"):
         zone("Mars/Olympus")
     assert zone(None).key == "UTC"
+
+
+async def test_going_away_again_while_away_counts_from_now(storage: Storage) -> None:
+    game = await started(storage)
+    (before,) = await storage.waits_of_game(game_id=game.id)
+    now = clock.now()
+    await storage.go_away(user_id=ANN, days=3, now=now)
+    again = await storage.go_away(user_id=ANN, days=2, now=now + DAY)  # one day used, two more
+    assert again.until == pytest.approx(now + 3 * DAY) and again.left == 11
+    (wait,) = await storage.waits_of_game(game_id=game.id)
+    assert wait.deadline == pytest.approx(before.deadline + 3 * DAY)
+    refused = await storage.go_away(user_id=ANN, days=14, now=now + DAY + 1)
+    assert refused.until is None and refused.left == 13  # (one day used; a second more is not counted)
+    assert await storage.waits_of_game(game_id=game.id) == [wait]
