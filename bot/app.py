@@ -49,6 +49,7 @@ from bot.table.routing import ANY_GAME, Router
 from bot.table.rules import route_rules
 from bot.table.shown import Shown
 from bot.table.threads import Places
+from bot.table.timeaway import TimeDesk
 from bot.table.typed import TypedAnswers
 from cogs.game import GameAdmin
 
@@ -195,7 +196,7 @@ def _cogs(
     admin = GameAdmin(
         finder=finder, games=games, storage=storage, catalog=catalog, lobbies=table.lobbies,
         plays=table.plays, boards=table.boards, places=table.places, audiences=audiences, notify=notify,
-        memory=memory, privacy_desk=privacy_desk,
+        memory=memory, privacy_desk=privacy_desk, time_desk=TimeDesk(storage, finder, notify),
     )  # fmt: skip
     return [*cogs, admin]
 

@@ -43,6 +43,8 @@ class TableInfo:
     timeout_s: int
     waiting: tuple[int, ...]  # the seats that must act now
     outcome: Outcome | None
+    # The players away (`/game away`): (seat, until), shown on boards (public, as the deadlines are).
+    away: tuple[tuple[int, float], ...] = ()
     # The language of whoever reads what is built from this table: the server's for a public post
     # (a board, its image and alt text), the player's own for a panel or a private answer.
     lang: Lang = ENGLISH
@@ -114,6 +116,16 @@ def whose_move(table: TableInfo) -> str:
     if len(users) == 1:
         return lang.t("{player}, your move.", player=users[0])
     return lang.t("Waiting for {players}.", players=lang.words(users))
+
+
+def away_lines(table: TableInfo) -> list[str]:
+    """Who of the table is away (`/game away`), and until when."""
+    return [
+        table.lang.t(
+            "💤 {player} is away until {moment}.", player=table.who(seat), moment=f"<t:{int(until)}:f>"
+        )
+        for seat, until in table.away
+    ]
 
 
 def forfeit_line(news: News[object], table: TableInfo) -> str:

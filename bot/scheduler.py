@@ -19,8 +19,10 @@ from collections.abc import Awaitable, Callable
 
 from bot.deadlines import LOBBY_LIFETIME, MIN_TIMEOUT
 from bot.errors import GameError
+from bot.quiet import next_end, period_at, zone
 from bot.service import Changes, Games, Loaded, LobbyLife
-from bot.storage import StaleVersion, Storage, Wait
+from bot.storage import StaleVersion, Storable, Storage, Wait
+from bot.storage.quiet import Quiet
 from bot.table.computers import Computers
 from bot.table.effects import Expired, OutboxEffect, Remind, RemindDm
 from bot.table.outbox import Outbox
@@ -162,11 +164,15 @@ class Scheduler:
         for wait in await self.storage.due_reminders(now=now):
             await self._remind(wait)
         for wait in await self.storage.due_waits(now=now, holder=self.holder):
+            if await self._after_quiet(wait, now):
+                continue
             claimed = await self.storage.claim_wait(
                 game_id=wait.game_id, seat=wait.seat, holder=self.holder, now=now, until=now + CLAIM
             )
             if claimed:
                 await self._time_out(wait, now)
+        for quiet in await self.storage.quiet_ended(now=now):
+            await self._release_held(quiet, now)
         for game_id in await self.storage.expired_lobbies(created_before=now - LOBBY_LIFETIME):
             changed = await self.lobby.expire_lobby(game_id, effects=[Expired()])
             if changed is not None:
@@ -186,6 +192,38 @@ class Scheduler:
                 effects = [Remind(wait.seat, wait.deadline), RemindDm(wait.seat, wait.deadline)]
         items = await self.storage.mark_reminded(
             game_id=wait.game_id, seat=wait.seat, effects=effects, deadline=wait.deadline
+        )
+        self.outbox.kick(items)
+
+    async def _after_quiet(self, wait: Wait, now: float) -> bool:
+        """A deadline that fell inside its player's quiet hours (`/game quiet`) moves to their end
+        instead of forfeiting them (True: moved)."""
+        quiet = await self.storage.quiet_of_seat(game_id=wait.game_id, seat=wait.seat)
+        if quiet is None:
+            return False
+        period = period_at(wait.deadline, quiet.starts, quiet.ends, zone(quiet.tz))
+        if period is None or period[1] <= now:
+            return False
+        await self.storage.move_deadline(
+            game_id=wait.game_id, seat=wait.seat, deadline=wait.deadline, to=period[1]
+        )
+        return True
+
+    async def _release_held(self, quiet: Quiet, now: float) -> None:
+        """Their quiet hours are over: what was held back is sent, a reminder for each move awaited
+        from them that began, or was to be reminded of, inside them (as they chose with /game notify)."""
+        tz = zone(quiet.tz)
+        period = period_at(quiet.next_end - 1, quiet.starts, quiet.ends, tz)
+        began = period[0] if period is not None else quiet.next_end
+        owed: dict[int, list[Storable]] = {}
+        for wait in await self.storage.waits_of_user(user_id=quiet.user_id):
+            inside = began <= wait.since < quiet.next_end
+            held = inside or (wait.reminded and began <= wait.remind_at < quiet.next_end)
+            if held and wait.deadline > now:
+                owed[wait.game_id] = [Remind(wait.seat, wait.deadline), RemindDm(wait.seat, wait.deadline)]
+        then = next_end(max(now, quiet.next_end), quiet.starts, quiet.ends, tz)
+        items = await self.storage.release_held(
+            user_id=quiet.user_id, next_end=quiet.next_end, then=then, effects=owed
         )
         self.outbox.kick(items)
 

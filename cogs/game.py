@@ -32,6 +32,7 @@ from bot.table.records import PERIOD_CHOICES, Memory
 from bot.table.replays import send_replay
 from bot.table.replies import fit, mention, reply_private
 from bot.table.threads import Places
+from bot.table.timeaway import TimeDesk, more_time, zone_choices
 
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
@@ -95,12 +96,14 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         notify: Notify,
         memory: Memory,
         privacy_desk: PrivacyDesk,
+        time_desk: TimeDesk,
     ) -> None:
         self.finder, self.games, self.storage, self.catalog = finder, games, storage, catalog
         self.lobbies, self.plays, self.boards, self.places = lobbies, plays, boards, places
         self.audiences, self.notifier = audiences, notify
         self.memory = memory  # /game leaderboard, stats and history (bot/table/records.py)
         self.privacy_desk = privacy_desk  # /game privacy (bot/table/privacy.py)
+        self.time_desk = time_desk  # /game away, back, extend (bot/table/timeaway.py)
         super().__init__()
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
@@ -166,12 +169,20 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         payload = await self.boards.status_payload(game, lang)
         if game.row.live:
             waits = await self.storage.waits_of_game(game_id=game.id)
+            extensions = await self.storage.extensions_of_game(game_id=game.id)
             lines = [
-                lang.t(
-                    "⏳ {player}: move due {relative} ({moment})",
-                    player=mention(game.row.seats[w.seat]),
-                    relative=f"<t:{int(w.deadline)}:R>",
-                    moment=f"<t:{int(w.deadline)}:f>",
+                " · ".join(
+                    part
+                    for part in (
+                        lang.t(
+                            "⏳ {player}: move due {relative} ({moment})",
+                            player=mention(game.row.seats[w.seat]),
+                            relative=f"<t:{int(w.deadline)}:R>",
+                            moment=f"<t:{int(w.deadline)}:f>",
+                        ),
+                        more_time(extensions, w.seat, lang),
+                    )
+                    if part
                 )
                 for w in waits
                 if w.seat < len(game.row.seats)
@@ -306,3 +317,45 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @app_commands.describe(game_id="The game's number (on its card and boards: game #12)")
     async def replay(self, interaction: discord.Interaction, game_id: int) -> None:
         await send_replay(interaction, self.storage, self.catalog, game_id)
+
+    # ---- time away and more time (issue 27; bot/table/timeaway.py) ---------------------------------
+
+    @app_commands.command(name="away", description="Pause your clocks in every game for some days")
+    @app_commands.describe(days="How many days (1-14; at most 14 days away in any 30)")
+    async def away(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 14]) -> None:
+        await self.time_desk.away(interaction, days)
+
+    @app_commands.command(name="back", description="End your time away: your clocks run again")
+    async def back(self, interaction: discord.Interaction) -> None:
+        await self.time_desk.back(interaction)
+
+    @app_commands.command(name="extend", description="Give a player of this game more time for their move")
+    @app_commands.describe(player="Whose move", hours="How many hours more (1-72)")
+    async def extend(
+        self, interaction: discord.Interaction, player: discord.User, hours: app_commands.Range[int, 1, 72]
+    ) -> None:
+        await self.time_desk.extend(interaction, player, hours)
+
+    @app_commands.command(
+        name="quiet", description="Quiet hours: no pings or DMs then, and no deadline inside them"
+    )
+    @app_commands.describe(
+        start="From (HH:MM, like 22:30), or off to turn quiet hours off",
+        end="To (HH:MM, like 07:00)",
+        timezone="Your time zone (an IANA name such as Europe/Berlin; default UTC)",
+    )
+    @app_commands.rename(start="from", end="to")
+    async def quiet(
+        self,
+        interaction: discord.Interaction,
+        start: str | None = None,
+        end: str | None = None,
+        timezone: str | None = None,
+    ) -> None:
+        await self.time_desk.quiet(interaction, start, end, timezone)
+
+    @quiet.autocomplete("timezone")
+    async def quiet_zones(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=name, value=value) for name, value in zone_choices(current)]

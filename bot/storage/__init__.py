@@ -9,6 +9,8 @@ against the one signature there is:
     moves.py     the append-only move log
     messages.py  where a game is shown: lobby/board message ids, DM links (closed DMs, DM panels)
     waits.py     deadlines, reminders and their mutes, when the scheduler is next due
+    away.py      time away (deadlines paused) and more time given for a move
+    quiet.py     quiet hours: who has them, and sending what they held back
     replies.py   typed DM answers waiting for the player to say which game they meant
     outbox.py    what committed changes still owe the world, written with them
     records.py   the memory of finished games: results, ratings, rivals, leaderboards, history
@@ -34,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TypeVar
 
+from bot.storage.away import Away
 from bot.storage.driver import Driver, Txn
 from bot.storage.errors import Conflict, StaleVersion, StorageError
 from bot.storage.games import Games
@@ -42,6 +45,7 @@ from bot.storage.meta import Meta
 from bot.storage.moves import Moves
 from bot.storage.outbox import Completion, Outbox
 from bot.storage.privacy import Privacy
+from bot.storage.quiet import QuietHours
 from bot.storage.records import Records
 from bot.storage.replies import Replies
 from bot.storage.rows import (
@@ -88,7 +92,9 @@ __all__ = [
 T = TypeVar("T")
 
 
-class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records, Privacy):
+class Storage(
+    Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records, Privacy, Away, QuietHours
+):
     """The bot's database: one driver, and every repository's queries run on it."""
 
     def __init__(self, driver: Driver, *, score_ranked: Collection[str] = ()) -> None:

@@ -79,9 +79,12 @@ def forget(user_id: int) -> Txn[tuple[int, list[int]]]:
     yield Q("DELETE FROM typed_replies WHERE user_id = ?", (old,))
     yield Q("DELETE FROM dm_links WHERE user_id = ?", (old,))
     yield Q("DELETE FROM reminder_mutes WHERE user_id = ?", (old,))
+    yield Q("DELETE FROM away WHERE user_id = ?", (old,))
+    yield Q("DELETE FROM quiet_hours WHERE user_id = ?", (old,))
     # What others share with them keeps its shape, under the placeholder.
     yield Q("UPDATE seats SET user_id = ?, name = ? WHERE user_id = ?", (new, DELETED_NAME, old))
     yield Q("UPDATE games SET host_id = ? WHERE host_id = ?", (new, old))
+    yield Q("UPDATE extensions SET giver_id = ? WHERE giver_id = ?", (new, old))
     yield from _rewrite_json("games", "id", "options", old, new)
     yield from _rewrite_json("games", "id", "state", old, new)
     yield from _rewrite_json("games", "id", "result", old, new)

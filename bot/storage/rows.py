@@ -148,10 +148,11 @@ class Wait:
     since: float
     deadline: float
     reminded: bool
+    paused: float = 0.0  # seconds of time away added to the deadline (bot/storage/away.py)
 
     @property
     def remind_at(self) -> float:
-        return (self.since + self.deadline) / 2
+        return (self.since + self.paused + self.deadline) / 2
 
 
 class Storable(Protocol):

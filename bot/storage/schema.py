@@ -295,4 +295,42 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE moves SET forfeit = CASE WHEN action LIKE '%"reason":"timeout"%' THEN 'timeout' ELSE 'left' END
         WHERE action LIKE '%"type":"forfeit"%';
     """,
+    # N (time away, more time): a player away pauses their clocks. ``away`` holds one row per
+    # person: their current (or last) period away and, as JSON [[start, end], ...], the earlier
+    # periods of the last 30 days (at most 14 days away in any 30). A wait's ``paused`` is the time
+    # away added to its deadline (its halfway reminder moves with it). ``extensions``: more time one
+    # player (or the host) gave an awaited player, once per awaited move (the wait's ``since``).
+    """
+    CREATE TABLE away (
+        user_id INTEGER PRIMARY KEY,
+        started REAL NOT NULL,
+        ends REAL NOT NULL,
+        earlier TEXT NOT NULL
+    );
+    CREATE INDEX away_by_end ON away (ends);
+    ALTER TABLE waits ADD COLUMN paused REAL NOT NULL DEFAULT 0;
+    DROP INDEX waits_to_remind;
+    CREATE INDEX waits_to_remind ON waits ((since + paused + deadline) / 2) WHERE reminded = 0;
+    CREATE TABLE extensions (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        since REAL NOT NULL,
+        giver_id INTEGER NOT NULL,
+        seconds REAL NOT NULL,
+        given_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seat, since, giver_id)
+    );
+    """,
+    # N (quiet hours): a person's quiet hours (minutes after local midnight, in ``tz``), and the end
+    # of their current or next quiet period (``next_end``), when what was held back is sent.
+    """
+    CREATE TABLE quiet_hours (
+        user_id INTEGER PRIMARY KEY,
+        starts INTEGER NOT NULL,
+        ends INTEGER NOT NULL,
+        tz TEXT NOT NULL,
+        next_end REAL NOT NULL
+    );
+    CREATE INDEX quiet_hours_by_end ON quiet_hours (next_end);
+    """,
 )

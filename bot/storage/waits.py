@@ -11,7 +11,15 @@ from bot.storage.driver import Many, Q, Repository, Txn
 from bot.storage.outbox import insert_effects, lock_game
 from bot.storage.rows import OutboxItem, Storable, Wait, from_row
 
-_COLUMNS = "game_id, seat, since, deadline, reminded"
+_COLUMNS = "game_id, seat, since, deadline, reminded, paused"
+
+
+# The rest of the time away of the player in a seat (0 unless they are away now). Its arguments:
+# the game, the seat, now, now.
+_AWAY_REST = (
+    "COALESCE((SELECT MAX(a.ends) - ? FROM away a JOIN seats s ON s.user_id = a.user_id "
+    "WHERE s.game_id = ? AND s.position = ? AND a.started <= ? AND a.ends > ?), 0)"
+)
 
 
 def sync(game_id: int, waiting: Sequence[int]) -> Txn[None]:
@@ -29,10 +37,15 @@ def sync(game_id: int, waiting: Sequence[int]) -> Txn[None]:
         (game_id, *seats),
     )
     now = clock.now()
+    # A player away (bot/storage/away.py): the clock starts when the time away ends.
     yield Many(
-        "INSERT INTO waits (game_id, seat, since, deadline) SELECT ?, ?, ?, ? + timeout_s FROM games "
+        "INSERT INTO waits (game_id, seat, since, deadline, paused) "
+        f"SELECT ?, ?, ?, ? + timeout_s + {_AWAY_REST}, {_AWAY_REST} FROM games "
         "WHERE id = ? ON CONFLICT (game_id, seat) DO NOTHING",
-        [(game_id, seat, now, now, game_id) for seat in seats],
+        [
+            (game_id, seat, now, now, *(now, game_id, seat, now, now) * 2, game_id)  # (see _AWAY_REST)
+            for seat in seats
+        ],
     )
 
 
@@ -93,8 +106,8 @@ class Waits(Repository):
     async def due_reminders(self, *, now: float, limit: int = 50) -> list[Wait]:
         """Waits past their halfway point that have not been reminded yet."""
         rows = await self._read(
-            f"SELECT {_COLUMNS} FROM waits WHERE reminded = 0 AND (since + deadline) / 2 <= ? "
-            "ORDER BY (since + deadline) / 2 LIMIT ?",
+            f"SELECT {_COLUMNS} FROM waits WHERE reminded = 0 AND (since + paused + deadline) / 2 <= ? "
+            "ORDER BY (since + paused + deadline) / 2 LIMIT ?",
             (now, limit),
         )
         return [from_row(Wait, r) for r in rows]
@@ -136,7 +149,7 @@ class Waits(Repository):
         rows = await self._read(
             "SELECT (SELECT MIN(CASE WHEN claimed_until > deadline THEN claimed_until ELSE deadline END) "
             "FROM waits), "
-            "(SELECT MIN((since + deadline) / 2) FROM waits WHERE reminded = 0), "
+            "(SELECT MIN((since + paused + deadline) / 2) FROM waits WHERE reminded = 0), "
             "(SELECT MIN(created_at) FROM games WHERE status = 'lobby'), "
             "(SELECT MIN(CASE WHEN w.claimed_until > w.since THEN w.claimed_until ELSE w.since END) "
             "FROM seats s JOIN waits w ON w.game_id = s.game_id AND w.seat = s.position "

@@ -12,16 +12,17 @@ import contextlib
 import io
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import discord
 from discord.http import Route, handle_message_parameters
 from discord.utils import MISSING
 
-from bot import metrics
+from bot import clock, metrics
 from bot.i18n import N_, Lang
 from bot.i18n.audience import Audiences, reader
 from bot.jsontypes import JSONObject
+from bot.present import away_lines
 from bot.rules.base import M, S
 from bot.service import Games, Histories, History, Loaded, Step
 from bot.spec import V
@@ -70,7 +71,16 @@ class Boards:
             lines.append(headline)
         if status:
             lines.append(kind.present.status(view, table))
+            lines.extend(away_lines(table))
         return fit("\n".join(lines))
+
+    async def with_away(self, table: TableInfo) -> TableInfo:
+        """``table`` with the players who are away now (`/game away`) and until when."""
+        if not table.live:
+            return table
+        seats = {user_id: seat for seat, user_id in enumerate(table.seats) if user_id > 0}
+        away = await self.games.storage.away_until(user_ids=seats, now=clock.now())
+        return replace(table, away=tuple(sorted((seats[u], until) for u, until in away.items())))
 
     async def payload(
         self,
@@ -107,7 +117,8 @@ class Boards:
     async def status_payload(self, game: Loaded, lang: Lang) -> JSONObject:
         """The latest board, for /game status (no controls, no pings), for a reader of ``lang``."""
         kind = self.catalog.get(game.row.kind)
-        payload = await self.payload(kind, game.view(None), kind.table(game).speaking(lang), "")
+        table = await self.with_away(kind.table(game).speaking(lang))
+        payload = await self.payload(kind, game.view(None), table, "")
         payload.pop("view", None)
         payload["allowed_mentions"] = NO_PINGS
         return payload
@@ -155,7 +166,7 @@ class Boards:
             step = history.step(version)
             table = kind.table(game, step.after, version=version)
             news = self._news(kind, step)
-        table = table.speaking(await self.audiences.server(game.row.guild_id))
+        table = await self.with_away(table.speaking(await self.audiences.server(game.row.guild_id)))
         headline = kind.present.headline(news, table)
         place = game.row.place_id
         channel = self.client.get_partial_messageable(place, guild_id=game.row.guild_id)
@@ -187,7 +198,7 @@ class Boards:
         """A secret choice nobody may see yet: the current board's text says who has chosen (one edit,
         no new message). Without a board (a game that has none yet), a line of text is posted."""
         place, board = game.row.place_id, game.row.board_message_id
-        status = kind.present.status(news.after, table)
+        status = "\n".join([kind.present.status(news.after, table), *away_lines(table)])
         if board is None:
             channel = self.client.get_partial_messageable(place, guild_id=game.row.guild_id)
             text = fit(
@@ -264,7 +275,7 @@ class Boards:
             else game.state
         )
         lang = await self.audiences.server(game.row.guild_id)
-        table = kind.table(game, state, version=effect.version).speaking(lang)
+        table = await self.with_away(kind.table(game, state, version=effect.version).speaking(lang))
         view = kind.rules.view_for(state, None)
         # (An effect written by a bot that did not keep where the game started says so itself.)
         headline = self._first_headline(game, kind, view, table, effect.place)

@@ -7,7 +7,9 @@ from it.
   (unless the panel was just sent as a new message, which notifies by itself).
 - ``both``: the ping and the DM. ``off``: neither (the game still waits; /game status shows it).
 
-Reminders follow the same choice (bot/table/notices.py). The choices are kept in memory: read at
+Reminders follow the same choice (bot/table/notices.py). Inside a person's quiet hours (`/game
+quiet`, bot/quiet.py) nothing pings or DMs them; the scheduler sends what was held back when the
+quiet hours end. The choices are kept in memory: read at
 startup (only the people who chose something other than the default have a row) and updated when
 someone chooses, so that no move reads the database for them. Processes sharing a database read them
 again every `FOLLOW_EVERY` seconds (`follow`): a choice made through another process (a DM goes to
@@ -23,9 +25,11 @@ from collections.abc import Iterable
 
 import discord
 
+from bot import clock
 from bot.errors import BadInput
 from bot.i18n import ENGLISH, N_, Lang
 from bot.players.seats import is_computer
+from bot.quiet import period_at, zone
 from bot.storage import Storage
 from bot.table.effects import Nudge
 
@@ -50,6 +54,7 @@ class Notify:
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
         self._modes: dict[int, str] = {}  # only the choices other than the default
+        self._quiet: dict[int, tuple[int, int, str]] = {}  # quiet hours: start, end, time zone
         # People who chose DMs but whose DMs were found closed: the board mentions them instead.
         self._unreachable: set[int] = set()
         self._chosen = 0  # choices made here: a read under way when one is made is not used
@@ -58,8 +63,10 @@ class Notify:
     async def load(self) -> None:
         chosen = self._chosen
         choices = await self.storage.notify_choices()
+        quiet = await self.storage.all_quiet()
         if chosen == self._chosen:
             self._modes = {u: m for u, m in choices.items() if m in MODES and m != DEFAULT}
+            self._quiet = {q.user_id: (q.starts, q.ends, q.tz) for q in quiet}
 
     def follow(self, every: float = FOLLOW_EVERY) -> None:
         """Read the choices again every ``every`` seconds (processes sharing a database)."""
@@ -90,10 +97,26 @@ class Notify:
         return self._modes.get(user_id, DEFAULT)
 
     def pings(self, user_id: int) -> bool:
-        return self.mode(user_id) in (MENTION, BOTH)
+        return self.mode(user_id) in (MENTION, BOTH) and not self.quiet_now(user_id)
 
     def dms(self, user_id: int) -> bool:
-        return self.mode(user_id) in (DM, BOTH)
+        return self.mode(user_id) in (DM, BOTH) and not self.quiet_now(user_id)
+
+    def quiet_now(self, user_id: int) -> bool:
+        """Whether ``user_id`` is inside their quiet hours now (`/game quiet`)."""
+        hours = self._quiet.get(user_id)
+        if hours is None:
+            return False
+        start, end, tz = hours
+        return period_at(clock.now(), start, end, zone(tz)) is not None
+
+    def set_quiet(self, user_id: int, hours: tuple[int, int, str] | None) -> None:
+        """``user_id`` chose quiet hours (None: none), here."""
+        self._chosen += 1
+        if hours is None:
+            self._quiet.pop(user_id, None)
+        else:
+            self._quiet[user_id] = hours
 
     async def choose(self, user_id: int, mode: str) -> None:
         if mode not in MODES:

@@ -34,10 +34,13 @@ from tests.pg import PostgresServer
 GUILD = 900
 KINDS = sorted(RULES)
 # Every table the migrations make; a new migration's table must be added here (and filled below).
-TABLES = (
-    "dm_links finished_games games guild_settings meta move_clock moves outbox outbox_leases "
-    "period_standings ratings reminder_mutes results rivals seats typed_replies user_settings waits"
-).split()
+TABLES = [
+    *(
+        "dm_links finished_games games guild_settings meta move_clock moves outbox outbox_leases "
+        "period_standings ratings reminder_mutes results rivals seats typed_replies user_settings waits"
+    ).split(),
+    *("away", "extensions", "quiet_hours"),  # (issue 27: time away, more time, quiet hours)
+]
 
 
 # ---- databases ----------------------------------------------------------------------------------------
@@ -166,6 +169,13 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
         await storage.add_typed_reply(user_id=1011, text="flip 3 — ünïcode")
         await storage.set_messages(game_id=lobby.id, lobby_message_id=12345, place_id=67890)
         await storage.set_meta(key="synced:global", value="0f" * 32)  # the command tree's digest
+        # Time away and more time (issue 27).
+        live_wait = next(w for w in await storage.due_waits(now=10**10) if w.game_id != cancelled.game.id)
+        await storage.extend_wait(
+            game_id=live_wait.game_id, seat=live_wait.seat, giver_id=1011, seconds=3600, now=5.0
+        )
+        await storage.go_away(user_id=1012, days=2, now=1.0)
+        await storage.set_quiet(user_id=1012, starts=22 * 60, ends=7 * 60, tz="Europe/Berlin", next_end=3.0)
         # Due work claimed by a process (a game's outbox lease, a computer's wait), as when it stopped.
         live = [w for w in await storage.due_waits(now=10**10) if w.game_id != cancelled.game.id]
         assert await storage.claim_wait(
