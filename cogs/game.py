@@ -32,6 +32,7 @@ from bot.table.records import PERIOD_CHOICES, Memory
 from bot.table.replays import send_replay
 from bot.table.replies import fit, mention, reply_private
 from bot.table.threads import Places
+from bot.table.undo import UndoDesk
 
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
@@ -95,12 +96,14 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         notify: Notify,
         memory: Memory,
         privacy_desk: PrivacyDesk,
+        undo_desk: UndoDesk | None = None,
     ) -> None:
         self.finder, self.games, self.storage, self.catalog = finder, games, storage, catalog
         self.lobbies, self.plays, self.boards, self.places = lobbies, plays, boards, places
         self.audiences, self.notifier = audiences, notify
         self.memory = memory  # /game leaderboard, stats and history (bot/table/records.py)
         self.privacy_desk = privacy_desk  # /game privacy (bot/table/privacy.py)
+        self.undo_desk = undo_desk  # /game undo (bot/table/undo.py)
         super().__init__()
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
@@ -306,3 +309,15 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @app_commands.describe(game_id="The game's number (on its card and boards: game #12)")
     async def replay(self, interaction: discord.Interaction, game_id: int) -> None:
         await send_replay(interaction, self.storage, self.catalog, game_id)
+
+    # ---- takebacks: /game undo (bot/table/undo.py) ---------------------------------------------------
+
+    @app_commands.command(
+        name="undo", description="Ask to take back your last move (the other players must accept)"
+    )
+    async def undo(self, interaction: discord.Interaction) -> None:
+        if self.undo_desk is None:
+            raise GameError("Takebacks are not available here.")
+        user_id = interaction.user.id
+        game = await self._here(interaction, lambda row: row.seat_of(user_id) is not None)
+        await self.undo_desk.ask(interaction, game)

@@ -54,12 +54,14 @@ from bot.storage.rows import (
     MoveRow,
     OutboxItem,
     Storable,
+    UndoRequest,
     Wait,
     Written,
 )
 from bot.storage.schema import MIGRATIONS
 from bot.storage.settings import Settings, SettingValue
 from bot.storage.sqlite import SqliteDriver
+from bot.storage.undo import Undos
 from bot.storage.waits import Waits
 
 __all__ = [
@@ -80,6 +82,7 @@ __all__ = [
     "Storable",
     "Storage",
     "StorageError",
+    "UndoRequest",
     "Wait",
     "Written",
 ]
@@ -88,7 +91,7 @@ __all__ = [
 T = TypeVar("T")
 
 
-class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records, Privacy):
+class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records, Privacy, Undos):
     """The bot's database: one driver, and every repository's queries run on it."""
 
     def __init__(self, driver: Driver, *, score_ranked: Collection[str] = ()) -> None:

@@ -295,4 +295,32 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE moves SET forfeit = CASE WHEN action LIKE '%"reason":"timeout"%' THEN 'timeout' ELSE 'left' END
         WHERE action LIKE '%"type":"forfeit"%';
     """,
+    # 15 (takebacks): a move taken back stays in the log, marked with the version its takeback made
+    # (``undone``); a takeback asked for waits for the other players' answers in ``undo_requests``
+    # (at most one pending per game), and a computer's one accepted takeback per game is
+    # ``undo_grants``.
+    """
+    ALTER TABLE moves ADD COLUMN undone INTEGER;
+    CREATE TABLE undo_requests (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'accepted', 'declined', 'expired', 'lapsed')),
+        accepted TEXT NOT NULL,
+        answered_by INTEGER,
+        channel_id INTEGER,
+        message_id INTEGER,
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX undo_one_pending ON undo_requests (game_id) WHERE status = 'pending';
+    CREATE INDEX undo_pending_expiry ON undo_requests (expires_at) WHERE status = 'pending';
+    CREATE TABLE undo_grants (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    """,
 )
