@@ -45,7 +45,7 @@ ASKED = N_(
     "↩️ {player} asks to take back their last move in game #{game_id}: {move}\n"
     "{others}: all of you must accept, by {deadline}; until then nothing changes."
 )
-COMPUTERS_AGREE = N_("{players} accept.")
+COMPUTERS_AGREE = N_("✅ {players} agreed.")
 ACCEPTS = N_("✅ {player} accepts.")
 TAKEN_BACK = N_("↩️ Taken back: {player}'s move is undone, and the new board is below.")
 DECLINED = N_("✖️ {player} declined: nothing changes.")
@@ -139,8 +139,7 @@ class UndoDesk:
         kind = self.catalog.get(game.row.kind)
         if kind.private is not None:
             raise NotAllowed(
-                "Moves cannot be taken back in {title}: it is played with secret choices. "
-                "/game undo works in Procession and Lines By The Dots.",
+                "Moves cannot be taken back in {title}: it is played with secret choices.",
                 title=kind.title,
             )
         seat, move, log = await self.takebacks.last_move(game, user_id)
