@@ -318,5 +318,12 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     async def undo(self, interaction: discord.Interaction) -> None:
         assert self.undo_desk is not None  # (built with the table: bot/app.py)
         user_id = interaction.user.id
-        game = await self._here(interaction, lambda row: row.seat_of(user_id) is not None)
+        try:
+            game = await self._here(interaction, lambda row: row.seat_of(user_id) is not None)
+        except NoGameHere:
+            # The game played here has ended: say so, rather than that there is none.
+            row = await self.storage.latest_game_at(place_id=channel_of(interaction))
+            if row is None or row.status != "finished" or row.seat_of(user_id) is None:
+                raise
+            game = self.games.load(row)
         await self.undo_desk.ask(interaction, game)
