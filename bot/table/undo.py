@@ -35,7 +35,7 @@ from bot.table.ids import ComponentId, custom_id
 from bot.table.notify import Notify
 from bot.table.outbox import Context, Outbox
 from bot.table.play import Source, owed
-from bot.table.replies import NO_PINGS, PING_USERS, fit, reply_private
+from bot.table.replies import NO_PINGS, fit, reply_private
 from bot.table.routing import ANY_GAME, Router
 
 log = logging.getLogger(__name__)
@@ -126,7 +126,9 @@ class UndoDesk:
             view.add_item(
                 button(label, custom_id(game.id, verb, request.id, version=game.row.version), style=style)
             )
-        await interaction.response.send_message(fit(text), view=view, allowed_mentions=PING_USERS)
+        # Only the people asked are pinged (the requester is named, not pinged).
+        pinged = discord.AllowedMentions(users=[discord.Object(game.row.seats[s]) for s in asked.people])
+        await interaction.response.send_message(fit(text), view=view, allowed_mentions=pinged)
         try:
             message = await interaction.original_response()
         except discord.HTTPException:

@@ -64,6 +64,7 @@ async def test_two_people_take_a_procession_move_back_or_not(
     await flip(emu, bot_harness, alice, channel, game_id)
     moved = await games.get(game_id)
     old_board = latest_board(emu, channel)
+    old_flip = old_board.custom_ids[0]
     assert "no move to take back" in await private_reply(await emu.slash(bob, channel, "game undo"))
 
     # Asked: one public message naming alice and her move, mentioning bob, with the two buttons.
@@ -93,7 +94,7 @@ async def test_two_people_take_a_procession_move_back_or_not(
     assert await bot_harness.bot.services.history.replay(game_id) == after.state
     # The old board's buttons are gone, and refused as stale.
     assert not emu.message(old_board.id).custom_ids
-    stale = await private_reply(await forge_component(emu, bob, channel, old_board.custom_ids[0]))
+    stale = await private_reply(await forge_component(emu, bob, channel, old_flip))
     assert "out of date" in stale
 
     # Declined: nothing changes.
@@ -108,12 +109,13 @@ async def test_two_people_take_a_procession_move_back_or_not(
     # Not answered within an hour (the stored clock moved on): nothing changes, the message says so,
     # and the late answer is refused.
     request = await ask(emu, alice, channel)
+    accept = request.button("Accept")["custom_id"]
     await change(bot_db, "UPDATE undo_requests SET expires_at = expires_at - 3601")
     await tick(emu, bot_harness)
     assert "not answered within an hour" in emu.message(request.id).content
     assert db_snapshot(bot_db) == before
     late = await private_reply(
-        await forge_component(emu, bob, channel, request.button("Accept")["custom_id"])
+        await forge_component(emu, bob, channel, accept)
     )
     assert "answered already" in late
 
@@ -126,7 +128,7 @@ async def test_two_people_take_a_procession_move_back_or_not(
     replay = await emu.slash(alice, channel, "game replay", game_id=game_id)
     await replay.response()
     await emu.wait_idle()
-    assert "Moves: 2" in "\n".join(replay.texts())
+    assert ", 2 moves." in "\n".join(replay.texts())
 
 
 @pytest.mark.both_dbs
