@@ -114,9 +114,7 @@ async def test_two_people_take_a_procession_move_back_or_not(
     await tick(emu, bot_harness)
     assert "not answered within an hour" in emu.message(request.id).content
     assert db_snapshot(bot_db) == before
-    late = await private_reply(
-        await forge_component(emu, bob, channel, accept)
-    )
+    late = await private_reply(await forge_component(emu, bob, channel, accept))
     assert "answered already" in late
 
     # Once someone moved after it, a move is no longer taken back.
