@@ -78,7 +78,10 @@ async def test_two_people_take_a_procession_move_back_or_not(
     assert "Only the other players" in other
     assert (await games.get(game_id)).row.version == moved.row.version
 
-    # Accepted: the position before the move, a new board (alice to move again), the move marked.
+    # The request survives a restart: its buttons still work. Accepted: the position before the
+    # move, a new board (alice to move again), the move marked.
+    await bot_harness.restart()
+    games = bot_harness.bot.services.games
     boards = len(bot_messages(emu, channel))
     await (await emu.click(bob, request, request.button("Accept")["custom_id"])).response()
     await emu.wait_idle()
