@@ -255,7 +255,8 @@ class UndoDesk:
     ) -> tuple[UndoRequest, int]:
         """The pending request a button names, and the seat of the player answering it (refused for
         anyone else, for the requester, and for a request closed, lapsed or past its hour)."""
-        request = await self.storage.undo_request(request_id=int(cid.arg)) if cid.arg.isdigit() else None
+        known = cid.arg.isdigit() and len(cid.arg) <= 18  # (a request's number fits in 64 bits)
+        request = await self.storage.undo_request(request_id=int(cid.arg)) if known else None
         if request is None or request.game_id != game.id:
             raise StaleButton("That request is not one I know. Nothing changes.")
         seat = game.row.seat_of(interaction.user.id)
@@ -265,6 +266,12 @@ class UndoDesk:
             )
         if seat == request.seat:
             raise NotAllowed("You asked for this takeback: the other players answer it.")
+        log = await self.storage.moves(game_id=game.id)
+        if any(m.seat == seat and m.undone is None and forfeit_of(m.action) for m in log):
+            # (left the game: no longer one of those who answer)
+            raise NotAllowed(
+                "Only the other players of game #{game_id} answer this request.", game_id=game.id
+            )
         if request.status != "pending":
             raise StaleButton("That request has been answered already: nothing changes.")
         if cid.version != game.row.version or request.version != game.row.version or not game.row.live:
