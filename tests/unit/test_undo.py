@@ -11,11 +11,13 @@ import pytest
 
 from bot.errors import GameError
 from bot.jsontypes import JSONObject
-from bot.registry import RULES
+from bot.registry import GAMES, RULES
 from bot.rules import play, replay
 from bot.service import Loaded, Services
 from bot.service.undo import Takebacks
 from bot.storage import StaleVersion, Storage
+from bot.table.boards import Boards, headline_of
+from bot.table.catalog import GameKind
 
 pytestmark = pytest.mark.both_dbs
 
@@ -93,6 +95,14 @@ async def test_a_takeback_marks_the_move_and_rebuilds_the_state(storage: Storage
     taken = history.step(moved.row.version + 1)
     assert taken.undone and taken.before == moved.state and taken.after == start
     assert history.step(again.row.version).before == start
+    # A board drawn late for the takeback's version (after a restart: from the log) says what it is.
+    kind = GameKind.of(GAMES["procession"])
+    news = Boards._news(kind, taken)
+    assert news.undone and news.seat == 0
+    table = kind.table(after_bob, taken.after, version=taken.version)
+    assert headline_of(kind, news, table) == (
+        f"↩️ <@{ALICE}>'s last move is taken back, as the others agreed: the position before it is back."
+    )
     # Bob moved since alice's move: hers stays.
     with pytest.raises(GameError, match="after your last one"):
         await takebacks.last_move(after_bob, ALICE)
