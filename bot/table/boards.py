@@ -53,7 +53,7 @@ def headline_of(kind: GameKind[S, V, M], news: News[V], table: TableInfo) -> str
     return kind.present.headline(news, table)
 
 
-def quiet(kind: GameKind[S, V, M], news: News[V]) -> bool:
+def quiet_move(kind: GameKind[S, V, M], news: News[V]) -> bool:
     """A change that posts no board (a secret choice); a takeback always posts one."""
     return not news.undone and kind.present.quiet(news)
 
@@ -174,7 +174,7 @@ class Boards:
         headline = headline_of(kind, news, table)
         place = game.row.place_id
         channel = self.client.get_partial_messageable(place, guild_id=game.row.guild_id)
-        if quiet(kind, news):
+        if quiet_move(kind, news):
             await self._quiet(game, kind, news, table, headline, item, context, history)
             return Done()
         old = game.row.board_message_id
@@ -237,7 +237,7 @@ class Boards:
         the log (the same text whether or not the bot restarted since that board was posted)."""
         for step in reversed(history.steps[: version - history.start_version]):
             news = self._news(kind, step)
-            if not quiet(kind, news):
+            if not quiet_move(kind, news):
                 table = kind.table(game, step.after, version=step.version).speaking(lang)
                 return self.text(kind, news.after, table, headline_of(kind, news, table), status=False)
         table = kind.table(game, history.start, version=history.start_version).speaking(lang)
