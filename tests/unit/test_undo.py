@@ -81,6 +81,8 @@ async def test_a_takeback_marks_the_move_and_rebuilds_the_state(storage: Storage
     assert done.after.row.version == moved.row.version + 1
     assert [(m.seq, m.undone) for m in await storage.moves(game_id=game.id)] == [(1, moved.row.version + 1)]
     assert [w.seat for w in await storage.waits_of_game(game_id=game.id)] == [0]  # alice's move again
+    exported = await storage.export_user(user_id=BOB)
+    assert exported["games"][0]["moves"][0]["taken_back"] is True  # (a person's copy says so too)
     # Taken back once, it is not taken back twice (the same draft again: the version moved on).
     with pytest.raises(StaleVersion):
         await takebacks.commit(draft, move.seq, [], request_id=None)
