@@ -28,6 +28,7 @@ from bot.i18n.commands import CommandTranslator
 from bot.registry import GAMES, RULES, SCORE_RANKED
 from bot.scheduler import Scheduler
 from bot.service import Changes, Games, Services
+from bot.service.undo import Takebacks
 from bot.storage import OutboxItem, Storage
 from bot.table.boards import Boards
 from bot.table.cards import Cards
@@ -51,6 +52,7 @@ from bot.table.shown import Shown
 from bot.table.threads import Places
 from bot.table.timeaway import TimeDesk
 from bot.table.typed import TypedAnswers
+from bot.table.undo import UndoDesk
 from cogs.game import GameAdmin
 
 if TYPE_CHECKING:  # (discord.py's payload types are for the type checker only)
@@ -109,6 +111,7 @@ class Table:
     lobbies: Lobbies
     typed: TypedAnswers
     reminders: Reminders
+    undo: UndoDesk  # /game undo: takebacks
 
 
 def _table(
@@ -158,9 +161,14 @@ def _table(
     router.on_click(ANY_GAME, "mine", panels.on_mine)
     router.on_click(ANY_GAME, "mute", reminders.on_mute)
     router.on_click(ANY_GAME, "typed", typed.on_choose)
+    undo = UndoDesk(
+        client=client, storage=storage, moves=moves, takebacks=Takebacks(games), catalog=catalog,
+        outbox=outbox, notify=notify, audiences=audiences,
+    )  # fmt: skip
+    undo.routes(router)
     for carrying in (places, boards, cards, panels, lobbies, reminders):
         carrying.carries(outbox)
-    return Table(places, boards, cards, panels, plays, lobbies, typed, reminders)
+    return Table(places, boards, cards, panels, plays, lobbies, typed, reminders, undo)
 
 
 def _cogs(
@@ -197,6 +205,7 @@ def _cogs(
         finder=finder, games=games, storage=storage, catalog=catalog, lobbies=table.lobbies,
         plays=table.plays, boards=table.boards, places=table.places, audiences=audiences, notify=notify,
         memory=memory, privacy_desk=privacy_desk, time_desk=TimeDesk(storage, finder, notify),
+        undo_desk=table.undo,
     )  # fmt: skip
     return [*cogs, admin]
 
@@ -385,6 +394,7 @@ class QuetBot(commands.Bot):
             clock=clock,
             holder=holder,
             changes=changes,
+            takebacks=table.undo.expire_due,
         )
         self.table = table
         self.cards = table.cards

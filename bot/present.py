@@ -84,6 +84,7 @@ class News(Generic[V_co]):
     before: V_co
     after: V_co
     forfeit: str | None = None
+    undone: bool = False  # the seat's last move taken back: ``after`` is the position before it
 
 
 # ---- texts every game shares --------------------------------------------------------------------

@@ -1,4 +1,5 @@
 """The deadline clock: reminders halfway to a deadline, forfeits at it, lobbies closed after a day,
+takeback requests closed after an hour,
 and computer players' moves a short pause after the rules start waiting for them; and retention:
 interaction tokens dropped after 15 minutes, typed answers after a day.
 
@@ -55,8 +56,10 @@ class Scheduler:
         clock: Callable[[], float] = time.time,  # (a `bot.clock.Clock` is refreshed on each pass)
         holder: str = "quetbot",  # this process's name in claims (the same after a restart)
         changes: Changes | None = None,  # (told of every committed change: see `changed`)
+        takebacks: Callable[[float], Awaitable[None]] | None = None,  # takeback requests past their hour
     ) -> None:
         self.holder = holder
+        self.takebacks = takebacks
         self.storage = storage
         self.games = games
         self.lobby = lobby
@@ -173,6 +176,8 @@ class Scheduler:
                 await self._time_out(wait, now)
         for quiet in await self.storage.quiet_ended(now=now):
             await self._release_held(quiet, now)
+        if self.takebacks is not None:
+            await self.takebacks(now)
         for game_id in await self.storage.expired_lobbies(created_before=now - LOBBY_LIFETIME):
             changed = await self.lobby.expire_lobby(game_id, effects=[Expired()])
             if changed is not None:

@@ -33,6 +33,7 @@ from bot.table.replays import send_replay
 from bot.table.replies import fit, mention, reply_private
 from bot.table.threads import Places
 from bot.table.timeaway import TimeDesk, more_time, zone_choices
+from bot.table.undo import UndoDesk
 
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
@@ -97,6 +98,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         memory: Memory,
         privacy_desk: PrivacyDesk,
         time_desk: TimeDesk,
+        undo_desk: UndoDesk | None = None,
     ) -> None:
         self.finder, self.games, self.storage, self.catalog = finder, games, storage, catalog
         self.lobbies, self.plays, self.boards, self.places = lobbies, plays, boards, places
@@ -104,6 +106,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         self.memory = memory  # /game leaderboard, stats and history (bot/table/records.py)
         self.privacy_desk = privacy_desk  # /game privacy (bot/table/privacy.py)
         self.time_desk = time_desk  # /game away, back, extend (bot/table/timeaway.py)
+        self.undo_desk = undo_desk  # /game undo (bot/table/undo.py)
         super().__init__()
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
@@ -359,3 +362,21 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=name, value=value) for name, value in zone_choices(current)]
+
+    # ---- takebacks: /game undo (bot/table/undo.py) ---------------------------------------------------
+
+    @app_commands.command(
+        name="undo", description="Ask to take back your last move (the other players must accept)"
+    )
+    async def undo(self, interaction: discord.Interaction) -> None:
+        assert self.undo_desk is not None  # (built with the table: bot/app.py)
+        user_id = interaction.user.id
+        try:
+            game = await self._here(interaction, lambda row: row.seat_of(user_id) is not None)
+        except NoGameHere:
+            # The game played here has ended: say so, rather than that there is none.
+            row = await self.storage.latest_game_at(place_id=channel_of(interaction))
+            if row is None or row.status != "finished" or row.seat_of(user_id) is None:
+                raise
+            game = self.games.load(row)
+        await self.undo_desk.ask(interaction, game)

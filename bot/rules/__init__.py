@@ -9,9 +9,9 @@ statically (a spec's ``GameSpec[State, View, Move]`` annotation, for mypy) and a
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from bot.rules.base import ActionJSON, AnyRules, Forfeit, GameRules, M, Option, S
 
@@ -68,3 +68,25 @@ def play(rules: GameRules[S, V, M], state: S, seat: int, action: M | Forfeit | A
     if isinstance(typed, Forfeit):
         return rules.forfeit(state, seat)
     return rules.apply(state, seat, typed)
+
+
+class Logged(Protocol):
+    """A move as the log keeps it: who made it, what it was, and whether it was taken back (the
+    version its takeback made, or None)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def action(self) -> ActionJSON: ...
+    @property
+    def undone(self) -> int | None: ...
+
+
+def replay(rules: GameRules[S, V, M], start: S, log: Iterable[Logged]) -> S:
+    """The state a move log leads to from ``start``: every move applied in order, except those taken
+    back (a takeback leaves the move in the log, marked; the game goes on as if it was never made)."""
+    state = start
+    for move in log:
+        if move.undone is None:
+            state = play(rules, state, move.seat, move.action)
+    return state

@@ -76,6 +76,21 @@ class MoveResult(Generic[S, V, M]):
         """None, or how the seat forfeited: ``"left"`` or ``"timeout"``."""
         return forfeit_of(self.action)
 
+    @property
+    def undone(self) -> bool:
+        """Whether this change took the seat's last move back (see `undo_action`)."""
+        return is_undo(self.action)
+
+
+def undo_action(seq: int) -> JSONObject:
+    """How a takeback of the logged move ``seq`` reads where a move would (a `Step`, a
+    `MoveResult`): it is not logged itself; the move it took back is marked."""
+    return {"type": "undo", "seq": seq}
+
+
+def is_undo(action: JSONObject) -> bool:
+    return action.get("type") == "undo"
+
 
 @dataclass(frozen=True)
 class Step(Generic[S]):
@@ -92,11 +107,16 @@ class Step(Generic[S]):
     def forfeit(self) -> str | None:
         return forfeit_of(self.action)
 
+    @property
+    def undone(self) -> bool:
+        return is_undo(self.action)
+
 
 @dataclass(frozen=True)
 class History(Generic[S]):
     """A started game as its log tells it: the version and state it started at, then one step per
-    move (the versions after the start are one per move; a cancel adds one more, after the last)."""
+    move and one per takeback (the versions after the start are one per move and one per takeback,
+    in the order they were made; a cancel adds one more, after the last)."""
 
     game_id: int
     start_version: int

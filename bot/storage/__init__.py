@@ -58,12 +58,14 @@ from bot.storage.rows import (
     MoveRow,
     OutboxItem,
     Storable,
+    UndoRequest,
     Wait,
     Written,
 )
 from bot.storage.schema import MIGRATIONS
 from bot.storage.settings import Settings, SettingValue
 from bot.storage.sqlite import SqliteDriver
+from bot.storage.undo import Undos
 from bot.storage.waits import Waits
 
 __all__ = [
@@ -84,6 +86,7 @@ __all__ = [
     "Storable",
     "Storage",
     "StorageError",
+    "UndoRequest",
     "Wait",
     "Written",
 ]
@@ -93,7 +96,7 @@ T = TypeVar("T")
 
 
 class Storage(
-    Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records, Privacy, Away, QuietHours
+    Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records, Privacy, Away, QuietHours, Undos
 ):
     """The bot's database: one driver, and every repository's queries run on it."""
 

@@ -1,5 +1,5 @@
 """The append-only move log: every action applied to a game, in order (a game can be replayed from
-its initial state and this log)."""
+its initial state and this log, skipping the moves marked as taken back: ``undone``)."""
 
 from __future__ import annotations
 
@@ -25,11 +25,19 @@ def append(game_id: int, seat: int, action: JSONMap) -> Txn[None]:
 def select_moves(game_id: int) -> Txn[list[MoveRow]]:
     """The game's move log, in order."""
     rows = yield Q(
-        "SELECT game_id, seq, seat, action, created_at FROM moves WHERE game_id = ? ORDER BY seq",
+        "SELECT game_id, seq, seat, action, created_at, undone FROM moves WHERE game_id = ? ORDER BY seq",
         (game_id,),
     )
     return [
-        MoveRow(game_id=r[0], seq=r[1], seat=r[2], action=json.loads(r[3]), created_at=r[4]) for r in rows
+        MoveRow(
+            game_id=r[0],
+            seq=r[1],
+            seat=r[2],
+            action=json.loads(r[3]),
+            created_at=r[4],
+            undone=None if r[5] is None else int(r[5]),
+        )
+        for r in rows
     ]
 
 

@@ -109,10 +109,12 @@ def forget(user_id: int) -> Txn[tuple[int, list[int]]]:
 def _seat_moves(moves: Rows, seat: int, secret: bool, over: bool) -> list[JSONObject]:
     """The move log as the person may see it: every move of a game without secrets; in a game with
     secrets, a forfeit (public) and, once the game is over, their own moves. The others' secret
-    moves are listed without their content."""
+    moves are listed without their content. A move taken back (`/game undo`) says so."""
     shown = []
-    for seq, mover, action, created_at, forfeit in moves:
+    for seq, mover, action, created_at, forfeit, undone in moves:
         entry: JSONObject = {"seq": int(seq), "seat": int(mover), "at": float(created_at)}
+        if undone is not None:
+            entry["taken_back"] = True
         if not secret or forfeit is not None or (over and int(mover) == seat):
             entry["action"] = json.loads(action)
         else:
@@ -132,7 +134,7 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
     for game_id, kind, guild_id, channel_id, status, created, updated, options, result, seat in games:
         names = yield Q("SELECT name FROM seats WHERE game_id = ? ORDER BY position", (game_id,))
         moves = yield Q(
-            "SELECT seq, seat, action, created_at, forfeit FROM moves WHERE game_id = ? ORDER BY seq",
+            "SELECT seq, seat, action, created_at, forfeit, undone FROM moves WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
         over = status in OVER

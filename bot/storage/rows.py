@@ -126,6 +126,27 @@ class MoveRow:
     seat: int
     action: JSONObject
     created_at: float
+    undone: int | None = None  # taken back: the version its takeback made (see `bot.storage.undo`)
+
+
+@dataclass(frozen=True)
+class UndoRequest:
+    """A takeback asked for: of ``seat``'s move ``seq``, made at the game's ``version``; the seats
+    that accepted so far; its status ('pending', 'accepted', 'declined', 'expired', 'lapsed': the
+    game moved on) and who declined; the public message that asks."""
+
+    id: int
+    game_id: int
+    seat: int
+    seq: int
+    version: int
+    status: str
+    accepted: tuple[int, ...]
+    answered_by: int | None
+    channel_id: int | None
+    message_id: int | None
+    created_at: float
+    expires_at: float
 
 
 @dataclass(frozen=True)

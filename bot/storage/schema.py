@@ -295,7 +295,7 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE moves SET forfeit = CASE WHEN action LIKE '%"reason":"timeout"%' THEN 'timeout' ELSE 'left' END
         WHERE action LIKE '%"type":"forfeit"%';
     """,
-    # N (time away, more time): a player away pauses their clocks. ``away`` holds one row per
+    # 15 (time away, more time): a player away pauses their clocks. ``away`` holds one row per
     # person: their current (or last) period away and, as JSON [[start, end], ...], the earlier
     # periods of the last 30 days (at most 14 days away in any 30). A wait's ``paused`` is the time
     # away added to its deadline (its halfway reminder moves with it). ``extensions``: more time one
@@ -321,7 +321,7 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, seat, since, giver_id)
     );
     """,
-    # N (quiet hours): a person's quiet hours (minutes after local midnight, in ``tz``), and the end
+    # 16 (quiet hours): a person's quiet hours (minutes after local midnight, in ``tz``), and the end
     # of their current or next quiet period (``next_end``), when what was held back is sent.
     """
     CREATE TABLE quiet_hours (
@@ -332,5 +332,33 @@ MIGRATIONS: tuple[str, ...] = (
         next_end REAL NOT NULL
     );
     CREATE INDEX quiet_hours_by_end ON quiet_hours (next_end);
+    """,
+    # 17 (takebacks): a move taken back stays in the log, marked with the version its takeback made
+    # (``undone``); a takeback asked for waits for the other players' answers in ``undo_requests``
+    # (at most one pending per game), and a computer's one accepted takeback per game is
+    # ``undo_grants``.
+    """
+    ALTER TABLE moves ADD COLUMN undone INTEGER;
+    CREATE TABLE undo_requests (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'accepted', 'declined', 'expired', 'lapsed')),
+        accepted TEXT NOT NULL,
+        answered_by INTEGER,
+        channel_id INTEGER,
+        message_id INTEGER,
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX undo_one_pending ON undo_requests (game_id) WHERE status = 'pending';
+    CREATE INDEX undo_pending_expiry ON undo_requests (expires_at) WHERE status = 'pending';
+    CREATE TABLE undo_grants (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
     """,
 )

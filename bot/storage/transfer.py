@@ -499,6 +499,7 @@ class LoggedGame:
     version: int
     seats: int
     moves: tuple[tuple[int, int, str], ...]  # (seq, seat, action JSON)
+    undone: frozenset[int] = frozenset()  # the seqs of the moves taken back (skipped by a replay)
 
 
 def games_page(after: int, limit: int) -> Txn[list[LoggedGame]]:
@@ -515,11 +516,15 @@ def games_page(after: int, limit: int) -> Txn[list[LoggedGame]]:
         "SELECT game_id, COUNT(*) FROM seats WHERE game_id BETWEEN ? AND ? GROUP BY game_id", (first, last)
     )))  # fmt: skip
     logged: dict[int, list[tuple[int, int, str]]] = {}
-    for game_id, seq, seat, action in (yield Q(
-        "SELECT game_id, seq, seat, action FROM moves WHERE game_id BETWEEN ? AND ? ORDER BY game_id, seq",
+    undone: dict[int, set[int]] = {}
+    for game_id, seq, seat, action, taken in (yield Q(
+        "SELECT game_id, seq, seat, action, undone FROM moves WHERE game_id BETWEEN ? AND ? "
+        "ORDER BY game_id, seq",
         (first, last),
     )):  # fmt: skip
         logged.setdefault(int(game_id), []).append((int(seq), int(seat), str(action)))
+        if taken is not None:
+            undone.setdefault(int(game_id), set()).add(int(seq))
     return [
         LoggedGame(
             id=int(r[0]),
@@ -532,6 +537,7 @@ def games_page(after: int, limit: int) -> Txn[list[LoggedGame]]:
             version=int(r[7]),
             seats=int(seats.get(r[0], 0)),
             moves=tuple(logged.get(int(r[0]), ())),
+            undone=frozenset(undone.get(int(r[0]), ())),
         )
         for r in rows
     ]
@@ -547,7 +553,8 @@ def check_game(game: LoggedGame) -> str | None:
 
     Its log is replayed from ``new_game(seats, options, seed)`` and must give the stored state (equal
     as a state and as JSON), and, for a finished game, the stored result; the log is numbered 1..n
-    and the version counts the start and each move."""
+    and the version counts the start and each move (and each takeback: a move taken back is
+    skipped by the replay)."""
     label = f"game #{game.id} ({game.kind}, {game.status})"
     n = len(game.moves)
     if [seq for seq, _, _ in game.moves] != list(range(1, n + 1)):
@@ -559,12 +566,13 @@ def check_game(game: LoggedGame) -> str | None:
     rules = RULES.get(game.kind)
     if rules is None:
         return f"{label}: there is no game called {game.kind!r}"
-    if game.version < n + 1:
+    if game.version < n + 1 + len(game.undone):
         return f"{label}: its version {game.version} does not count its start and its {n} moves"
     try:
         state = rules.new_game(game.seats, json.loads(game.options), game.seed)
-        for _, seat, action in game.moves:
-            state = play(rules, state, seat, json.loads(action))
+        for seq, seat, action in game.moves:
+            if seq not in game.undone:
+                state = play(rules, state, seat, json.loads(action))
         stored_json = json.loads(game.state)
         stored = rules.State.from_dict(stored_json)
     except Exception as exc:  # a log that does not replay, however it fails, is a mismatch

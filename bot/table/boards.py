@@ -43,6 +43,20 @@ log = logging.getLogger(__name__)
 
 TOKEN_LIFETIME = 14 * 60  # an interaction token works for 15 minutes
 LATE_NOTE = N_("✅ Your move is saved. Its board is in the channel.")
+UNDONE = N_("↩️ {player}'s last move is taken back, as the others agreed: the position before it is back.")
+
+
+def headline_of(kind: GameKind[S, V, M], news: News[V], table: TableInfo) -> str:
+    """What a board says about the change that made it: the game's own line for a move, the
+    table's for a takeback (the game's present knows nothing of takebacks)."""
+    if news.undone:
+        return table.lang.t(UNDONE, player=table.who(news.seat))
+    return kind.present.headline(news, table)
+
+
+def quiet_move(kind: GameKind[S, V, M], news: News[V]) -> bool:
+    """A change that posts no board (a secret choice); a takeback always posts one."""
+    return not news.undone and kind.present.quiet(news)
 
 
 @dataclass(frozen=True)
@@ -158,7 +172,8 @@ class Boards:
         history: History | None = None
         if result is not None:  # the move as the process that made it has it (views computed once)
             table = kind.table(result.after)
-            news = News(result.seat, result.before.view(None), result.after.view(None), result.forfeit)
+            before_view, after_view = result.before.view(None), result.after.view(None)
+            news = News(result.seat, before_view, after_view, result.forfeit, undone=result.undone)
             if result.after.row.version != game.row.version:
                 table = kind.table(game, result.after.state, version=version)
         else:  # after a restart: the move that made the version, replayed from the log
@@ -167,10 +182,10 @@ class Boards:
             table = kind.table(game, step.after, version=version)
             news = self._news(kind, step)
         table = await self.with_away(table.speaking(await self.audiences.server(game.row.guild_id)))
-        headline = kind.present.headline(news, table)
+        headline = headline_of(kind, news, table)
         place = game.row.place_id
         channel = self.client.get_partial_messageable(place, guild_id=game.row.guild_id)
-        if kind.present.quiet(news):
+        if quiet_move(kind, news):
             await self._quiet(game, kind, news, table, headline, item, context, history)
             return Done()
         old = game.row.board_message_id
@@ -233,9 +248,9 @@ class Boards:
         the log (the same text whether or not the bot restarted since that board was posted)."""
         for step in reversed(history.steps[: version - history.start_version]):
             news = self._news(kind, step)
-            if not kind.present.quiet(news):
+            if not quiet_move(kind, news):
                 table = kind.table(game, step.after, version=step.version).speaking(lang)
-                return self.text(kind, news.after, table, kind.present.headline(news, table), status=False)
+                return self.text(kind, news.after, table, headline_of(kind, news, table), status=False)
         table = kind.table(game, history.start, version=history.start_version).speaking(lang)
         view = kind.rules.view_for(history.start, None)
         return self.text(kind, view, table, self._first_headline(game, kind, view, table), status=False)
@@ -243,7 +258,7 @@ class Boards:
     @staticmethod
     def _news(kind: GameKind[S, V, M], step: Step) -> News[V]:
         before, after = kind.rules.view_for(step.before, None), kind.rules.view_for(step.after, None)
-        return News(step.seat, before, after, step.forfeit)
+        return News(step.seat, before, after, step.forfeit, undone=step.undone)
 
     @staticmethod
     def _first_headline(

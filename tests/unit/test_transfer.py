@@ -23,6 +23,7 @@ from bot.__main__ import main
 from bot.players.seats import computer_id, computer_name
 from bot.registry import RULES
 from bot.service import Services
+from bot.service.undo import Takebacks
 from bot.storage import MIGRATIONS, Storage, StorageError
 from bot.storage.postgres import PostgresDriver
 from bot.storage.rows import Effect
@@ -37,7 +38,9 @@ KINDS = sorted(RULES)
 TABLES = [
     *(
         "dm_links finished_games games guild_settings meta move_clock moves outbox outbox_leases "
-        "period_standings ratings reminder_mutes results rivals seats typed_replies user_settings waits"
+        "period_standings ratings reminder_mutes results rivals seats typed_replies undo_grants "
+        "undo_requests "
+        "user_settings waits"
     ).split(),
     *("away", "extensions", "quiet_hours"),  # (issue 27: time away, more time, quiet hours)
 ]
@@ -139,12 +142,14 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
     storage = await Storage.open(path)
     service = Services.build(storage, RULES)
     channel = 10
+    playing: dict[str, int] = {}
     try:
         for kind in KINDS:
             for finish, computer in ((True, False), (True, True), (False, False)):
                 channel += 1
                 started = await new_game(service, kind, channel, 2, computer=computer)
                 await play_random(service, started.game.id, rng, None if finish else 3)
+                playing[kind] = started.game.id
             channel += 1
             forfeited = await new_game(service, kind, channel, 2)
             await play_random(service, forfeited.game.id, rng, 1)
@@ -176,6 +181,17 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
         )
         await storage.go_away(user_id=1012, days=2, now=1.0)
         await storage.set_quiet(user_id=1012, starts=22 * 60, ends=7 * 60, tz="Europe/Berlin", next_end=3.0)
+        # A takeback: asked, accepted (a computer's one grant remembered), the move marked in the log.
+        taken = await service.games.get(playing["procession"])
+        takebacks = Takebacks(service.games)
+        last = (await storage.moves(game_id=taken.id))[-1]
+        seat, move, log = await takebacks.last_move(taken, taken.row.seats[last.seat])
+        request, _ = await storage.open_undo_request(
+            game_id=taken.id, seat=seat, seq=move.seq, version=taken.row.version, now=1.0, expires_at=2.0
+        )
+        assert request is not None
+        draft = takebacks.draft(taken, seat, move, log)
+        await takebacks.commit(draft, move.seq, [], request_id=request.id, granted=(1 - seat,))
         # Due work claimed by a process (a game's outbox lease, a computer's wait), as when it stopped.
         live = [w for w in await storage.due_waits(now=10**10) if w.game_id != cancelled.game.id]
         assert await storage.claim_wait(
