@@ -29,6 +29,7 @@ from bot.registry import GAMES, RULES, SCORE_RANKED
 from bot.scheduler import Scheduler
 from bot.service import Changes, Games, Services
 from bot.storage import OutboxItem, Storage
+from bot.table.agenda import Agenda
 from bot.table.boards import Boards
 from bot.table.cards import Cards
 from bot.table.catalog import Catalog, GameKind
@@ -195,7 +196,7 @@ def _cogs(
     admin = GameAdmin(
         finder=finder, games=games, storage=storage, catalog=catalog, lobbies=table.lobbies,
         plays=table.plays, boards=table.boards, places=table.places, audiences=audiences, notify=notify,
-        memory=memory, privacy_desk=privacy_desk,
+        memory=memory, privacy_desk=privacy_desk, agenda=Agenda(storage, games, catalog, router),
     )  # fmt: skip
     return [*cogs, admin]
 

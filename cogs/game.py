@@ -1,5 +1,5 @@
 """/game: the commands every game shares (join, start, status, rules, leave, cancel, settings,
-notify).
+notify, mine).
 
 A command is about the game played where it is used: in a game's thread, that game; in a channel
 with several games, the one the command fits (a lobby to join, the caller's own game). See
@@ -22,6 +22,7 @@ from bot.registry import RULES_TEXT, rules_for, rules_of
 from bot.rules.base import FORFEIT
 from bot.service import Finder, Games, Loaded
 from bot.storage import GameRow, Storage
+from bot.table.agenda import Agenda
 from bot.table.boards import Boards
 from bot.table.catalog import Catalog
 from bot.table.lobby import Lobbies, channel_of
@@ -95,12 +96,14 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         notify: Notify,
         memory: Memory,
         privacy_desk: PrivacyDesk,
+        agenda: Agenda,
     ) -> None:
         self.finder, self.games, self.storage, self.catalog = finder, games, storage, catalog
         self.lobbies, self.plays, self.boards, self.places = lobbies, plays, boards, places
         self.audiences, self.notifier = audiences, notify
         self.memory = memory  # /game leaderboard, stats and history (bot/table/records.py)
         self.privacy_desk = privacy_desk  # /game privacy (bot/table/privacy.py)
+        self.agenda = agenda  # /game mine (bot/table/agenda.py)
         super().__init__()
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
@@ -306,3 +309,12 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @app_commands.describe(game_id="The game's number (on its card and boards: game #12)")
     async def replay(self, interaction: discord.Interaction, game_id: int) -> None:
         await send_replay(interaction, self.storage, self.catalog, game_id)
+
+    # ---- what waits on me (issue 27; bot/table/agenda.py) -------------------------------------------
+
+    @app_commands.command(
+        name="mine",
+        description="Your games and lobbies in every server, what waits on you first (only you see it)",
+    )
+    async def mine(self, interaction: discord.Interaction) -> None:
+        await self.agenda.mine(interaction)

@@ -9,6 +9,7 @@ against the one signature there is:
     moves.py     the append-only move log
     messages.py  where a game is shown: lobby/board message ids, DM links (closed DMs, DM panels)
     waits.py     deadlines, reminders and their mutes, when the scheduler is next due
+    agenda.py    what waits on one person across every server (/game mine)
     replies.py   typed DM answers waiting for the player to say which game they meant
     outbox.py    what committed changes still owe the world, written with them
     records.py   the memory of finished games: results, ratings, rivals, leaderboards, history
@@ -34,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TypeVar
 
+from bot.storage.agenda import Agendas
 from bot.storage.driver import Driver, Txn
 from bot.storage.errors import Conflict, StaleVersion, StorageError
 from bot.storage.games import Games
@@ -47,6 +49,8 @@ from bot.storage.replies import Replies
 from bot.storage.rows import (
     LIVE,
     STATUSES,
+    AgendaEntry,
+    Awaited,
     CompleteResult,
     DmLink,
     Effect,
@@ -66,6 +70,8 @@ __all__ = [
     "LIVE",
     "MIGRATIONS",
     "STATUSES",
+    "AgendaEntry",
+    "Awaited",
     "CompleteResult",
     "Completion",
     "Conflict",
@@ -88,7 +94,7 @@ __all__ = [
 T = TypeVar("T")
 
 
-class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records, Privacy):
+class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records, Privacy, Agendas):
     """The bot's database: one driver, and every repository's queries run on it."""
 
     def __init__(self, driver: Driver, *, score_ranked: Collection[str] = ()) -> None:
