@@ -57,6 +57,7 @@ class Agenda:
 
     def __init__(self, storage: Storage, games: Games, catalog: Catalog, router: Router) -> None:
         self.storage, self.games, self.catalog, self.router = storage, games, catalog, router
+        self.per_page = PER_PAGE  # lines a page (tests page shorter lists)
         router.on_page(AGENDA, self.on_page)
 
     # ---- the command and its pages ----------------------------------------------------------------
@@ -127,9 +128,9 @@ class Agenda:
             return lang.t(
                 "Nothing waits on you: you are in no game and no lobby. Start one with /<game> new."
             ), None
-        pages = -(-len(entries) // PER_PAGE)
+        pages = -(-len(entries) // self.per_page)
         page = min(max(page, 0), pages - 1)
-        shown = entries[page * PER_PAGE : (page + 1) * PER_PAGE]
+        shown = entries[page * self.per_page : (page + 1) * self.per_page]
         text = "\n".join(self.lines(shown, servers=servers, lang=lang))
         if pages == 1:
             return fit(text), None

@@ -1,0 +1,91 @@
+"""/game mine end to end: a player with games in two servers gets every one of them, waiting on
+them first (soonest deadline first), then waiting on others, then their lobbies, each with its
+server, a link to where it is played and its deadline; in a server channel and in a DM; long lists
+page, and only the asker may turn the pages."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.table.agenda import AGENDA
+from tests.e2e.driver import forge_component, lobby_message, private_reply, start_game
+from tests.emulator import DiscordEmulator
+from tests.emulator.harness import BotHarness
+from tests.emulator.models import Member
+from tests.emulator.world import Scene
+
+
+def due(deadline: float) -> str:
+    return f"<t:{int(deadline)}:R>"
+
+
+@pytest.mark.both_dbs
+async def test_mine_lists_a_players_games_in_two_servers_in_order_and_pages(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness
+) -> None:
+    alice, bob, carol = scene.alice, scene.bob, scene.carol
+    second = emu.add_guild("Second Server")  # threads on (the default): its games get threads
+    hall = emu.add_text_channel(second, "hall")
+    for user in (alice, bob):
+        second.members[user.id] = Member(user, [])
+    await emu.wait_idle()
+    storage = bot_harness.bot.storage
+
+    assert "Nothing waits on you" in await private_reply(await emu.slash(alice, scene.channel, "game mine"))
+    here = await start_game(emu, scene.channel, "procession new", alice, bob, n=5, timeout="2h")
+    theirs = await start_game(emu, hall, "procession new", bob, alice, n=5, timeout="1h")
+    picks = await start_game(emu, hall, "numbers new", bob, alice, m=3)
+    await (await emu.slash(carol, scene.other_channel, "procession new", n=5)).response()
+    card = lobby_message(emu, scene.other_channel)
+    await (await emu.click(alice, card, card.button("Join")["custom_id"])).response()
+    lobby = int(card.custom_ids[0].split(":")[1])
+    await emu.wait_idle()
+
+    rows = {g: await storage.get_game(game_id=g) for g in (here, theirs, picks, lobby)}
+    assert rows[theirs].thread_id is not None and rows[picks].thread_id is not None
+    waits = {g: await storage.waits_of_game(game_id=g) for g in (here, theirs, picks)}
+    alice_picks = next(w for w in waits[picks] if w.seat == 1)
+    first = f"https://discord.com/channels/{scene.guild.id}"
+    other = f"https://discord.com/channels/{second.id}"
+    expected = [
+        "**Waiting on you**",
+        f"**Procession** game #{here} · Quet Test Server · {first}/{scene.channel.id} · your move · "
+        f"due {due(waits[here][0].deadline)}",
+        f"**Numbers To Number** game #{picks} · Second Server · {other}/{rows[picks].place_id} · your pick · "
+        f"due {due(alice_picks.deadline)}",
+        "**Waiting on others**",
+        f"**Procession** game #{theirs} · Second Server · {other}/{rows[theirs].place_id} · "
+        f"waiting for <@{bob.id}> · due {due(waits[theirs][0].deadline)}",
+        "**Your lobbies**",
+        f"**Procession** game #{lobby} · Quet Test Server · {first}/{scene.other_channel.id} · "
+        f"waiting for <@{carol.id}> to start it · closes {due(rows[lobby].created_at + 86400)}",
+    ]
+    # In a server channel, and in a DM with the bot: the same list, privately.
+    assert (await private_reply(await emu.slash(alice, scene.channel, "game mine"))).split("\n") == expected
+    dm = emu.open_dm(alice)
+    assert (await private_reply(await emu.slash(alice, dm, "game mine"))).split("\n") == expected
+
+    # A long list pages (three lines a page here): Previous / Next, for Alice only.
+    bot_harness.bot.get_cog("GameAdmin").agenda.per_page = 3  # type: ignore[union-attr]
+    rec = await emu.slash(alice, scene.channel, "game mine")
+    page_one = await private_reply(rec)
+    assert page_one.split("\n") == [*expected[:5], "Page 1 of 2 · 4 games and lobbies"]
+    (message,) = rec.messages
+    assert message.button("Previous")["disabled"] is True
+    nxt = message.button("Next")["custom_id"]
+    assert nxt == f"q:{alice.id}:-:{AGENDA}:1"
+    await (await emu.click(alice, message, nxt)).response()
+    await emu.wait_idle()
+    turned = emu.message(message.id)
+    assert turned.content.split("\n") == [*expected[5:], "Page 2 of 2 · 4 games and lobbies"]
+    assert turned.button("Next").get("disabled") is True
+    # Bob clicks a copy of Alice's page button (on a message he can see): refused privately.
+    forged = await forge_component(emu, bob, scene.channel, nxt)
+    assert "someone else's list" in await private_reply(forged)
+    # Bob's own list: the game waiting on him in the second server first.
+    bobs = await private_reply(await emu.slash(bob, hall, "game mine"))
+    assert bobs.split("\n")[:2] == [
+        "**Waiting on you**",
+        f"**Procession** game #{theirs} · Second Server · {other}/{rows[theirs].place_id} · your move · "
+        f"due {due(waits[theirs][0].deadline)}",
+    ]
