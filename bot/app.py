@@ -35,6 +35,7 @@ from bot.table.cards import Cards
 from bot.table.catalog import Catalog, GameKind
 from bot.table.commands import CogParts, GameCommands
 from bot.table.computers import Computers
+from bot.table.digest import DigestDesk
 from bot.table.drawing import Drawing
 from bot.table.lobby import Lobbies
 from bot.table.minds import Minds
@@ -173,6 +174,7 @@ def _cogs(
     audiences: Audiences,
     table: Table,
     drawing: Drawing,
+    digests: DigestDesk,
 ) -> list[commands.Cog]:
     """Each game's cog (the catalog learns the game first), built by its spec from the parts it
     takes, then /game's, given what it uses (by name)."""
@@ -196,7 +198,7 @@ def _cogs(
     admin = GameAdmin(
         finder=finder, games=games, storage=storage, catalog=catalog, lobbies=table.lobbies,
         plays=table.plays, boards=table.boards, places=table.places, audiences=audiences, notify=notify,
-        memory=memory, privacy_desk=privacy_desk, agenda=Agenda(storage, games, catalog, router),
+        memory=memory, privacy_desk=privacy_desk, agenda=digests.agenda, digests=digests,
     )  # fmt: skip
     return [*cogs, admin]
 
@@ -374,6 +376,11 @@ class QuetBot(commands.Bot):
             # next, with the computers).
             on_finished=lambda: self.scheduler.poke(),
         )
+        # /game mine and the daily digests (issue 27): the agenda registers its page buttons now.
+        digests = DigestDesk(
+            client=self, storage=storage, agenda=Agenda(storage, games, catalog, router), audiences=audiences,
+            clock=clock,
+        )  # fmt: skip
         self.scheduler = Scheduler(
             storage,
             games,
@@ -385,11 +392,14 @@ class QuetBot(commands.Bot):
             clock=clock,
             holder=holder,
             changes=changes,
+            digests=digests,
         )
         self.table = table
         self.cards = table.cards
         metrics.declare_games(GAMES)
-        for cog in _cogs(services, storage, catalog, router, outbox, notify, audiences, table, self.drawing):
+        for cog in _cogs(
+            services, storage, catalog, router, outbox, notify, audiences, table, self.drawing, digests
+        ):
             await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(audiences.seen, "on_interaction")

@@ -22,6 +22,7 @@ from bot.errors import GameError
 from bot.service import Changes, Games, Loaded, LobbyLife
 from bot.storage import StaleVersion, Storage, Wait
 from bot.table.computers import Computers
+from bot.table.digest import DigestDesk
 from bot.table.effects import Expired, OutboxEffect, Remind, RemindDm
 from bot.table.outbox import Outbox
 from bot.table.play import Plays
@@ -53,6 +54,7 @@ class Scheduler:
         clock: Callable[[], float] = time.time,  # (a `bot.clock.Clock` is refreshed on each pass)
         holder: str = "quetbot",  # this process's name in claims (the same after a restart)
         changes: Changes | None = None,  # (told of every committed change: see `changed`)
+        digests: DigestDesk | None = None,  # the daily digests (issue 27)
     ) -> None:
         self.holder = holder
         self.storage = storage
@@ -61,6 +63,7 @@ class Scheduler:
         self.plays = plays
         self.outbox = outbox
         self.computers = computers
+        self.digests = digests
         self.ready = ready
         self.clock = clock
         self._wake = asyncio.Event()
@@ -125,6 +128,10 @@ class Scheduler:
                 return
             pause = self.computers.pause if self.computers is not None else 0.0
             next_due = await self.storage.next_due(lobby_lifetime=LOBBY_LIFETIME, computer_pause=pause)
+            if self.digests is not None:
+                digest_due = await self.storage.next_digest()
+                if digest_due is not None:
+                    next_due = digest_due if next_due is None else min(next_due, digest_due)
             longest = MOVABLE_SLEEP if getattr(self.clock, "movable", False) else self._longest_sleep()
             delay = longest if next_due is None else min(longest, max(0.0, next_due - self.clock()))
             self._next_pass = self.clock() + delay
@@ -167,6 +174,8 @@ class Scheduler:
             )
             if claimed:
                 await self._time_out(wait, now)
+        if self.digests is not None:
+            await self.digests.run_due(now, self.holder)
         for game_id in await self.storage.expired_lobbies(created_before=now - LOBBY_LIFETIME):
             changed = await self.lobby.expire_lobby(game_id, effects=[Expired()])
             if changed is not None:

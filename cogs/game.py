@@ -25,8 +25,9 @@ from bot.storage import GameRow, Storage
 from bot.table.agenda import Agenda
 from bot.table.boards import Boards
 from bot.table.catalog import Catalog
+from bot.table.digest import DEFAULT_HOUR, DEFAULT_TIMEZONE, DigestDesk, timezone_choices, zone
 from bot.table.lobby import Lobbies, channel_of
-from bot.table.notify import MODES, Notify, describe
+from bot.table.notify import DIGEST, MODES, Notify, describe
 from bot.table.play import Plays
 from bot.table.privacy import PrivacyDesk
 from bot.table.records import PERIOD_CHOICES, Memory
@@ -52,6 +53,7 @@ NOTIFY_CHOICES = [
             "dm: a short direct message",
             "both: a ping and a direct message",
             "off: neither",
+            "digest: one DM a day listing what waits on you",
         ),
         strict=True,
     )
@@ -97,6 +99,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         memory: Memory,
         privacy_desk: PrivacyDesk,
         agenda: Agenda,
+        digests: DigestDesk,
     ) -> None:
         self.finder, self.games, self.storage, self.catalog = finder, games, storage, catalog
         self.lobbies, self.plays, self.boards, self.places = lobbies, plays, boards, places
@@ -104,6 +107,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         self.memory = memory  # /game leaderboard, stats and history (bot/table/records.py)
         self.privacy_desk = privacy_desk  # /game privacy (bot/table/privacy.py)
         self.agenda = agenda  # /game mine (bot/table/agenda.py)
+        self.digests = digests  # /game notify mode:digest (bot/table/digest.py)
         super().__init__()
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
@@ -260,11 +264,46 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     # ---- how a player is told it is their move ---------------------------------------------------
 
     @app_commands.command(name="notify", description="How you are told it is your move (and reminded)")
-    @app_commands.describe(mode="mention (default), dm, both or off")
+    @app_commands.describe(
+        mode="mention (default), dm, both, off, or digest: one DM a day",
+        hour="digest: the hour of your daily DM, 0-23, your local time (default 18)",
+        timezone="digest: your time zone, e.g. Europe/Paris (default UTC)",
+    )
     @app_commands.choices(mode=NOTIFY_CHOICES)
-    async def notify(self, interaction: discord.Interaction, mode: str) -> None:
-        await self.notifier.choose(interaction.user.id, mode)
-        await reply_private(interaction, describe(mode, reader(interaction)))
+    async def notify(
+        self,
+        interaction: discord.Interaction,
+        mode: str,
+        hour: app_commands.Range[int, 0, 23] | None = None,
+        timezone: str | None = None,
+    ) -> None:
+        lang = reader(interaction)
+        user_id = interaction.user.id
+        if mode != DIGEST:
+            if hour is not None or timezone is not None:
+                raise BadInput("The options hour and timezone go with mode:digest only.")
+            await self.notifier.choose(user_id, mode)
+            await self.digests.drop(user_id)
+            await reply_private(interaction, describe(mode, lang))
+            return
+        hour = DEFAULT_HOUR if hour is None else hour
+        timezone = DEFAULT_TIMEZONE if timezone is None else timezone
+        zone(timezone)  # (a name that is no time zone is refused before anything is stored)
+        due = await self.digests.choose(user_id, hour, timezone)
+        await self.notifier.choose(user_id, mode)
+        when = lang.t(
+            "Your digest comes every day at {hour}:00, {timezone} time; the next one {moment}.",
+            hour=f"{hour:02d}",
+            timezone=timezone,
+            moment=f"<t:{int(due)}:R>",
+        )
+        await reply_private(interaction, describe(mode, lang) + " " + when)
+
+    @notify.autocomplete("timezone")
+    async def notify_timezone(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return timezone_choices(current)
 
     # ---- people's data (bot/table/privacy.py, PRIVACY.md) ------------------------------------------
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TypeVar
 
-from bot.storage.agenda import Agendas
+from bot.storage.agenda import Agendas, Digest, Digests
 from bot.storage.driver import Driver, Txn
 from bot.storage.errors import Conflict, StaleVersion, StorageError
 from bot.storage.games import Games
@@ -75,6 +75,7 @@ __all__ = [
     "CompleteResult",
     "Completion",
     "Conflict",
+    "Digest",
     "DmLink",
     "Driver",
     "Effect",
@@ -94,7 +95,9 @@ __all__ = [
 T = TypeVar("T")
 
 
-class Storage(Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records, Privacy, Agendas):
+class Storage(
+    Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records, Privacy, Agendas, Digests
+):
     """The bot's database: one driver, and every repository's queries run on it."""
 
     def __init__(self, driver: Driver, *, score_ranked: Collection[str] = ()) -> None:

@@ -76,6 +76,7 @@ def forget(user_id: int) -> Txn[tuple[int, list[int]]]:
     games = yield Q("SELECT game_id FROM seats WHERE user_id = ? ORDER BY game_id", (old,))
     # What is theirs alone goes.
     yield Q("DELETE FROM user_settings WHERE user_id = ?", (old,))
+    yield Q("DELETE FROM digests WHERE user_id = ?", (old,))
     yield Q("DELETE FROM typed_replies WHERE user_id = ?", (old,))
     yield Q("DELETE FROM dm_links WHERE user_id = ?", (old,))
     yield Q("DELETE FROM reminder_mutes WHERE user_id = ?", (old,))

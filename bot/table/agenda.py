@@ -14,6 +14,7 @@ router sends the verb here without loading a game), and only that person may tur
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 
 import discord
@@ -52,6 +53,25 @@ def when(moment: float) -> str:
     return f"<t:{int(moment)}:R>"
 
 
+def guilds_of(entries: Iterable[AgendaEntry]) -> set[int]:
+    return {e.game.guild_id for e in entries if e.game.guild_id is not None}
+
+
+async def server_names(client: discord.Client, entries: Iterable[AgendaEntry]) -> dict[int, str]:
+    """The servers' names: from the client's cache, else asked of Discord (a server on a shard
+    another process runs). A server Discord will not tell of (the bot was removed) is left out: its
+    lines say "a server"."""
+    names: dict[int, str] = {}
+    for guild_id in guilds_of(entries):
+        guild = client.get_guild(guild_id)
+        if guild is None:
+            with contextlib.suppress(discord.HTTPException):
+                guild = await client.fetch_guild(guild_id)
+        if guild is not None:
+            names[guild_id] = guild.name
+    return names
+
+
 class Agenda:
     """/game mine and its page buttons; `lines` is what the daily digest lists too."""
 
@@ -88,28 +108,17 @@ class Agenda:
             await interaction.response.edit_message(content=content, view=view, allowed_mentions=NO_PINGS)
 
     async def _servers(self, interaction: discord.Interaction, entries: list[AgendaEntry]) -> dict[int, str]:
-        """The servers' names: from the client's cache, else asked of Discord (a server on a shard
-        another process runs); a slow answer is deferred first."""
+        """The servers' names (see `server_names`); an answer that must ask Discord is deferred first."""
         client = interaction.client
-        names: dict[int, str] = {}
-        missing: list[int] = []
-        for guild_id in {e.game.guild_id for e in entries if e.game.guild_id is not None}:
-            guild = client.get_guild(guild_id)
-            if guild is not None:
-                names[guild_id] = guild.name
-            else:
-                missing.append(guild_id)
-        if missing and not interaction.response.is_done():
+        if (
+            any(client.get_guild(g) is None for g in guilds_of(entries))
+            and not interaction.response.is_done()
+        ):
             if interaction.type == discord.InteractionType.component:
                 await interaction.response.defer()
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
-        for guild_id in missing:
-            try:
-                names[guild_id] = (await client.fetch_guild(guild_id)).name
-            except discord.HTTPException:
-                pass  # (left out: the bot was removed from it) the line says "a server"
-        return names
+        return await server_names(client, entries)
 
     # ---- the text -----------------------------------------------------------------------------------
 

@@ -1,14 +1,19 @@
 """/game mine end to end: a player with games in two servers gets every one of them, waiting on
 them first (soonest deadline first), then waiting on others, then their lobbies, each with its
 server, a link to where it is played and its deadline; in a server channel and in a DM; long lists
-page, and only the asker may turn the pages."""
+page, and only the asker may turn the pages. And the daily digest (`/game notify mode:digest`)."""
 
 from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.table.agenda import AGENDA
-from tests.e2e.driver import forge_component, lobby_message, private_reply, start_game
+from tests.db import change, query
+from tests.e2e.driver import forge_component, latest_board, lobby_message, private_reply, start_game
+from tests.e2e.test_deadlines import pass_time, tick
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
 from tests.emulator.models import Member
@@ -89,3 +94,60 @@ async def test_mine_lists_a_players_games_in_two_servers_in_order_and_pages(
         f"**Procession** game #{theirs} · Second Server · {other}/{rows[theirs].place_id} · your move · "
         f"due {due(waits[theirs][0].deadline)}",
     ]
+
+
+@pytest.mark.both_dbs
+async def test_a_digest_player_gets_no_pings_and_one_dm_a_day_at_their_hour(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
+) -> None:
+    alice, bob = scene.alice, scene.bob
+    found = await emu.autocomplete(
+        alice, scene.channel, "game notify", {"mode": "digest"}, focused="timezone", timezone="paris"
+    )
+    assert [c["value"] for c in found] == ["Europe/Paris"]
+    refused = await emu.slash(alice, scene.channel, "game notify", mode="digest", timezone="Mars/Base")
+    assert "There is no time zone 'Mars/Base'" in await private_reply(refused)
+    refused = await emu.slash(alice, scene.channel, "game notify", mode="dm", hour=7)
+    assert "go with mode:digest only" in await private_reply(refused)
+    chosen = await emu.slash(
+        alice, scene.channel, "game notify", mode="digest", hour=7, timezone="Europe/Paris"
+    )
+    answer = await private_reply(chosen)
+    assert "Notifications: **digest**" in answer and "07:00, Europe/Paris time" in answer
+
+    game_id = await start_game(emu, scene.channel, "procession new", alice, bob, n=5, timeout="2h")
+    board = latest_board(emu, scene.channel)  # her move: named, not pinged, and no DM
+    assert f"<@{alice.id}>" in board.content and board.pinged == frozenset()
+    assert emu.dm_messages(alice) == []
+
+    # Her hour comes (the stored due time is moved back a day, as the clock moving on would).
+    await change(bot_db, "UPDATE digests SET due = due - 86400")
+    await tick(emu, bot_harness)
+    (digest,) = emu.dm_messages(alice)
+    assert "Your daily digest" in digest.content
+    assert (
+        f"**Procession** game #{game_id} · Quet Test Server" in digest.content
+        and "your move" in digest.content
+    )
+    # Once: neither another pass nor a restart sends it again; the next is due at 07:00 in Paris.
+    await tick(emu, bot_harness)
+    await bot_harness.restart()
+    await tick(emu, bot_harness)
+    assert len(emu.dm_messages(alice)) == 1
+    ((due,),) = query(bot_db, "SELECT due FROM digests WHERE user_id = ?", (alice.id,))
+    local = datetime.fromtimestamp(float(due), ZoneInfo("Europe/Paris"))
+    assert (local.hour, local.minute) == (7, 0) and 0 < float(due) - bot_harness.bot.clock() <= 86400
+
+    # The reminder before the forfeit still comes, by DM.
+    await pass_time(bot_db, 3601)
+    await tick(emu, bot_harness)
+    assert "waiting for your move" in emu.dm_messages(alice)[-1].content
+    # She moves: nothing waits on her any more, so her next digest is not sent (and is done).
+    await (await emu.slash(alice, scene.channel, "procession flip", position=1)).response()
+    await emu.wait_idle()
+    sent = len(emu.dm_messages(alice))
+    await change(bot_db, "UPDATE digests SET due = due - 86400")
+    await tick(emu, bot_harness)
+    assert len(emu.dm_messages(alice)) == sent
+    ((later,),) = query(bot_db, "SELECT due FROM digests WHERE user_id = ?", (alice.id,))
+    assert float(later) > bot_harness.bot.clock()

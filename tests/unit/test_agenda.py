@@ -1,14 +1,19 @@
-"""/game mine's read (`Storage.agenda`) and its order, on both databases, and its lines' text."""
+"""/game mine's read (`Storage.agenda`) and its order, and the daily digests' rows and hours, on both
+databases."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
+from bot.errors import BadInput
 from bot.storage import AgendaEntry, Awaited, GameRow, Storage
 from bot.storage.agenda import order
 from bot.storage.driver import fetch
+from bot.table.digest import next_due, timezone_choices
 
 pytestmark = pytest.mark.both_dbs
 
@@ -111,3 +116,48 @@ def test_the_order_is_waiting_on_me_then_on_others_then_lobbies() -> None:
     shuffled = [lobby_a, others_late, me_late, stalled, lobby_b, others_soon, me_soon]
     assert [e.game.id for e in sorted(shuffled, key=order)] == [7, 6, 4, 3, 5, 2, 1]
     assert me_late.deadline == 800 and others_soon.deadline == 100
+
+
+# ---- the daily digest ------------------------------------------------------------------------------
+
+
+def test_the_next_digest_is_the_next_local_hour() -> None:
+    paris = ZoneInfo("Europe/Paris")
+    now = datetime(2026, 3, 28, 19, 30, tzinfo=paris).timestamp()
+    # 18:00 has passed today: tomorrow, across the change to summer time (23 hours later in UTC).
+    due = next_due(now, 18, "Europe/Paris")
+    assert datetime.fromtimestamp(due, paris) == datetime(2026, 3, 29, 18, 0, tzinfo=paris)
+    assert next_due(now, 20, "Europe/Paris") == datetime(2026, 3, 28, 20, 0, tzinfo=paris).timestamp()
+    assert next_due(0.0, 18, "UTC") == 18 * 3600
+    assert next_due(18 * 3600, 18, "UTC") == 18 * 3600 + 86400  # (exactly then: the next day)
+    with pytest.raises(BadInput, match="There is no time zone 'Mars/Olympus'"):
+        next_due(now, 18, "Mars/Olympus")
+
+
+def test_timezone_names_are_suggested_as_typed() -> None:
+    assert [c.value for c in timezone_choices("paris")] == ["Europe/Paris"]
+    assert len(timezone_choices("")) == 25 and timezone_choices("")[0].value == "UTC"
+    assert all("america/" in c.value.lower() for c in timezone_choices("America/"))
+
+
+async def test_a_due_digest_is_claimed_once_and_moves_to_the_next_day(storage: Storage) -> None:
+    await storage.set_digest(user_id=ME, hour=18, timezone="UTC", due=1000.0)
+    await storage.set_digest(user_id=ANN, hour=9, timezone="Europe/Paris", due=5000.0)
+    assert await storage.next_digest() == 1000.0
+    assert [d.user_id for d in await storage.due_digests(now=1500.0)] == [ME]
+    # Two processes see it due: one claim wins; the winner (restarted) may take it again.
+    assert await storage.claim_digest(user_id=ME, due=1000.0, holder="a", now=1500.0, until=1620.0)
+    assert not await storage.claim_digest(user_id=ME, due=1000.0, holder="b", now=1500.0, until=1620.0)
+    assert await storage.due_digests(now=1500.0, holder="b") == []
+    assert await storage.claim_digest(user_id=ME, due=1000.0, holder="a", now=1510.0, until=1630.0)
+    assert await storage.next_digest() == 1630.0
+    # Done: due tomorrow, unclaimed; finishing it again (a second process late) changes nothing.
+    assert await storage.finish_digest(user_id=ME, due=1000.0, next_due=87400.0)
+    assert not await storage.finish_digest(user_id=ME, due=1000.0, next_due=999999.0)
+    mine = await storage.digest_of(user_id=ME)
+    assert mine is not None and (mine.hour, mine.timezone, mine.due) == (18, "UTC", 87400.0)
+    # A claim that expired (its process died) is taken over.
+    assert await storage.claim_digest(user_id=ANN, due=5000.0, holder="a", now=5000.0, until=5100.0)
+    assert await storage.claim_digest(user_id=ANN, due=5000.0, holder="b", now=5101.0, until=5200.0)
+    await storage.drop_digest(user_id=ANN)
+    assert await storage.digest_of(user_id=ANN) is None and await storage.next_digest() == 87400.0
