@@ -157,6 +157,7 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
         (user_id,),
     )
     typed = yield Q("SELECT text, created_at FROM typed_replies WHERE user_id = ?", (user_id,))
+    digest = yield Q("SELECT hour, timezone FROM digests WHERE user_id = ?", (user_id,))
     return {
         "user_id": str(user_id),
         "games": exported_games,
@@ -164,7 +165,8 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
             {}
             if not settings
             else {k: v for k, v in zip(("notify", "locale"), settings[0], strict=True) if v is not None}
-        ),
+        )
+        | ({"digest": {"hour": int(digest[0][0]), "timezone": str(digest[0][1])}} if digest else {}),
         "ratings": [
             {
                 "server": str(r[0]),
