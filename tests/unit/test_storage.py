@@ -111,7 +111,7 @@ async def test_a_version_4_database_upgrades_and_keeps_its_games(tmp_path: Path)
     build_v4_database(path)
     storage = await Storage.open(str(path))
     try:
-        assert await storage.schema_version() == len(MIGRATIONS) == 14
+        assert await storage.schema_version() == len(MIGRATIONS) == 15
         game = await storage.get_game(game_id=5)
         assert game.place_id == game.channel_id and game.thread_id is None  # played where it was
         assert (game.status, game.version, game.state, game.board_message_id, game.timeout_s) == (
