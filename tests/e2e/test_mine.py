@@ -70,6 +70,11 @@ async def test_mine_lists_a_players_games_in_two_servers_in_order_and_pages(
     dm = emu.open_dm(alice)
     assert (await private_reply(await emu.slash(alice, dm, "game mine"))).split("\n") == expected
 
+    # Its name in Spanish is its own, not /numbers mine's ("mis-números").
+    game = next(c for c in emu.commands_of(None) if c["name"] == "game")
+    mine = next(o for o in game["options"] if o["name"] == "mine")
+    assert mine["name_localizations"]["es-ES"] == "mis-partidas"
+
     # A long list pages (three lines a page here): Previous / Next, for Alice only.
     bot_harness.bot.get_cog("GameAdmin").agenda.per_page = 3  # type: ignore[union-attr]
     rec = await emu.slash(alice, scene.channel, "game mine")
