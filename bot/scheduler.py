@@ -143,14 +143,15 @@ class Scheduler:
         return min(MAX_SLEEP, max(1.0, self._retention_at + RETENTION_EVERY - self.clock()))
 
     async def run_due(self) -> None:
-        """Everything due now: computers' moves, reminders, forfeits, then stale lobbies.
+        """Everything due now: computers' moves, reminders, forfeits, daily digests, then stale lobbies.
 
         Several processes may share the database, each running this pass. Each item is done once:
         a computer's move and a forfeit by the process whose claim on the wait succeeds (`claim_wait`:
         the same process restarted takes it back at once, another once the claim expires), a
         reminder by the one whose mark finds it unreminded, a lobby's expiry by the one whose
         compare-and-swap on the lobby's version succeeds; whatever each owes the world goes to the
-        outbox in the same transaction."""
+        outbox in the same transaction. A digest is sent by the process whose claim on it succeeds
+        (`bot.table.digest`)."""
         refresh = getattr(self.clock, "refresh", None)
         if refresh is not None:
             refresh()  # (a test may have moved the clock of every process)

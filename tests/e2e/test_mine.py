@@ -84,6 +84,8 @@ async def test_mine_lists_a_players_games_in_two_servers_in_order_and_pages(
     assert message.button("Previous")["disabled"] is True
     nxt = message.button("Next")["custom_id"]
     assert nxt == f"q:{alice.id}:-:{AGENDA}:1"
+    await bot_harness.restart()  # (the buttons outlive the process that drew them)
+    bot_harness.bot.get_cog("GameAdmin").agenda.per_page = 3  # type: ignore[union-attr]
     await (await emu.click(alice, message, nxt)).response()
     await emu.wait_idle()
     turned = emu.message(message.id)
