@@ -5,19 +5,26 @@ page, and only the asker may turn the pages. And the daily digest (`/game notify
 
 from __future__ import annotations
 
-from datetime import datetime
+import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.table.agenda import AGENDA
 from tests.db import change, query
+from tests.e2e import test_shards
 from tests.e2e.driver import forge_component, latest_board, lobby_message, private_reply, start_game
 from tests.e2e.test_deadlines import pass_time, tick
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
 from tests.emulator.models import Member
 from tests.emulator.world import Scene
+
+# Two processes over one database, with a movable clock (the fixtures of tests/e2e/test_shards.py).
+scenes = test_shards.scenes
+two_with_a_clock = test_shards.two_with_a_clock
 
 
 def due(deadline: float) -> str:
@@ -158,3 +165,30 @@ async def test_a_digest_player_gets_no_pings_and_one_dm_a_day_at_their_hour(
     assert len(emu.dm_messages(alice)) == sent
     ((later,),) = query(bot_db, "SELECT due FROM digests WHERE user_id = ?", (alice.id,))
     assert float(later) > bot_harness.bot.clock()
+
+
+@pytest.mark.both_dbs
+async def test_a_digest_falling_due_with_two_processes_running_is_sent_once(
+    emu: DiscordEmulator, scenes: tuple[Scene, Scene], two_with_a_clock: tuple[BotHarness, BotHarness, Path]
+) -> None:
+    _, one = scenes
+    first, _, offset = two_with_a_clock
+    alice, bob = one.alice, one.bob
+    hour = (datetime.now(UTC).hour + 2) % 24  # due in one to two hours
+    chosen = await emu.slash(alice, one.channel, "game notify", mode="digest", hour=hour)
+    assert f"{hour:02d}:00, UTC time" in await private_reply(chosen)
+    game_id = await start_game(emu, one.channel, "procession new", alice, bob, n=4, timeout="1d")
+    assert emu.dm_messages(alice) == []
+    offset.write_text("7300")  # both processes' clocks pass her hour at once
+    for _ in range(150):
+        if emu.dm_messages(alice):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("no process sent the digest")
+    await asyncio.sleep(2.5)  # (both processes have made passes since: nothing more may come)
+    await emu.wait_idle()
+    (digest,) = emu.dm_messages(alice)
+    assert f"game #{game_id} · One" in digest.content and "your move" in digest.content
+    ((due,),) = query(first.bot.settings.db_path, "SELECT due FROM digests WHERE user_id = ?", (alice.id,))
+    assert float(due) > first.bot.clock()
