@@ -30,11 +30,13 @@ from bot.scheduler import Scheduler
 from bot.service import Changes, Games, Services
 from bot.service.undo import Takebacks
 from bot.storage import OutboxItem, Storage
+from bot.table.agenda import Agenda
 from bot.table.boards import Boards
 from bot.table.cards import Cards
 from bot.table.catalog import Catalog, GameKind
 from bot.table.commands import CogParts, GameCommands
 from bot.table.computers import Computers
+from bot.table.digest import DigestDesk
 from bot.table.drawing import Drawing
 from bot.table.lobby import Lobbies
 from bot.table.minds import Minds
@@ -181,6 +183,7 @@ def _cogs(
     audiences: Audiences,
     table: Table,
     drawing: Drawing,
+    digests: DigestDesk,
 ) -> list[commands.Cog]:
     """Each game's cog (the catalog learns the game first), built by its spec from the parts it
     takes, then /game's, given what it uses (by name)."""
@@ -205,7 +208,7 @@ def _cogs(
         finder=finder, games=games, storage=storage, catalog=catalog, lobbies=table.lobbies,
         plays=table.plays, boards=table.boards, places=table.places, audiences=audiences, notify=notify,
         memory=memory, privacy_desk=privacy_desk, time_desk=TimeDesk(storage, finder, notify),
-        undo_desk=table.undo,
+        undo_desk=table.undo, agenda=digests.agenda, digests=digests,
     )  # fmt: skip
     return [*cogs, admin]
 
@@ -383,6 +386,11 @@ class QuetBot(commands.Bot):
             # next, with the computers).
             on_finished=lambda: self.scheduler.poke(),
         )
+        # /game mine and the daily digests (issue 27): the agenda registers its page buttons now.
+        digests = DigestDesk(
+            client=self, storage=storage, agenda=Agenda(storage, games, catalog, router), audiences=audiences,
+            clock=clock,
+        )  # fmt: skip
         self.scheduler = Scheduler(
             storage,
             games,
@@ -395,11 +403,14 @@ class QuetBot(commands.Bot):
             holder=holder,
             changes=changes,
             takebacks=table.undo.expire_due,
+            digests=digests,
         )
         self.table = table
         self.cards = table.cards
         metrics.declare_games(GAMES)
-        for cog in _cogs(services, storage, catalog, router, outbox, notify, audiences, table, self.drawing):
+        for cog in _cogs(
+            services, storage, catalog, router, outbox, notify, audiences, table, self.drawing, digests
+        ):
             await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(audiences.seen, "on_interaction")

@@ -25,6 +25,7 @@ from bot.service import Changes, Games, Loaded, LobbyLife
 from bot.storage import StaleVersion, Storable, Storage, Wait
 from bot.storage.quiet import Quiet
 from bot.table.computers import Computers
+from bot.table.digest import DigestDesk
 from bot.table.effects import Expired, OutboxEffect, Remind, RemindDm
 from bot.table.outbox import Outbox
 from bot.table.play import Plays
@@ -57,6 +58,7 @@ class Scheduler:
         holder: str = "quetbot",  # this process's name in claims (the same after a restart)
         changes: Changes | None = None,  # (told of every committed change: see `changed`)
         takebacks: Callable[[float], Awaitable[None]] | None = None,  # takeback requests past their hour
+        digests: DigestDesk | None = None,  # the daily digests (issue 27)
     ) -> None:
         self.holder = holder
         self.takebacks = takebacks
@@ -66,6 +68,7 @@ class Scheduler:
         self.plays = plays
         self.outbox = outbox
         self.computers = computers
+        self.digests = digests
         self.ready = ready
         self.clock = clock
         self._wake = asyncio.Event()
@@ -130,6 +133,10 @@ class Scheduler:
                 return
             pause = self.computers.pause if self.computers is not None else 0.0
             next_due = await self.storage.next_due(lobby_lifetime=LOBBY_LIFETIME, computer_pause=pause)
+            if self.digests is not None:
+                digest_due = await self.storage.next_digest()
+                if digest_due is not None:
+                    next_due = digest_due if next_due is None else min(next_due, digest_due)
             longest = MOVABLE_SLEEP if getattr(self.clock, "movable", False) else self._longest_sleep()
             delay = longest if next_due is None else min(longest, max(0.0, next_due - self.clock()))
             self._next_pass = self.clock() + delay
@@ -141,14 +148,15 @@ class Scheduler:
         return min(MAX_SLEEP, max(1.0, self._retention_at + RETENTION_EVERY - self.clock()))
 
     async def run_due(self) -> None:
-        """Everything due now: computers' moves, reminders, forfeits, then stale lobbies.
+        """Everything due now: computers' moves, reminders, forfeits, daily digests, then stale lobbies.
 
         Several processes may share the database, each running this pass. Each item is done once:
         a computer's move and a forfeit by the process whose claim on the wait succeeds (`claim_wait`:
         the same process restarted takes it back at once, another once the claim expires), a
         reminder by the one whose mark finds it unreminded, a lobby's expiry by the one whose
         compare-and-swap on the lobby's version succeeds; whatever each owes the world goes to the
-        outbox in the same transaction."""
+        outbox in the same transaction. A digest is sent by the process whose claim on it succeeds
+        (`bot.table.digest`)."""
         refresh = getattr(self.clock, "refresh", None)
         if refresh is not None:
             refresh()  # (a test may have moved the clock of every process)
@@ -178,6 +186,8 @@ class Scheduler:
             await self._release_held(quiet, now)
         if self.takebacks is not None:
             await self.takebacks(now)
+        if self.digests is not None:
+            await self.digests.run_due(now, self.holder)
         for game_id in await self.storage.expired_lobbies(created_before=now - LOBBY_LIFETIME):
             changed = await self.lobby.expire_lobby(game_id, effects=[Expired()])
             if changed is not None:

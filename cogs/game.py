@@ -1,5 +1,5 @@
 """/game: the commands every game shares (join, start, status, rules, leave, cancel, settings,
-notify).
+notify, mine).
 
 A command is about the game played where it is used: in a game's thread, that game; in a channel
 with several games, the one the command fits (a lobby to join, the caller's own game). See
@@ -22,10 +22,12 @@ from bot.registry import RULES_TEXT, rules_for, rules_of
 from bot.rules.base import FORFEIT
 from bot.service import Finder, Games, Loaded
 from bot.storage import GameRow, Storage
+from bot.table.agenda import Agenda
 from bot.table.boards import Boards
 from bot.table.catalog import Catalog
+from bot.table.digest import DEFAULT_HOUR, DEFAULT_TIMEZONE, DigestDesk, timezone_choices, zone
 from bot.table.lobby import Lobbies, channel_of
-from bot.table.notify import MODES, Notify, describe
+from bot.table.notify import DIGEST, MODES, Notify, describe
 from bot.table.play import Plays
 from bot.table.privacy import PrivacyDesk
 from bot.table.records import PERIOD_CHOICES, Memory
@@ -53,6 +55,7 @@ NOTIFY_CHOICES = [
             "dm: a short direct message",
             "both: a ping and a direct message",
             "off: neither",
+            "digest: one DM a day listing what waits on you",
         ),
         strict=True,
     )
@@ -99,6 +102,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         privacy_desk: PrivacyDesk,
         time_desk: TimeDesk,
         undo_desk: UndoDesk | None = None,
+        agenda: Agenda,
+        digests: DigestDesk,
     ) -> None:
         self.finder, self.games, self.storage, self.catalog = finder, games, storage, catalog
         self.lobbies, self.plays, self.boards, self.places = lobbies, plays, boards, places
@@ -107,6 +112,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         self.privacy_desk = privacy_desk  # /game privacy (bot/table/privacy.py)
         self.time_desk = time_desk  # /game away, back, extend (bot/table/timeaway.py)
         self.undo_desk = undo_desk  # /game undo (bot/table/undo.py)
+        self.agenda = agenda  # /game mine (bot/table/agenda.py)
+        self.digests = digests  # /game notify mode:digest (bot/table/digest.py)
         super().__init__()
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
@@ -271,11 +278,46 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     # ---- how a player is told it is their move ---------------------------------------------------
 
     @app_commands.command(name="notify", description="How you are told it is your move (and reminded)")
-    @app_commands.describe(mode="mention (default), dm, both or off")
+    @app_commands.describe(
+        mode="mention (default), dm, both, off, or digest: one DM a day",
+        hour="digest: the hour of your daily DM, 0-23, your local time (default 18)",
+        timezone="digest: your time zone, e.g. Europe/Paris (default UTC)",
+    )
     @app_commands.choices(mode=NOTIFY_CHOICES)
-    async def notify(self, interaction: discord.Interaction, mode: str) -> None:
-        await self.notifier.choose(interaction.user.id, mode)
-        await reply_private(interaction, describe(mode, reader(interaction)))
+    async def notify(
+        self,
+        interaction: discord.Interaction,
+        mode: str,
+        hour: app_commands.Range[int, 0, 23] | None = None,
+        timezone: str | None = None,
+    ) -> None:
+        lang = reader(interaction)
+        user_id = interaction.user.id
+        if mode != DIGEST:
+            if hour is not None or timezone is not None:
+                raise BadInput("The options hour and timezone go with mode:digest only.")
+            await self.notifier.choose(user_id, mode)
+            await self.digests.drop(user_id)
+            await reply_private(interaction, describe(mode, lang))
+            return
+        hour = DEFAULT_HOUR if hour is None else hour
+        timezone = DEFAULT_TIMEZONE if timezone is None else timezone
+        zone(timezone)  # (a name that is no time zone is refused before anything is stored)
+        due = await self.digests.choose(user_id, hour, timezone)
+        await self.notifier.choose(user_id, mode)
+        when = lang.t(
+            "Your digest comes every day at {hour}:00, {timezone} time; the next one {moment}.",
+            hour=f"{hour:02d}",
+            timezone=timezone,
+            moment=f"<t:{int(due)}:R>",
+        )
+        await reply_private(interaction, describe(mode, lang) + " " + when)
+
+    @notify.autocomplete("timezone")
+    async def notify_timezone(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return timezone_choices(current)
 
     # ---- people's data (bot/table/privacy.py, PRIVACY.md) ------------------------------------------
 
@@ -380,3 +422,12 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
                 raise
             game = self.games.load(row)
         await self.undo_desk.ask(interaction, game)
+
+    # ---- what waits on me (issue 27; bot/table/agenda.py) -------------------------------------------
+
+    @app_commands.command(
+        name="mine",
+        description="Your games and lobbies in every server, what waits on you first (only you see it)",
+    )
+    async def mine(self, interaction: discord.Interaction) -> None:
+        await self.agenda.mine(interaction)

@@ -18,6 +18,15 @@ from bot.i18n.lang import ENGLISH, from_discord
 
 COMMAND_NAME = "command name"
 OPTION_NAME = "option name"
+# Commands whose name means something else than another group's command of the same English name
+# (/numbers mine is "my numbers", /game mine "what waits on me"): their name has a context of its own.
+OWN_NAME_CONTEXT = {"game mine": "command name: /game mine"}
+
+
+def name_context(qualified_name: str | None) -> str:
+    """The context a command's name is translated with (``qualified_name``: "game mine")."""
+    return OWN_NAME_CONTEXT.get(qualified_name or "", COMMAND_NAME)
+
 
 # Discord's rule for CHAT_INPUT command and option names (lowercase where the script has case).
 NAME_RE = re.compile(r"^[-_'\w\u0900-\u097F\u0E00-\u0E7F]{1,32}$")
@@ -49,18 +58,24 @@ class CommandTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        return translate_command_text(string.message, locale, context.location)
+        qualified = getattr(context.data, "qualified_name", None)
+        return translate_command_text(
+            string.message, locale, context.location, qualified if isinstance(qualified, str) else None
+        )
 
 
 def translate_command_text(
-    message: str, locale: object, location: app_commands.TranslationContextLocation
+    message: str,
+    locale: object,
+    location: app_commands.TranslationContextLocation,
+    qualified_name: str | None = None,
 ) -> str | None:
     """The translation of one text of the command tree, None where English stays."""
     lang = from_discord(locale)
     if lang is ENGLISH:
         return None
     if location in _NAMES:
-        text = lang.pt(COMMAND_NAME, message)
+        text = lang.pt(name_context(qualified_name), message)
         ok = valid_name(text)
     elif location == app_commands.TranslationContextLocation.parameter_name:
         text = lang.pt(OPTION_NAME, message)

@@ -27,7 +27,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import write_po
 
 from bot.i18n.catalogs import DOMAIN, TEMPLATE, po_path, read_catalog
-from bot.i18n.commands import COMMAND_NAME, OPTION_NAME
+from bot.i18n.commands import COMMAND_NAME, OPTION_NAME, name_context
 from bot.i18n.lang import TRANSLATED
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -226,7 +226,7 @@ def command_texts() -> Iterator[Text]:
             if not isinstance(command, app_commands.Command):
                 continue
             where = f"{prefix} {command.name}"
-            yield COMMAND_NAME, command.name, where, path
+            yield name_context(where.removeprefix("/")), command.name, where, path
             yield None, command.description, where, path
             for param in command.parameters:
                 # The name Discord shows (``from``, not ``from_``): the one the Translator gets.

@@ -11,6 +11,7 @@ against the one signature there is:
     waits.py     deadlines, reminders and their mutes, when the scheduler is next due
     away.py      time away (deadlines paused) and more time given for a move
     quiet.py     quiet hours: who has them, and sending what they held back
+    agenda.py    what waits on one person across every server (/game mine)
     replies.py   typed DM answers waiting for the player to say which game they meant
     outbox.py    what committed changes still owe the world, written with them
     records.py   the memory of finished games: results, ratings, rivals, leaderboards, history
@@ -36,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TypeVar
 
+from bot.storage.agenda import Agendas, Digest, Digests
 from bot.storage.away import Away
 from bot.storage.driver import Driver, Txn
 from bot.storage.errors import Conflict, StaleVersion, StorageError
@@ -51,6 +53,8 @@ from bot.storage.replies import Replies
 from bot.storage.rows import (
     LIVE,
     STATUSES,
+    AgendaEntry,
+    Awaited,
     CompleteResult,
     DmLink,
     Effect,
@@ -72,9 +76,12 @@ __all__ = [
     "LIVE",
     "MIGRATIONS",
     "STATUSES",
+    "AgendaEntry",
+    "Awaited",
     "CompleteResult",
     "Completion",
     "Conflict",
+    "Digest",
     "DmLink",
     "Driver",
     "Effect",
@@ -96,7 +103,21 @@ T = TypeVar("T")
 
 
 class Storage(
-    Games, Moves, Messages, Waits, Replies, Outbox, Settings, Meta, Records, Privacy, Away, QuietHours, Undos
+    Games,
+    Moves,
+    Messages,
+    Waits,
+    Replies,
+    Outbox,
+    Settings,
+    Meta,
+    Records,
+    Privacy,
+    Away,
+    QuietHours,
+    Undos,
+    Agendas,
+    Digests,
 ):
     """The bot's database: one driver, and every repository's queries run on it."""
 

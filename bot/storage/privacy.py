@@ -76,6 +76,7 @@ def forget(user_id: int) -> Txn[tuple[int, list[int]]]:
     games = yield Q("SELECT game_id FROM seats WHERE user_id = ? ORDER BY game_id", (old,))
     # What is theirs alone goes.
     yield Q("DELETE FROM user_settings WHERE user_id = ?", (old,))
+    yield Q("DELETE FROM digests WHERE user_id = ?", (old,))
     yield Q("DELETE FROM typed_replies WHERE user_id = ?", (old,))
     yield Q("DELETE FROM dm_links WHERE user_id = ?", (old,))
     yield Q("DELETE FROM reminder_mutes WHERE user_id = ?", (old,))
@@ -161,6 +162,7 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
         (user_id,),
     )
     typed = yield Q("SELECT text, created_at FROM typed_replies WHERE user_id = ?", (user_id,))
+    digest = yield Q("SELECT hour, timezone FROM digests WHERE user_id = ?", (user_id,))
     return {
         "user_id": str(user_id),
         "games": exported_games,
@@ -168,7 +170,8 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
             {}
             if not settings
             else {k: v for k, v in zip(("notify", "locale"), settings[0], strict=True) if v is not None}
-        ),
+        )
+        | ({"digest": {"hour": int(digest[0][0]), "timezone": str(digest[0][1])}} if digest else {}),
         "ratings": [
             {
                 "server": str(r[0]),

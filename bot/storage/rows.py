@@ -310,3 +310,43 @@ class HistoryPage:
     games: tuple[PastGame, ...]
     total: int  # the player's finished games (of that kind) up to ``anchor``
     anchor: int  # the newest game's finishing order counted: later pages stay the same pages
+
+
+@dataclass(frozen=True)
+class Awaited:
+    """A seat a live game waits on (public: who must act, never what they chose), until ``deadline``."""
+
+    seat: int
+    user_id: int
+    name: str
+    deadline: float
+
+
+@dataclass(frozen=True)
+class AgendaEntry:
+    """One of a person's live games, as /game mine lists it: the game, their seat, and the seats it
+    waits on, soonest deadline first."""
+
+    game: GameRow
+    seat: int
+    waits: tuple[Awaited, ...]
+
+    @property
+    def mine(self) -> Awaited | None:
+        """The person's own wait (the game waits on them), if any."""
+        return next((w for w in self.waits if w.seat == self.seat), None)
+
+    @property
+    def group(self) -> int:
+        """0: the game waits on the person; 1: a game under way that waits on others; 2: a lobby."""
+        if self.game.status == "lobby":
+            return 2
+        return 0 if self.mine is not None else 1
+
+    @property
+    def deadline(self) -> float | None:
+        """The deadline that matters to the person: theirs, else the soonest of the others'."""
+        own = self.mine
+        if own is not None:
+            return own.deadline
+        return self.waits[0].deadline if self.waits else None

@@ -361,4 +361,19 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, seat)
     );
     """,
+    # 18 (the daily digest): a player who chose ``/game notify mode:digest`` has a row here: their
+    # local hour and time zone, and when their next digest is due (UTC epoch seconds). The process
+    # whose claim on a due digest succeeds sends it (``claimed_until``: a process that dies hands it
+    # over); sent, ``due`` moves to the next day in the same statement that ends the claim.
+    """
+    CREATE TABLE digests (
+        user_id INTEGER PRIMARY KEY,
+        hour INTEGER NOT NULL,
+        timezone TEXT NOT NULL,
+        due REAL NOT NULL,
+        claimed_until REAL,
+        claimed_by TEXT
+    );
+    CREATE INDEX digests_by_due ON digests (due);
+    """,
 )

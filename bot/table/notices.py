@@ -60,7 +60,7 @@ class Reminders:
         user_id = game.row.seats[seat]
         notify = self.notify
         if not notify.pings(user_id):
-            if not notify.dms(user_id) or not (await self.games.dm_link(game.id, user_id)).blocked:
+            if not notify.reminder_dms(user_id) or not (await self.games.dm_link(game.id, user_id)).blocked:
                 return Done()
         kind = self.catalog.get(game.row.kind)
         due = f"<t:{int(effect.deadline)}:R>"
@@ -85,7 +85,7 @@ class Reminders:
         if not game.row.live or seat >= len(game.row.seats):
             return Done()
         user_id = game.row.seats[seat]
-        if not self.notify.dms(user_id):
+        if not self.notify.reminder_dms(user_id):
             return Done()
         link = await self.games.dm_link(game.id, user_id)
         if link.blocked:

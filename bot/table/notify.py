@@ -6,6 +6,8 @@ from it.
   secrets the DM panel is edited in place, which notifies nobody, so they get that short DM too
   (unless the panel was just sent as a new message, which notifies by itself).
 - ``both``: the ping and the DM. ``off``: neither (the game still waits; /game status shows it).
+- ``digest``: no ping and no DM per move; one DM a day at the person's local hour listing what
+  /game mine lists (`bot.table.digest`), and the reminder before a forfeit by DM.
 
 Reminders follow the same choice (bot/table/notices.py). Inside a person's quiet hours (`/game
 quiet`, bot/quiet.py) nothing pings or DMs them; the scheduler sends what was held back when the
@@ -35,8 +37,8 @@ from bot.table.effects import Nudge
 
 log = logging.getLogger(__name__)
 
-MENTION, DM, BOTH, OFF = "mention", "dm", "both", "off"
-MODES = (MENTION, DM, BOTH, OFF)
+MENTION, DM, BOTH, OFF, DIGEST = "mention", "dm", "both", "off", "digest"
+MODES = (MENTION, DM, BOTH, OFF, DIGEST)
 DEFAULT = MENTION
 FOLLOW_EVERY = 5.0  # seconds between reads of the choices, when processes share the database
 
@@ -45,6 +47,10 @@ DESCRIPTIONS = {
     DM: N_("When it is your move in a game, a short DM tells you (no ping on the board)."),
     BOTH: N_("When it is your move in a game, a mention on the board pings you, and a short DM tells you."),
     OFF: N_("When it is your move in a game, nothing tells you (no ping, no DM, no reminders)."),
+    DIGEST: N_(
+        "No ping and no DM for each move: one DM a day lists what waits on you (none when nothing does); "
+        "the reminder before a forfeit comes by DM."
+    ),
 }
 
 
@@ -118,10 +124,16 @@ class Notify:
         else:
             self._quiet[user_id] = hours
 
+    def reminder_dms(self, user_id: int) -> bool:
+        """Whether the reminder before a forfeit goes by DM (a digest player gets it so, too; inside
+        quiet hours it is held until they end)."""
+        return self.mode(user_id) in (DM, BOTH, DIGEST) and not self.quiet_now(user_id)
+
     async def choose(self, user_id: int, mode: str) -> None:
         if mode not in MODES:
             raise BadInput(
-                "There is no notification mode {mode}: choose mention, dm, both or off.", mode=repr(mode[:20])
+                "There is no notification mode {mode}: choose mention, dm, both, off or digest.",
+                mode=repr(mode[:20]),
             )
         # The default is stored as no value: a later change of the default reaches everyone who
         # never chose otherwise.

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from bot.errors import player_number
+from bot.i18n import N_
 from bot.present import (  # the discord-free part, here too for the table and the games
     News,
     TableInfo,
@@ -80,6 +81,10 @@ def _never(news: News[object]) -> bool:
     return False
 
 
+def _your_move(view: object, seat: int) -> str:
+    return N_("your move")
+
+
 def _usual_status(view: object, table: TableInfo) -> str:
     return whose_move(table)
 
@@ -127,6 +132,9 @@ class Presenter(Generic[V]):
     # characters; stay under 1,000).
     alt_text: Callable[[V, TableInfo], str] = _plain_alt
     mine_label: str = ""  # the board button that shows a player's panel privately (secret games)
+    # What the game waits for from an awaited seat, as /game mine tells that player: an English
+    # msgid (marked with ``N_``: "your move", "your prediction"), from the public view only.
+    awaited: Callable[[V, int], str] = _your_move
 
 
 def _no_reason(view: object, seat: int, table: TableInfo) -> str | None:

@@ -514,6 +514,11 @@ def _alt_pairings(view: View, lang: Lang, who: Callable[[int], str]) -> str:
     return lang.t("This round: {pairings}.", pairings="; ".join(pairs))
 
 
+def awaited(view: View, seat: int) -> str:
+    """What /game mine says the game waits for: a secret card."""
+    return N_("your pick")
+
+
 PRESENTER: Presenter[divisors.View] = Presenter(
     render=render,
     headline=headline,
@@ -521,6 +526,7 @@ PRESENTER: Presenter[divisors.View] = Presenter(
     start_note=start_note,
     alt_text=alt_text,
     mine_label=MINE_LABEL,
+    awaited=awaited,
 )
 
 PRIVATE: PrivatePresenter[divisors.View] | None = PrivatePresenter(

@@ -357,6 +357,11 @@ def alt_text(view: View, table: TableInfo) -> str:
     return fit_alt(parts)
 
 
+def awaited(view: View, seat: int) -> str:
+    """What /game mine says the game waits for: a secret pick."""
+    return N_("your pick")
+
+
 PRESENTER: Presenter[numbers.View] = Presenter(
     render=render,
     headline=headline,
@@ -364,6 +369,7 @@ PRESENTER: Presenter[numbers.View] = Presenter(
     start_note=start_note,
     alt_text=alt_text,
     mine_label=MINE_LABEL,
+    awaited=awaited,
 )
 
 PRIVATE: PrivatePresenter[numbers.View] | None = PrivatePresenter(

@@ -404,6 +404,11 @@ def _reveal_alt(record: updown.DealRecord, names: tuple[str, ...], lang: Lang) -
     return fit_alt(parts)
 
 
+def awaited(view: View, seat: int) -> str:
+    """What /game mine says the game waits for: a prediction, or a card to place."""
+    return N_("your prediction") if view.phase == updown.Phase.PREDICT else N_("your move")
+
+
 PRESENTER: Presenter[updown.View] = Presenter(
     render=render,
     headline=headline,
@@ -411,6 +416,7 @@ PRESENTER: Presenter[updown.View] = Presenter(
     start_note=start_note,
     alt_text=alt_text,
     mine_label=MINE_LABEL,
+    awaited=awaited,
 )
 
 PRIVATE: PrivatePresenter[updown.View] | None = PrivatePresenter(

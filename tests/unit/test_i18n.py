@@ -291,7 +291,7 @@ Location = app_commands.TranslationContextLocation
 
 
 def _location(context: str | None, where: str) -> Location:
-    if context == COMMAND_NAME:
+    if context is not None and context.startswith(COMMAND_NAME):  # (or a command's own name context)
         return Location.command_name
     if context == OPTION_NAME:
         return Location.parameter_name
@@ -310,9 +310,9 @@ def test_command_localisations_fit_discord(code: str, catalogs: dict[str, PoCata
         location = _location(context, where)
         wanted = lang.pt(context, msgid) if context else lang.t(msgid)
         for locale in discord_locales(code):
-            got = translate_command_text(msgid, locale, location)
+            got = translate_command_text(msgid, locale, location, where.removeprefix("/"))
             assert got == (None if wanted == msgid else wanted), (code, where, msgid, wanted)
-        if context in (COMMAND_NAME, OPTION_NAME):
+        if context is not None and (context == OPTION_NAME or context.startswith(COMMAND_NAME)):
             assert valid_name(wanted) and all(c.isalnum() or c in "-_" for c in wanted), (code, where, wanted)
             parent = where.rsplit(" ", 1)[0] if " " in where else ""
             kind = "option" if context == OPTION_NAME else "command"

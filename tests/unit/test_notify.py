@@ -37,7 +37,7 @@ async def test_choices_are_stored_and_read_once_at_startup(storage: Storage) -> 
     await notify.choose(CAROL, "mention")  # back to the default: stored as no value
     assert await storage.notify_choices() == {ALICE: "dm", BOB: "both"}
     assert await storage.get_user_settings(user_id=CAROL) == {}
-    with pytest.raises(BadInput, match="mention, dm, both or off"):
+    with pytest.raises(BadInput, match="mention, dm, both, off or digest"):
         await notify.choose(ALICE, "loud")
     again = Notify(storage)
     await again.load()

@@ -37,10 +37,9 @@ KINDS = sorted(RULES)
 # Every table the migrations make; a new migration's table must be added here (and filled below).
 TABLES = [
     *(
-        "dm_links finished_games games guild_settings meta move_clock moves outbox outbox_leases "
+        "digests dm_links finished_games games guild_settings meta move_clock moves outbox outbox_leases "
         "period_standings ratings reminder_mutes results rivals seats typed_replies undo_grants "
-        "undo_requests "
-        "user_settings waits"
+        "undo_requests user_settings waits"
     ).split(),
     *("away", "extensions", "quiet_hours"),  # (issue 27: time away, more time, quiet hours)
 ]
@@ -166,6 +165,8 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
         await storage.set_guild_setting(guild_id=GUILD + 1, key="language", value="fr")
         await storage.set_guild_setting(guild_id=GUILD + 1, key="guild_locale", value="pt-BR")
         await storage.set_user_setting(user_id=1011, key="notify", value="dm")
+        await storage.set_digest(user_id=1012, hour=7, timezone="Europe/Paris", due=1.5e9)
+        await storage.claim_digest(user_id=1012, due=1.5e9, holder="host:0", now=1.6e9, until=1.6e9 + 120)
         await storage.mark_dm_blocked(game_id=lobby.id, user_id=5)
         await storage.set_dm_panel(
             game_id=cancelled.game.id, user_id=1098, dm_channel_id=7, panel_message_id=8
