@@ -34,7 +34,7 @@ from tests.emulator.world import Channel, Scene, User
 EXAMPLES = 300
 TRIED = {"inputs": 0}
 
-STRING, INTEGER, BOOLEAN, NUMBER = 3, 4, 5, 10
+STRING, INTEGER, BOOLEAN, USER, NUMBER = 3, 4, 5, 6, 10
 
 
 class Errors(logging.Handler):
@@ -154,7 +154,7 @@ TEXT = st.one_of(
 )
 
 
-def option_value(definition: dict[str, Any]) -> st.SearchStrategy[Any]:
+def option_value(definition: dict[str, Any], people: list[User]) -> st.SearchStrategy[Any]:
     if definition.get("choices"):
         return st.sampled_from([c["value"] for c in definition["choices"]])
     otype = definition["type"]
@@ -167,6 +167,8 @@ def option_value(definition: dict[str, Any]) -> st.SearchStrategy[Any]:
         return st.integers(min_value=int(low), max_value=int(high))
     if otype == BOOLEAN:
         return st.booleans()
+    if otype == USER:
+        return st.sampled_from(people)
     return st.nothing()
 
 
@@ -187,17 +189,19 @@ def slash_input(draw: st.DrawFn, world: World) -> tuple[str, dict[str, Any], boo
     type or out of range, lack a required one, or hold one the command does not have (sent raw, as
     a modified client would)."""
     path, definitions = draw(st.sampled_from(world.commands))
+    s = world.scene
+    people = [s.alice, s.bob, s.carol, s.dave, s.mod]
     forged = draw(st.integers(min_value=0, max_value=3)) == 0
     options: dict[str, Any] = {}
     for definition in definitions:
-        if definition["type"] not in (STRING, INTEGER, NUMBER, BOOLEAN):
+        if definition["type"] not in (STRING, INTEGER, NUMBER, BOOLEAN, USER):
             continue
         if forged and draw(st.booleans()):
             if definition.get("required") and draw(st.booleans()):
                 continue  # a required option missing
             options[definition["name"]] = draw(ANY_VALUE)
         elif definition.get("required") or draw(st.booleans()):
-            options[definition["name"]] = draw(option_value(definition))
+            options[definition["name"]] = draw(option_value(definition, people))
     if forged and draw(st.booleans()):
         options[draw(st.sampled_from(["bogus", "from_", "value", "n"]))] = draw(ANY_VALUE)
     return path, options, forged

@@ -420,16 +420,24 @@ def command_leaves(emu: DiscordEmulator, scene: Scene) -> list[tuple[str, list[d
     return [leaf for command in synced for leaf in leaves(command)]
 
 
-def forged_inputs(path: str, definitions: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any], str]]:
-    """The malformed forms of ``/path``: each option of a wrong type (the others valid), each required
-    option missing, an unknown option; with the option name the refusal must name."""
+def forged_inputs(
+    path: str, definitions: list[dict[str, Any]], someone: User
+) -> list[tuple[str, dict[str, Any], str]]:
+    """The malformed forms of ``/path``: each option of a wrong type (the others valid; a user option
+    names ``someone``), each required option missing, an unknown option; with the option name the
+    refusal must name."""
 
     def valid(definition: dict[str, Any]) -> Any:
         if definition.get("choices"):
             return definition["choices"][0]["value"]
-        return {INTEGER: definition.get("min_value", 1), NUMBER: 1, STRING: "x", BOOLEAN: True}.get(
-            definition["type"]
-        )
+        values = {
+            INTEGER: definition.get("min_value", 1),
+            NUMBER: 1,
+            STRING: "x",
+            BOOLEAN: True,
+            USER: someone,
+        }
+        return values.get(definition["type"])
 
     required = {d["name"]: valid(d) for d in definitions if d.get("required")}
     inputs: list[tuple[str, dict[str, Any], str]] = []
@@ -455,7 +463,7 @@ async def test_every_option_of_every_command_with_a_wrong_type_is_refused(limits
     assert len(leaves) > 20
     tried, wrong = 0, []
     for path, definitions in leaves:
-        for command, options, option in forged_inputs(path, definitions):
+        for command, options, option in forged_inputs(path, definitions, scene.bob):
             try:
                 answer = await limits.refused(
                     lambda command=command, options=options: emu.forged_slash(  # type: ignore[misc]

@@ -120,8 +120,15 @@ class UserActions(World):
         if checked:
             options = self._options(path, definitions, given, channel, user, focused, resolved)
         else:
-            types = {d["name"]: d["type"] for d in definitions}
-            options = [{"type": types.get(k, STRING), "name": k, "value": v} for k, v in given.items()]
+            # Raw values, but a person named by the User object is resolved, as Discord resolves any
+            # real snowflake a client sends for a user option.
+            by_name = {d["name"]: d for d in definitions}
+            options = []
+            for k, v in given.items():
+                definition = by_name.get(k, {"type": STRING, "name": k})
+                if isinstance(v, User) and definition["type"] in (USER, MENTIONABLE):
+                    v = self._option_value(path, definition, v, channel, user, resolved)
+                options.append({"type": definition["type"], "name": k, "value": v})
         for sub in reversed(chain):
             options = [{"type": sub["type"], "name": sub["name"], "options": options}]
         data: dict[str, Any] = {"id": top["id"], "name": top["name"], "type": 1, "options": options}
@@ -346,7 +353,8 @@ class UserActions(World):
         """Run `/command` as a modified or outdated client could: the command and its subcommands
         must be synced, but the options go as given, unchecked (a required one may be missing, a
         string longer than its max_length, a number out of range, a name unknown). Values are sent
-        raw: no `resolved` data."""
+        raw, without `resolved` data, except a `User` given for a user option: Discord resolves a
+        real person's id whatever the client."""
         return self._run_command(user, channel, command, {**(options or {}), **kwargs}, checked=False)
 
     def _run_command(
