@@ -145,7 +145,7 @@ class Waits(Repository):
 
     async def next_due(self, *, lobby_lifetime: float, computer_pause: float = 0.0) -> float | None:
         """When the scheduler next has something to do (a reminder, a deadline, a lobby expiry, a
-        computer's move)."""
+        computer's move, the end of someone's quiet hours, a takeback request's hour running out)."""
         rows = await self._read(
             "SELECT (SELECT MIN(CASE WHEN claimed_until > deadline THEN claimed_until ELSE deadline END) "
             "FROM waits), "
@@ -153,12 +153,14 @@ class Waits(Repository):
             "(SELECT MIN(created_at) FROM games WHERE status = 'lobby'), "
             "(SELECT MIN(CASE WHEN w.claimed_until > w.since THEN w.claimed_until ELSE w.since END) "
             "FROM seats s JOIN waits w ON w.game_id = s.game_id AND w.seat = s.position "
-            "WHERE s.user_id < 0)"
+            "WHERE s.user_id < 0), "
+            "(SELECT MIN(next_end) FROM quiet_hours), "
+            "(SELECT MIN(expires_at) FROM undo_requests WHERE status = 'pending')"
         )
         if not rows:
             return None
-        deadline, remind_at, oldest_lobby, computer_since = rows[0]
-        times = [float(t) for t in (deadline, remind_at) if t is not None]
+        deadline, remind_at, oldest_lobby, computer_since, quiet_ends, takeback_expires = rows[0]
+        times = [float(t) for t in (deadline, remind_at, quiet_ends, takeback_expires) if t is not None]
         if computer_since is not None:
             times.append(float(computer_since) + computer_pause)
         if oldest_lobby is not None:
