@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Sequence
 
-from bot.jsontypes import JSON, JSONObject
+from bot.jsontypes import JSON, DBValue, JSONObject
 from bot.storage.driver import Q, Repository, Rows, Txn
 from bot.storage.rows import Written, dumps
 
@@ -163,6 +163,16 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
     )
     typed = yield Q("SELECT text, created_at FROM typed_replies WHERE user_id = ?", (user_id,))
     digest = yield Q("SELECT hour, timezone FROM digests WHERE user_id = ?", (user_id,))
+    away = yield Q("SELECT started, ends, earlier FROM away WHERE user_id = ?", (user_id,))
+    quiet = yield Q("SELECT starts, ends, tz FROM quiet_hours WHERE user_id = ?", (user_id,))
+    given = yield Q(
+        "SELECT game_id, seconds, given_at FROM extensions WHERE giver_id = ? ORDER BY given_at", (user_id,)
+    )
+    received = yield Q(
+        "SELECT e.game_id, e.seconds, e.given_at FROM extensions e JOIN seats s "
+        "ON s.game_id = e.game_id AND s.position = e.seat WHERE s.user_id = ? ORDER BY e.given_at",
+        (user_id,),
+    )
     return {
         "user_id": str(user_id),
         "games": exported_games,
@@ -189,7 +199,37 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
             for r in ratings
         ],
         "waiting_typed_answer": (None if not typed else {"text": str(typed[0][0]), "at": float(typed[0][1])}),
+        "time_away": (
+            None
+            if not away
+            else {
+                "from": float(away[0][0]),
+                "until": float(away[0][1]),
+                "earlier_in_the_last_30_days": json.loads(away[0][2]),
+            }
+        ),
+        "quiet_hours": (
+            None
+            if not quiet
+            else {
+                "from": _hhmm(int(quiet[0][0])),
+                "to": _hhmm(int(quiet[0][1])),
+                "timezone": str(quiet[0][2]),
+            }
+        ),
+        "more_time_given": [_given(r) for r in given],
+        "more_time_received": [_given(r) for r in received],
     }
+
+
+def _hhmm(minutes: int) -> str:
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def _given(row: Sequence[DBValue]) -> JSONObject:
+    """An extension as exported: the game, the hours given, when (no other person is named)."""
+    game_id, seconds, at = row
+    return {"game": int(str(game_id)), "hours": float(str(seconds)) / 3600, "at": float(str(at))}
 
 
 class Privacy(Repository):

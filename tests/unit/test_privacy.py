@@ -112,6 +112,23 @@ async def test_export_holds_the_callers_games_and_no_other_players_secret(servic
     assert str(ann_pick) not in str(by_id[live.id])
     assert all("action" in m for m in by_id[public.id]["moves"])  # no secrets in Dots and Boxes
     assert "de" not in str(data["settings"])
+    assert data["time_away"] is None and data["quiet_hours"] is None and data["more_time_given"] == []
+
+    # Time away, quiet hours and more time are theirs too (issue 27).
+    now = 1_800_000_000.0
+    await storage.go_away(user_id=ME, days=2, now=now)
+    await storage.set_quiet(user_id=ME, starts=22 * 60 + 30, ends=7 * 60, tz="Europe/Berlin", next_end=now)
+    live = await service.games.get(live.id)
+    assert [w.seat for w in await storage.waits_of_game(game_id=live.id)] == [0]  # (my pick is awaited)
+    await storage.extend_wait(game_id=live.id, seat=0, giver_id=ANN, seconds=7200, now=now)
+    data = await storage.export_user(user_id=ME, secret_kinds=SECRET)
+    assert data["time_away"] == {"from": now, "until": now + 2 * 86400, "earlier_in_the_last_30_days": []}
+    assert data["quiet_hours"] == {"from": "22:30", "to": "07:00", "timezone": "Europe/Berlin"}
+    assert data["more_time_received"] == [{"game": live.id, "hours": 2.0, "at": now}]
+    assert data["more_time_given"] == []
+    anns = await storage.export_user(user_id=ANN, secret_kinds=SECRET)
+    assert anns["more_time_given"] == [{"game": live.id, "hours": 2.0, "at": now}]
+    assert anns["time_away"] is None and str(ME) not in str(anns["more_time_given"])
 
 
 async def test_delete_leaves_the_id_in_no_cell_and_others_ratings_unchanged(
