@@ -389,7 +389,7 @@ class QuetBot(commands.Bot):
         # /game mine and the daily digests (issue 27): the agenda registers its page buttons now.
         digests = DigestDesk(
             client=self, storage=storage, agenda=Agenda(storage, games, catalog, router), audiences=audiences,
-            clock=clock,
+            clock=clock, quiet_until=notify.quiet_until,
         )  # fmt: skip
         self.scheduler = Scheduler(
             storage,

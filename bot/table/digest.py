@@ -89,9 +89,13 @@ class DigestDesk:
         agenda: Agenda,
         audiences: Audiences,
         clock: Callable[[], float],
+        quiet_until: Callable[[int], float | None] = lambda user_id: None,
     ) -> None:
         self.client, self.storage, self.agenda, self.audiences = client, storage, agenda, audiences
         self.clock = clock
+        # When the quiet hours a person is inside now end (`Notify.quiet_until`): a digest due
+        # inside them waits for their end, as every DM does (`/game quiet`).
+        self.quiet_until = quiet_until
 
     async def choose(self, user_id: int, hour: int, timezone: str) -> float:
         """Keep the person's digest hour and zone; when the first is due."""
@@ -104,6 +108,10 @@ class DigestDesk:
 
     async def run_due(self, now: float, holder: str) -> None:
         for digest in await self.storage.due_digests(now=now, holder=holder):
+            held = self.quiet_until(digest.user_id)
+            if held is not None and held > now:  # inside their quiet hours: due at their end
+                await self.storage.finish_digest(user_id=digest.user_id, due=digest.due, next_due=held)
+                continue
             claimed = await self.storage.claim_digest(
                 user_id=digest.user_id, due=digest.due, holder=holder, now=now, until=now + CLAIM
             )

@@ -110,11 +110,16 @@ class Notify:
 
     def quiet_now(self, user_id: int) -> bool:
         """Whether ``user_id`` is inside their quiet hours now (`/game quiet`)."""
+        return self.quiet_until(user_id) is not None
+
+    def quiet_until(self, user_id: int) -> float | None:
+        """When the quiet hours ``user_id`` is inside now end (None: not inside them)."""
         hours = self._quiet.get(user_id)
         if hours is None:
-            return False
+            return None
         start, end, tz = hours
-        return period_at(clock.now(), start, end, zone(tz)) is not None
+        period = period_at(clock.now(), start, end, zone(tz))
+        return None if period is None else period[1]
 
     def set_quiet(self, user_id: int, hours: tuple[int, int, str] | None) -> None:
         """``user_id`` chose quiet hours (None: none), here."""

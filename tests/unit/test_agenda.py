@@ -5,15 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import cast
 from zoneinfo import ZoneInfo
 
+import discord
 import pytest
 
 from bot.errors import BadInput
+from bot.i18n.audience import Audiences
 from bot.storage import AgendaEntry, Awaited, GameRow, Storage
 from bot.storage.agenda import order
 from bot.storage.driver import fetch
-from bot.table.digest import next_due, timezone_choices
+from bot.table.agenda import Agenda
+from bot.table.digest import DigestDesk, next_due, timezone_choices
 
 pytestmark = pytest.mark.both_dbs
 
@@ -161,3 +165,27 @@ async def test_a_due_digest_is_claimed_once_and_moves_to_the_next_day(storage: S
     assert await storage.claim_digest(user_id=ANN, due=5000.0, holder="b", now=5101.0, until=5200.0)
     await storage.drop_digest(user_id=ANN)
     assert await storage.digest_of(user_id=ANN) is None and await storage.next_digest() == 87400.0
+
+
+async def test_a_digest_due_inside_quiet_hours_waits_for_their_end(storage: Storage) -> None:
+    """No DM inside someone's quiet hours (`/game quiet`): their digest falls due at the hours' end,
+    unsent and unclaimed till then; once they are over it goes (here: nothing waits, so nothing is
+    sent) and the next one is due at the next digest hour."""
+    await storage.set_digest(user_id=ME, hour=23, timezone="UTC", due=23 * 3600.0)
+    quiet_ends = {ME: 31 * 3600.0}  # 07:00 the next day
+    desk = DigestDesk(
+        client=cast(discord.Client, None),  # (nothing is sent: the person is quiet, then nothing waits)
+        storage=storage,
+        agenda=cast(Agenda, None),
+        audiences=cast(Audiences, None),
+        clock=lambda: 23 * 3600.0,
+        quiet_until=lambda user_id: quiet_ends.get(user_id),
+    )
+    await desk.run_due(23 * 3600.0, "a")
+    mine = await storage.digest_of(user_id=ME)
+    assert mine is not None and mine.due == 31 * 3600.0
+    assert await storage.due_digests(now=30 * 3600.0) == []
+    quiet_ends.clear()  # 07:00: the quiet hours are over
+    await desk.run_due(31 * 3600.0, "a")
+    mine = await storage.digest_of(user_id=ME)
+    assert mine is not None and mine.due == 47 * 3600.0  # 23:00 that day
