@@ -128,7 +128,13 @@ class UndoDesk:
             )
         # Only the people asked are pinged (the requester is named, not pinged).
         pinged = discord.AllowedMentions(users=[discord.Object(game.row.seats[s]) for s in asked.people])
-        await interaction.response.send_message(fit(text), view=view, allowed_mentions=pinged)
+        try:
+            await interaction.response.send_message(fit(text), view=view, allowed_mentions=pinged)
+        except discord.HTTPException:
+            # Nobody saw the request (Discord forgot the interaction): it must not hold the game's
+            # one pending request for an hour. Closed, it lets the player ask again.
+            await self.storage.close_undo(request_id=request.id, status="lapsed")
+            raise
         try:
             message = await interaction.original_response()
         except discord.HTTPException:

@@ -18,7 +18,7 @@ from tests.e2e.driver import (
 )
 from tests.e2e.test_deadlines import tick
 from tests.e2e.test_threads import command_for
-from tests.emulator import DiscordEmulator
+from tests.emulator import DiscordEmulator, InteractionFailed
 from tests.emulator.harness import BotHarness
 from tests.emulator.models import Channel, MessageRecord
 from tests.emulator.world import Scene, User
@@ -119,6 +119,17 @@ async def test_two_people_take_a_procession_move_back_or_not(
     assert db_snapshot(bot_db) == before
     late = await private_reply(await forge_component(emu, bob, channel, accept))
     assert "answered already" in late
+
+    # A request whose message Discord refused (the interaction expired) holds nothing: asked again,
+    # it is asked.
+    emu.expire_next_interaction(user=alice, command="game undo")
+    with pytest.raises(InteractionFailed):
+        await (await emu.slash(alice, channel, "game undo")).response()
+    await emu.wait_idle()
+    assert query(bot_db, "SELECT status FROM undo_requests ORDER BY id DESC LIMIT 1") == [("lapsed",)]
+    request = await ask(emu, alice, channel)
+    await (await emu.click(bob, request, request.button("Decline")["custom_id"])).response()
+    await emu.wait_idle()
 
     # Once someone moved after it, a move is no longer taken back.
     await flip(emu, bot_harness, bob, channel, game_id)
