@@ -196,6 +196,30 @@ async def test_computers_answer_at_once_and_games_with_secrets_refuse(
     await (await emu.slash(alice, lounge, "game cancel")).response()
     await emu.wait_idle()
 
+    # People and an easy computer: the request asks the people; the computer's agreement is on it
+    # and counts as its one takeback of the game.
+    await (await emu.slash(alice, lounge, "dots new", size=3)).response()
+    await (await emu.slash(bob, lounge, "game join")).response()
+    await (await emu.slash(alice, lounge, "game addbot", level="easy")).response()
+    await (await emu.slash(alice, lounge, "game start")).response()
+    await emu.wait_idle()
+    mixed_id = next(g.id for g in await bot_harness.bot.services.finder.live_at(lounge.id) if g.row.live)
+    mixed = await games.get(mixed_id)
+    assert mixed.row.seats[0] == alice.id and mixed.row.status == "active"
+    start = mixed.state
+    await draw(lounge, mixed_id)
+    request = await ask(emu, alice, lounge)
+    assert "Computer (easy)" in request.content and "agreed" in request.content
+    assert request.pinged == {bob.id}
+    await (await emu.click(bob, request, request.button("Accept")["custom_id"])).response()
+    await emu.wait_idle()
+    assert (await games.get(mixed_id)).state == start
+    await draw(lounge, mixed_id)
+    twice = await private_reply(await emu.slash(alice, lounge, "game undo"))
+    assert "a computer accepts one per game" in twice
+    await (await emu.slash(alice, lounge, "game cancel")).response()
+    await emu.wait_idle()
+
     # A game with secrets: refused.
     await start_game(emu, lounge, "numbers new", alice, bob, m=3)
     secret = await private_reply(await emu.slash(alice, lounge, "game undo"))
