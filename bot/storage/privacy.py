@@ -163,16 +163,7 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
     )
     typed = yield Q("SELECT text, created_at FROM typed_replies WHERE user_id = ?", (user_id,))
     digest = yield Q("SELECT hour, timezone FROM digests WHERE user_id = ?", (user_id,))
-    away = yield Q("SELECT started, ends, earlier FROM away WHERE user_id = ?", (user_id,))
-    quiet = yield Q("SELECT starts, ends, tz FROM quiet_hours WHERE user_id = ?", (user_id,))
-    given = yield Q(
-        "SELECT game_id, seconds, given_at FROM extensions WHERE giver_id = ? ORDER BY given_at", (user_id,)
-    )
-    received = yield Q(
-        "SELECT e.game_id, e.seconds, e.given_at FROM extensions e JOIN seats s "
-        "ON s.game_id = e.game_id AND s.position = e.seat WHERE s.user_id = ? ORDER BY e.given_at",
-        (user_id,),
-    )
+    time_off = yield from _time_off(user_id)
     return {
         "user_id": str(user_id),
         "games": exported_games,
@@ -199,6 +190,22 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
             for r in ratings
         ],
         "waiting_typed_answer": (None if not typed else {"text": str(typed[0][0]), "at": float(typed[0][1])}),
+    } | time_off
+
+
+def _time_off(user_id: int) -> Txn[JSONObject]:
+    """The person's time away, quiet hours and the more time they gave or were given (issue 27)."""
+    away = yield Q("SELECT started, ends, earlier FROM away WHERE user_id = ?", (user_id,))
+    quiet = yield Q("SELECT starts, ends, tz FROM quiet_hours WHERE user_id = ?", (user_id,))
+    given = yield Q(
+        "SELECT game_id, seconds, given_at FROM extensions WHERE giver_id = ? ORDER BY given_at", (user_id,)
+    )
+    received = yield Q(
+        "SELECT e.game_id, e.seconds, e.given_at FROM extensions e JOIN seats s "
+        "ON s.game_id = e.game_id AND s.position = e.seat WHERE s.user_id = ? ORDER BY e.given_at",
+        (user_id,),
+    )
+    return {
         "time_away": (
             None
             if not away
