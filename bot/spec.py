@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 
 from discord.ext import commands
 
+from bot.analysis import Analyser, unknown_review
 from bot.jsontypes import JSONObject
 from bot.rules.base import GameRules, M, S
 from bot.table.present import Presenter, PrivatePresenter
@@ -46,7 +47,8 @@ class GameSpec(Generic[S, V, M]):
     what builds the cog from the table's parts (`bot.table.commands.CogParts`: the cog's constructor
     gets those it uses; `bot.cogkit.assemble.game_spec` checks the type, which this module, below the
     table, cannot name). ``ranked_by_score``: the final scores rank every
-    seat (else the losers tie below the winners)."""
+    seat (else the losers tie below the winners). ``analyse``: the
+    analyser of a finished game (`bot.analysis`; every move "unknown" without one)."""
 
     rules: GameRules[S, V, M]
     present: Presenter[V]
@@ -55,6 +57,7 @@ class GameSpec(Generic[S, V, M]):
     commands: Callable[..., commands.Cog]
     rules_text: RulesText
     ranked_by_score: bool = False
+    analyse: Analyser = unknown_review  # its ``analysis.analyse`` (`bot.analysis`), run in a worker
 
     @property
     def name(self) -> str:

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from discord.ext import commands
 
+from bot.analysis import Analyser, unknown_review
 from bot.rules.base import GameRules, M, S
 from bot.spec import GameSpec, Player, RulesText, V
 from bot.table.commands import CogParts
@@ -42,9 +43,11 @@ def game_spec(
     commands: Callable[[CogParts], commands.Cog],
     rules_text: RulesText,
     ranked_by_score: bool = False,
+    analyse: Analyser = unknown_review,
 ) -> GameSpec[S, V, M]:
     """The game of these modules, with its cog (``commands``: what builds it from the parts of the
-    table it takes), its rules text, and whether its final scores rank every seat (see `GameSpec`)."""
+    table it takes), its rules text, whether its final scores rank every seat, and its analyser
+    (see `GameSpec`)."""
     return GameSpec(
         rules=rules,
         present=present.PRESENTER,
@@ -53,4 +56,5 @@ def game_spec(
         commands=commands,
         rules_text=rules_text,
         ranked_by_score=ranked_by_score,
+        analyse=analyse,
     )

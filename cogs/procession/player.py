@@ -283,6 +283,32 @@ def pack_table(table: dict[int, int], n: int = TABLE_N, plies: int = TABLE_PLIES
     return header + body
 
 
+# ---- the exact verdict of a position, for analysis and puzzles ---------------------------------------
+
+
+def solve_position(n: int, rows: Sequence[str], budget: int = EXACT_BUDGET) -> tuple[bool, list[int]] | None:
+    """Two players, normal play, the position after ``rows`` (every row written so far, the start row
+    first): whether the player to move wins, and every winning flip (1-based positions, ascending; empty
+    when lost). None when a search of some move ran out of ``budget`` nodes. Up to n = 9 this always
+    answers (`EXACT_BUDGET`); above, it answers where the search proves it."""
+    g = _graph(n)
+    seen = 0
+    for r in rows:
+        seen |= g.bit[_to_int(r)]
+    row = _to_int(rows[-1])
+    solver = _Solver(g, budget, g.sym)
+    wins: list[int] = []
+    try:
+        for p, r, b in g.moves(row, seen):
+            known = _table_move(g, r, seen | b)
+            lost = known == 0 if known is not None else not solver.solve(r, seen | b)
+            if lost:
+                wins.append(p)
+    except _OutOfBudget:
+        return None
+    return bool(wins), wins
+
+
 # ---- reading the view ---------------------------------------------------------------------------------
 
 
