@@ -293,8 +293,8 @@ def solve_position(n: int, rows: Sequence[str], budget: int = EXACT_BUDGET) -> t
     answers (`EXACT_BUDGET`); above, it answers where the search proves it."""
     g = _graph(n)
     seen = 0
-    for r in rows:
-        seen |= g.bit[_to_int(r)]
+    for written in rows:
+        seen |= g.bit[_to_int(written)]
     row = _to_int(rows[-1])
     solver = _Solver(g, budget, g.sym)
     wins: list[int] = []
