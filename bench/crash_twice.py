@@ -30,7 +30,9 @@ from bot.table.panels import BURIED_AFTER
 from tests.emulator.models import MessageRecord, MessageVersion
 
 BOARD_FILE = re.compile(r"(?P<kind>[a-z]+)-(?P<game>\d+)-(?P<version>\d+)\.png")
-VERSIONED_CONTROL = re.compile(r"q:(?P<game>\d+):(?P<version>\d+):")
+# A control of a board (a takeback request's Accept / Decline name the version they take back, but
+# the request is no board).
+VERSIONED_CONTROL = re.compile(r"q:(?P<game>\d+):(?P<version>\d+):(?!undo_)")
 FORFEIT = re.compile(r"(?P<who>\S+(?: \S+)?) ran out of time and forfeits")
 REMINDER = re.compile(r"⏰ (?:(?P<who><@\d+>), )?.*?game #(?P<game>\d+)\b.*?<t:(?P<deadline>\d+):R>", re.S)
 PANEL_HEADER = re.compile(r"\*\*[^*\n]+\*\* · game #(?P<game>\d+) in <#\d+>")

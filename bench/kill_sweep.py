@@ -132,14 +132,24 @@ class Table:
         return self.rules.State.from_dict(stored)
 
     def fingerprint(self) -> tuple[Any, ...]:
-        """What the database holds of this table's game: its status, version, seats and moves."""
+        """What the database holds of this table's game: its status, version, seats, moves and moves
+        taken back, takeback requests by status, more time given; and its players' time away."""
         rows = query(
             self.db,
             "SELECT g.status, g.version, (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id), "
-            "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) FROM games g WHERE g.channel_id = ?",
+            "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), "
+            "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id AND m.undone), "
+            "(SELECT group_concat(status) FROM (SELECT status FROM undo_requests u "
+            "WHERE u.game_id = g.id ORDER BY u.id)), "
+            "(SELECT COUNT(*) FROM extensions e WHERE e.game_id = g.id) "
+            "FROM games g WHERE g.channel_id = ?",
             (self.channel.id,),
         )
-        return tuple(rows)
+        ids = [u.id for u in self.users]
+        away = query(
+            self.db, f"SELECT COUNT(*) FROM away WHERE user_id IN ({','.join('?' * len(ids))})", tuple(ids)
+        )
+        return (*rows, away[0][0])
 
     def moves(self) -> list[tuple[int, Any]]:
         if self.game_id is None:
@@ -362,6 +372,35 @@ def typed_move(seat: int) -> Act:
     return act
 
 
+def takeback_answer(seat: int, verb: str = "undo_ok") -> Act:
+    """The Accept (or Decline) button of the newest takeback request, clicked by seat ``seat``."""
+
+    async def act(t: Table) -> Reply:
+        bot_id = t.emu.bot_user.id
+        asked = [
+            m
+            for m in t.emu.channel_messages(t.place())
+            if m.author.id == bot_id
+            and any(i.endswith(f":{verb}") or f":{verb}:" in i for i in first_form_ids(m))
+        ]
+        assert asked, "no takeback request in the game's place"
+        button = next(c for c in asked[-1].all_components() if f":{verb}" in str(c.get("custom_id", "")))
+        return await t.emu.click(t.users[seat], asked[-1], button["custom_id"])
+
+    return act
+
+
+def extend_for(giver: int, player: int, hours: int = 24) -> Act:
+    """``/game extend player:<seat player> hours:<hours>`` by seat ``giver``, in the game's place."""
+
+    async def act(t: Table) -> Reply:
+        return await t.emu.slash(
+            t.users[giver], t.place(), "game extend", {"player": t.users[player], "hours": hours}
+        )
+
+    return act
+
+
 def lobby_button(verb: str, seat: int) -> Act:
     async def act(t: Table) -> Reply:
         card = t.card()
@@ -549,6 +588,16 @@ def build_cases() -> list[Case]:
             target("drop", slash("divisors drop", 1)),
         ],
     )
+    # Time and takebacks (issue 27): Bob accepts Alice's takeback; Bob goes away for two days; Alice
+    # gives Bob more time. Then the game goes on by command.
+    moved = [*lobby_steps("procession", None), by_command("alice flips", 0)]
+    add(
+        "procession",
+        "takeback-accept",
+        [*moved, Step("alice asks", slash("game undo", 0)), target("accept", takeback_answer(1)), *after2],
+    )
+    add("procession", "away", [*moved, target("away", slash("game away", 1, days=2)), *after2])
+    add("procession", "extend", [*moved, target("extend", extend_for(0, 1)), *after2])
     # The lobby, for every game: /<game> new, Join and Start by button and by /game; then two moves.
     for kind in OPTIONS:
         for path in LOBBY_PATHS:
