@@ -19,6 +19,7 @@ from bot.rules.base import forfeit_of
 from bot.service.games import Games
 from bot.service.model import Loaded, MoveResult, undo_action
 from bot.storage import MoveRow, Storable
+from bot.storage.undo import Takeback
 
 HOUR = 3600.0
 ASK_FOR = HOUR  # a request unanswered this long lapses: nothing changes
@@ -84,14 +85,16 @@ class Takebacks:
         written = await self.games.write(
             before.id,
             storage.write_undo(
-                game_id=before.id,
-                expected_version=before.row.version,
-                seq=seq,
-                state=draft.after.state.to_dict(),
-                waiting=sorted(rules.to_act(draft.after.state)),
-                effects=effects,
-                request_id=request_id,
-                granted=granted,
+                Takeback(
+                    game_id=before.id,
+                    expected_version=before.row.version,
+                    seq=seq,
+                    state=draft.after.state.to_dict(),
+                    waiting=sorted(rules.to_act(draft.after.state)),
+                    effects=effects,
+                    request_id=request_id,
+                    granted=granted,
+                )
             ),
         )
         after = self.games.cache.put(Loaded(written.row, rules, draft.after.state))

@@ -9,6 +9,7 @@ its expiry."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 from bot.jsontypes import DBValue, JSONMap
 from bot.storage.driver import Many, Q, Repository, Txn
@@ -54,46 +55,73 @@ def _close(request_id: int, status: str, answered_by: int | None) -> Txn[bool]:
     return bool(rows)
 
 
-def undo_change(
-    *,
-    game_id: int,
-    expected_version: int,
-    seq: int,
-    state: JSONMap,
-    waiting: Sequence[int],
-    effects: Sequence[Storable],
-    request_id: int | None,
-    granted: Collection[int] = (),
-) -> Txn[Written]:
-    """One transaction: the move ``seq`` marked as taken back by the version this change makes, the
-    state rebuilt without it swapped in (compare-and-swap on the version), the seats now awaited
-    (the mover again: a fresh deadline), the request (if any) closed as accepted, the computers
-    that accepted remembered, and the takeback's ``effects`` queued. `StaleVersion` if the game
-    moved or the request was answered meanwhile: nothing is written."""
+@dataclass(frozen=True)
+class Takeback:
+    """A takeback to write: the move ``seq`` of game ``game_id`` taken back by the version after
+    ``expected_version``; the state rebuilt without it and the seats it awaits; the request it
+    answers (None: a computer's or a lone player's); the computers that accepted; its effects."""
+
+    game_id: int
+    expected_version: int
+    seq: int
+    state: JSONMap
+    waiting: Sequence[int]
+    effects: Sequence[Storable]
+    request_id: int | None
+    granted: Collection[int] = ()
+
+
+def undo_change(t: Takeback) -> Txn[Written]:
+    """One transaction: the move marked as taken back by the version this change makes, the state
+    rebuilt without it swapped in (compare-and-swap on the version), the seats now awaited (the
+    mover again: a fresh deadline), the request (if any) closed as accepted, the computers that
+    accepted remembered, the mover's time to move no longer counting the move, and the takeback's
+    ``effects`` queued. `StaleVersion` if the game moved or the request was answered meanwhile:
+    nothing is written."""
 
     def mark() -> Txn[None]:
         rows = yield Q(
-            "UPDATE moves SET undone = ? WHERE game_id = ? AND seq = ? AND undone IS NULL RETURNING seq",
-            (expected_version + 1, game_id, seq),
+            "UPDATE moves SET undone = ? WHERE game_id = ? AND seq = ? AND undone IS NULL "
+            "RETURNING seat, created_at, forfeit",
+            (t.expected_version + 1, t.game_id, t.seq),
         )
         if not rows:
             raise StaleVersion()
-        if request_id is not None and not (yield from _close(request_id, "accepted", None)):
+        if t.request_id is not None and not (yield from _close(t.request_id, "accepted", None)):
             raise StaleVersion()
-        if granted:
+        if t.granted:
             yield Many(
                 "INSERT INTO undo_grants (game_id, seat) VALUES (?, ?) "
                 "ON CONFLICT (game_id, seat) DO NOTHING",
-                [(game_id, seat) for seat in sorted(granted)],
+                [(t.game_id, seat) for seat in sorted(t.granted)],
             )
+        seat, made_at, forfeit = rows[0]
+        if forfeit is None:  # a move counted in the mover's time to move (`bot.storage.records`)
+            yield from _uncount(t.game_id, int(seat), float(made_at), t.seq)  # type: ignore[arg-type]
 
     return change(
-        game_id,
-        expected_version,
-        {"state": dumps(dict(state))},
+        t.game_id,
+        t.expected_version,
+        {"state": dumps(dict(t.state))},
         mark(),
-        sync_waits(game_id, waiting),
-        effects=effects,
+        sync_waits(t.game_id, t.waiting),
+        effects=t.effects,
+    )
+
+
+def _uncount(game_id: int, seat: int, made_at: float, seq: int) -> Txn[None]:
+    """The move ``seq`` (made at ``made_at``) no longer counts in its mover's time to move: one move
+    less, and the time since the move before it (the wait it answered) taken off."""
+    before = yield Q(
+        "SELECT MAX(created_at) FROM moves WHERE game_id = ? AND seq < ? AND undone IS NULL", (game_id, seq)
+    )
+    waited = 0.0 if not before or before[0][0] is None else max(0.0, made_at - float(before[0][0]))  # type: ignore[arg-type]
+    clock = yield Q("SELECT moves, seconds FROM move_clock WHERE game_id = ? AND seat = ?", (game_id, seat))
+    if not clock or int(clock[0][0]) <= 0:  # type: ignore[arg-type]
+        return
+    yield Q(
+        "UPDATE move_clock SET moves = ?, seconds = ? WHERE game_id = ? AND seat = ?",
+        (int(clock[0][0]) - 1, max(0.0, float(clock[0][1]) - waited), game_id, seat),  # type: ignore[arg-type]
     )
 
 
@@ -164,28 +192,6 @@ class Undos(Repository):
         rows = await self._read("SELECT seat FROM undo_grants WHERE game_id = ?", (game_id,))
         return {int(r[0]) for r in rows}
 
-    async def write_undo(
-        self,
-        *,
-        game_id: int,
-        expected_version: int,
-        seq: int,
-        state: JSONMap,
-        waiting: Sequence[int],
-        effects: Sequence[Storable],
-        request_id: int | None,
-        granted: Collection[int] = (),
-    ) -> Written:
+    async def write_undo(self, takeback: Takeback) -> Written:
         """A takeback, in one transaction: see `undo_change`."""
-        return await self._db.write(
-            undo_change(
-                game_id=game_id,
-                expected_version=expected_version,
-                seq=seq,
-                state=state,
-                waiting=waiting,
-                effects=effects,
-                request_id=request_id,
-                granted=granted,
-            )
-        )
+        return await self._db.write(undo_change(takeback))

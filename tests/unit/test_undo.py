@@ -16,6 +16,7 @@ from bot.rules import play, replay
 from bot.service import Loaded, Services
 from bot.service.undo import Takebacks
 from bot.storage import StaleVersion, Storage
+from bot.storage.driver import Rows, Txn, fetch
 from bot.table.boards import Boards, headline_of
 from bot.table.catalog import GameKind
 
@@ -77,8 +78,14 @@ async def test_a_takeback_marks_the_move_and_rebuilds_the_state(storage: Storage
     assert (seat, move.seq) == (0, 1)
     draft = takebacks.draft(moved, seat, move, log)
     assert draft.after.state == start and draft.undone
+
+    def clock() -> Txn[Rows]:
+        return fetch("SELECT seat, moves FROM move_clock WHERE game_id = ?", (game.id,))
+
+    assert await storage.driver.read(clock()) == [(0, 1)]
     done = await takebacks.commit(draft, move.seq, [], request_id=None)
     assert done.after.row.version == moved.row.version + 1
+    assert await storage.driver.read(clock()) == [(0, 0)]  # /game stats counts it no more
     assert [(m.seq, m.undone) for m in await storage.moves(game_id=game.id)] == [(1, moved.row.version + 1)]
     assert [w.seat for w in await storage.waits_of_game(game_id=game.id)] == [0]  # alice's move again
     exported = await storage.export_user(user_id=BOB)
