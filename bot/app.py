@@ -31,6 +31,7 @@ from bot.service import Changes, Games, Services
 from bot.service.undo import Takebacks
 from bot.storage import OutboxItem, Storage
 from bot.table.agenda import Agenda
+from bot.table.analysis import Analyst
 from bot.table.boards import Boards
 from bot.table.cards import Cards
 from bot.table.catalog import Catalog, GameKind
@@ -184,6 +185,7 @@ def _cogs(
     table: Table,
     drawing: Drawing,
     digests: DigestDesk,
+    minds: Minds,
 ) -> list[commands.Cog]:
     """Each game's cog (the catalog learns the game first), built by its spec from the parts it
     takes, then /game's, given what it uses (by name)."""
@@ -209,6 +211,7 @@ def _cogs(
         plays=table.plays, boards=table.boards, places=table.places, audiences=audiences, notify=notify,
         memory=memory, privacy_desk=privacy_desk, time_desk=TimeDesk(storage, finder, notify),
         undo_desk=table.undo, agenda=digests.agenda, digests=digests,
+        analyst=Analyst(storage, catalog, minds),
     )  # fmt: skip
     return [*cogs, admin]
 
@@ -409,7 +412,17 @@ class QuetBot(commands.Bot):
         self.cards = table.cards
         metrics.declare_games(GAMES)
         for cog in _cogs(
-            services, storage, catalog, router, outbox, notify, audiences, table, self.drawing, digests
+            services,
+            storage,
+            catalog,
+            router,
+            outbox,
+            notify,
+            audiences,
+            table,
+            self.drawing,
+            digests,
+            computers.minds,
         ):
             await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)

@@ -23,6 +23,7 @@ from bot.rules.base import FORFEIT
 from bot.service import Finder, Games, Loaded
 from bot.storage import GameRow, Storage
 from bot.table.agenda import Agenda
+from bot.table.analysis import Analyst
 from bot.table.boards import Boards
 from bot.table.catalog import Catalog
 from bot.table.digest import DEFAULT_HOUR, DEFAULT_TIMEZONE, DigestDesk, timezone_choices, zone
@@ -104,6 +105,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         undo_desk: UndoDesk | None = None,
         agenda: Agenda,
         digests: DigestDesk,
+        analyst: Analyst,
     ) -> None:
         self.finder, self.games, self.storage, self.catalog = finder, games, storage, catalog
         self.lobbies, self.plays, self.boards, self.places = lobbies, plays, boards, places
@@ -114,6 +116,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         self.undo_desk = undo_desk  # /game undo (bot/table/undo.py)
         self.agenda = agenda  # /game mine (bot/table/agenda.py)
         self.digests = digests  # /game notify mode:digest (bot/table/digest.py)
+        self.analyst = analyst  # /game analyse (bot/table/analysis.py)
         super().__init__()
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
@@ -431,3 +434,15 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     )
     async def mine(self, interaction: discord.Interaction) -> None:
         await self.agenda.mine(interaction)
+
+    # ---- learn from a game (issue 28; bot/table/analysis.py) -----------------------------------------
+
+    @app_commands.command(
+        name="analyse", description="A finished game judged move by move: where it was lost"
+    )
+    @app_commands.describe(
+        game_id="The game's number (on its card and boards: game #12)",
+        public="Post the analysis in the channel for everyone (default: only you see it)",
+    )
+    async def analyse(self, interaction: discord.Interaction, game_id: int, public: bool = False) -> None:
+        await self.analyst.analyse(interaction, game_id, public)

@@ -161,3 +161,29 @@ def unknown_review(record: GameRecord, seconds: float) -> Review:
         for i, (seat, action) in enumerate(record.moves, start=1)
     )
     return Review(kind=record.kind, scale="win", moves=moves)
+
+
+# ---- reading a review ---------------------------------------------------------------------------------
+
+SEVERITY = {"blunder": 4, "mistake": 3, "inaccuracy": 2, "good": 1, "best": 0, "unknown": -1}
+FLAWS = ("inaccuracy", "mistake", "blunder")  # the verdicts an analysis names as a player's worst moves
+
+
+def drop(move: MoveReview) -> float:
+    """How much the move lost the mover on the review's scale (0 when unknown)."""
+    if move.value_before is None or move.value_after is None:
+        return 0.0
+    return max(0.0, move.value_before - move.value_after)
+
+
+def worst_moves(review: Review, seat: int, limit: int = 2) -> list[MoveReview]:
+    """The seat's worst moves, worst first (by verdict, then by what they lost, then the earlier):
+    only inaccuracies, mistakes and blunders, at most ``limit``."""
+    flawed = [m for m in review.moves if m.seat == seat and m.verdict in FLAWS]
+    flawed.sort(key=lambda m: (-SEVERITY[m.verdict], -drop(m), m.index))
+    return flawed[:limit]
+
+
+def judged(review: Review, seat: int) -> int:
+    """How many of the seat's moves have a verdict (not "unknown")."""
+    return sum(1 for m in review.moves if m.seat == seat and m.verdict != "unknown")

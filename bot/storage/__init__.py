@@ -38,6 +38,7 @@ from collections.abc import Collection, Sequence
 from typing import TypeVar
 
 from bot.storage.agenda import Agendas, Digest, Digests
+from bot.storage.analyses import Analyses
 from bot.storage.away import Away
 from bot.storage.driver import Driver, Txn
 from bot.storage.errors import Conflict, StaleVersion, StorageError
@@ -118,6 +119,7 @@ class Storage(
     Undos,
     Agendas,
     Digests,
+    Analyses,
 ):
     """The bot's database: one driver, and every repository's queries run on it."""
 

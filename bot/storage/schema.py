@@ -376,4 +376,13 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX digests_by_due ON digests (due);
     """,
+    # 19 (analysis): a finished game's analysis (`bot.analysis.Review` as JSON), made on the first
+    # /game analyse and kept (the first stored wins); it names seats, never people.
+    """
+    CREATE TABLE analyses (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        review TEXT NOT NULL,
+        made_at REAL NOT NULL
+    );
+    """,
 )

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeAlias
 
+from bot.analysis import Analyser, unknown_review
 from bot.errors import NoGameHere
 from bot.i18n import ENGLISH, Lang
 from bot.rules.base import GameRules, M, S
@@ -26,6 +27,7 @@ class GameKind(Generic[S, V, M]):
     player: Player | None = None
     rules_body: str = ""  # the rules text's msgid (see `rules_text`)
     ranked_by_score: bool = False
+    analyse: Analyser = unknown_review  # the analyser of a finished game (`bot.analysis`)
 
     @classmethod
     def of(cls, spec: GameSpec[S, V, M]) -> GameKind[S, V, M]:
@@ -39,6 +41,7 @@ class GameKind(Generic[S, V, M]):
             player=spec.player,
             rules_body=spec.rules_text.body,
             ranked_by_score=spec.ranked_by_score,
+            analyse=spec.analyse,
         )
 
     def rules_text(self, lang: Lang = ENGLISH) -> str:

@@ -26,6 +26,7 @@ from bot.table.workers import worker_pool
 log = logging.getLogger(__name__)
 
 V = TypeVar("V")  # the seat's view, handed to the player as it is
+R = TypeVar("R")  # what a piece of work gives back
 
 
 class Minds:
@@ -45,15 +46,20 @@ class Minds:
         worker process (``choose`` travels by name: a module-level function)."""
         if level not in LEVELS:
             raise ValueError(f"Unknown level {level!r}; one of {', '.join(LEVELS)}.")
+        return await self.think(choose, view, level, rng)
+
+    async def think(self, work: Callable[..., R], *args: object) -> R:
+        """``work(*args)`` in a worker process (``work``: a module-level function; its arguments
+        and result travel pickled): a computer's choice, a game's analysis (`bot.analysis`)."""
         if self.workers <= 0:
-            return await asyncio.to_thread(choose, view, level, rng)
+            return await asyncio.to_thread(work, *args)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), choose, view, level, rng)
+            return await loop.run_in_executor(self._executor(), work, *args)
         except BrokenProcessPool:
-            log.warning("A computer player's worker process died; this choice is made in a thread")
+            log.warning("A computer players' worker process died; this work is done in a thread")
             self._discard()
-            return await asyncio.to_thread(choose, view, level, rng)
+            return await asyncio.to_thread(work, *args)
 
     def _discard(self) -> None:
         pool, self._pool = self._pool, None

@@ -42,6 +42,7 @@ TABLES = [
         "undo_requests user_settings waits"
     ).split(),
     *("away", "extensions", "quiet_hours"),  # (issue 27: time away, more time, quiet hours)
+    "analyses",  # (issue 28)
 ]
 
 
@@ -193,6 +194,9 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
         assert request is not None
         draft = takebacks.draft(taken, seat, move, log)
         await takebacks.commit(draft, move.seq, [], request_id=request.id, granted=(1 - seat,))
+        # A finished game's analysis (issue 28).
+        done_id, done_kind = query(path, "SELECT id, kind FROM games WHERE status = 'finished' LIMIT 1")[0]
+        await storage.keep_analysis(game_id=int(done_id), review={"kind": done_kind, "moves": []}, now=1.0)
         # Due work claimed by a process (a game's outbox lease, a computer's wait), as when it stopped.
         live = [w for w in await storage.due_waits(now=10**10) if w.game_id != cancelled.game.id]
         assert await storage.claim_wait(
