@@ -107,7 +107,9 @@ class _Judge:
         if self.clock.deadline.expired():
             self.cut = True
             return unknown
-        position = rules.parse_action(action).position
+        move = rules.parse_action(action)
+        assert isinstance(move, rules.Flip)
+        position = move.position
         if _active(state) == 2 and state.n <= TABLE_N:
             return self.exact(index, seat, action, state, position)
         if _active(state) == 2:
