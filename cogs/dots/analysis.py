@@ -76,17 +76,30 @@ def margin(state: rules.State, seat: int) -> int:
     return state.scores[seat] - others
 
 
+class _Timed(_Search):
+    """The player's search, stopped by the clock as well as by its node budget."""
+
+    until = 0.0
+
+    def value(
+        self, marked: int, current: int, vertical: bool, seat: int, depth: int, alpha: int, beta: int
+    ) -> int:
+        if not self.nodes & 255 and time.monotonic() > self.until:
+            raise _Search.OutOfNodes
+        return super().value(marked, current, vertical, seat, depth, alpha, beta)
+
+
 class _Judge:
     def __init__(self, clock: _Clock) -> None:
         self.clock = clock
-        self.searches: dict[tuple[int, int, int, frozenset[int]], _Search] = {}
+        self.searches: dict[tuple[int, int, int, frozenset[int]], _Timed] = {}
         self.cut = False
 
-    def search(self, g: _Geometry, state: rules.State) -> _Search:
+    def search(self, g: _Geometry, state: rules.State) -> _Timed:
         key = (g.size, state.turn, state.n_players, state.forfeited)
         found = self.searches.get(key)
         if found is None or len(found.table) > TABLE_LIMIT:
-            found = self.searches[key] = _Search(g, state.turn, state.n_players, state.forfeited, 0)
+            found = self.searches[key] = _Timed(g, state.turn, state.n_players, state.forfeited, 0)
         return found
 
     def judge(
@@ -133,7 +146,8 @@ class _Judge:
             left = end - time.monotonic()
             if left <= 0 or self.clock.deadline.expired():
                 return found
-            search.budget = search.nodes + max(100, int(self.clock.rate() * left))
+            search.budget = search.nodes + max(100, int(self.clock.rate() * left * 2))
+            search.until = min(end, self.clock.deadline.end)
             t0, n0 = time.monotonic(), search.nodes
             try:
                 found = _Judged(*self.root(search, moves, marked, vertical, FULL if full else depth), full)
@@ -151,7 +165,7 @@ class _Judge:
             depth += 1
 
     def root(
-        self, search: _Search, moves: list[_Move], marked: int, vertical: bool, depth: int
+        self, search: _Timed, moves: list[_Move], marked: int, vertical: bool, depth: int
     ) -> tuple[dict[tuple[int, int], int], int]:
         """Every root line's value at ``depth``: the played line (first) exactly, the others exactly
         where they tie or beat the best so far (a window just below it), else an upper bound."""
