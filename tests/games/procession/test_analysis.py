@@ -18,7 +18,7 @@ from bot.rules import play
 from cogs.procession import rules as T
 from cogs.procession.analysis import analyse
 
-FORFEIT = {"type": "forfeit"}
+FORFEIT: dict[str, object] = {"type": "forfeit"}
 
 
 def runs(row: str) -> tuple[int, ...]:
