@@ -31,8 +31,8 @@ SECONDS = float(sys.argv[sys.argv.index("--seconds") + 1]) if "--seconds" in sys
 
 # kind, players, options, level, seeds (full, quick)
 CASES: tuple[tuple[str, int, dict[str, int], str, tuple[int, int]], ...] = (
-    # ("procession", 2, {"n": 12}, "normal", (10, 3)),
-    # ("procession", 8, {"n": 12}, "normal", (10, 3)),
+    ("procession", 2, {"n": 12}, "normal", (10, 3)),
+    ("procession", 8, {"n": 12}, "normal", (10, 3)),
     ("dots", 2, {"size": 10}, "normal", (5, 2)),
     ("dots", 6, {"size": 10}, "normal", (5, 2)),
     ("updown", 2, {}, "normal", (5, 1)),
