@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -45,7 +46,7 @@ def future(state: T.State, me: int) -> int:
     return value
 
 
-def line_value(state: T.State, action: dict[str, Any], me: int) -> int:
+def line_value(state: T.State, action: Mapping[str, Any], me: int) -> int:
     seat = state.turn
     child = T.apply(state, seat, action)
     gain = child.scores[seat] - state.scores[seat]
