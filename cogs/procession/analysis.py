@@ -17,7 +17,8 @@ between them an estimated chance ``p`` shown as ``2p - 1``):
   each opponent picks uniformly among their legal flips and the mover picks best (expectimax; random
   playouts where its budget runs out). Verdicts by the chance lost against the best flip: up to
   `GOOD` ``"good"``, up to `INACCURACY` ``"inaccuracy"``, beyond ``"mistake"``; ``"best"`` when no
-  flip is estimated better. ``"blunder"`` only when the full expectimax proves a certain win (chance 1,
+  flip is estimated better; from playouts, the chance lost counts only beyond two standard errors of
+  the difference (their noise). ``"blunder"`` only when the full expectimax proves a certain win (chance 1,
   whatever the others do) turned into a certain loss (chance 0), and that is exact.
 
 A forfeit is ``"unknown"``, and so is every move the time budget did not reach (`Review.complete`
@@ -162,7 +163,7 @@ class _Judge:
         if chances is None:
             return MoveReview(index=index, seat=seat, action=action, verdict="unknown")
         for p, lost in lost_for_them.items():
-            chances[p] = (1.0 if lost else 0.0, True)
+            chances[p] = (1.0 if lost else 0.0, 0)
         before = 1.0 if wins else max(c for c, _ in chances.values())
         return _estimated(index, seat, action, played, before, chances, proved_before=bool(wins))
 
@@ -177,7 +178,8 @@ class _Judge:
         if chances is None:
             return MoveReview(index=index, seat=seat, action=action, verdict="unknown")
         before = max(c for c, _ in chances.values())
-        after, full = chances[played]
+        after, playouts = chances[played]
+        full = playouts == 0 and all(n == 0 for _, n in chances.values())
         if full and before == 1.0 and after == 0.0:
             # Proved whatever the others do: a certain win made a certain loss.
             better = tuple(_act(p) for p, (c, _) in sorted(chances.items()) if c == 1.0)
@@ -188,9 +190,9 @@ class _Judge:
 
     def chances(
         self, g: _Graph, row: int, seen: int, players: int, index: int, share: float
-    ) -> dict[int, tuple[float, bool]] | None:
-        """Each flip's chance that the mover makes the last move (opponents uniform), and whether the
-        full expectimax proved it (else random playouts estimated it); None when out of time."""
+    ) -> dict[int, tuple[float, int]] | None:
+        """Each flip's chance that the mover makes the last move (opponents uniform), and how many
+        random playouts estimated it (0: the full expectimax computed it); None when out of time."""
         end = time.monotonic() + share
         if share <= 0 or self.clock.deadline.expired():
             self.cut = True
@@ -202,7 +204,7 @@ class _Judge:
         t0 = time.monotonic()
         budget = ex.left
         try:
-            out = {p: (ex.value(r, seen | b, 1), True) for p, r, b in kids}
+            out = {p: (ex.value(r, seen | b, 1), 0) for p, r, b in kids}
             self.clock.count(budget - ex.left, t0)
             return out
         except _OutOfBudget:
@@ -216,11 +218,13 @@ class _Judge:
             if chance is None:
                 self.cut = True
                 return None
-            out[p] = (chance, False)
+            out[p] = chance
         return out
 
 
-def _playouts(g: _Graph, row: int, seen: int, players: int, rng: random.Random, until: float) -> float | None:
+def _playouts(
+    g: _Graph, row: int, seen: int, players: int, rng: random.Random, until: float
+) -> tuple[float, int] | None:
     """The share of random playouts from (row, seen), the next seat to move, that the mover (seat 0)
     ends: as many as time allows up to `PLAYOUTS` (None when not even `MIN_PLAYOUTS` fit)."""
     won = done = 0
@@ -235,7 +239,7 @@ def _playouts(g: _Graph, row: int, seen: int, players: int, rng: random.Random, 
             s |= b
             j = (j + 1) % players
         done += 1
-    return won / done if done >= MIN_PLAYOUTS else None
+    return (won / done, done) if done >= MIN_PLAYOUTS else None
 
 
 def _proved(
@@ -257,13 +261,19 @@ def _estimated(
     action: JSONObject,
     played: int,
     before: float,
-    chances: dict[int, tuple[float, bool]],
+    chances: dict[int, tuple[float, int]],
     proved_before: bool,
 ) -> MoveReview:
     """A move judged by estimated chances: never a blunder (nothing is proved lost)."""
-    after = chances[played][0]
+    after, playouts = chances[played]
+    top = max(c for c, _ in chances.values())
     drop = before - after
-    if drop <= SAME:
+    if playouts:
+        # Playouts are noisy: only the drop beyond two standard errors of the difference counts.
+        best_n = max((n for c, n in chances.values() if c >= top - SAME), default=0)
+        spread = after * (1 - after) / playouts + (top * (1 - top) / best_n if best_n else 0.0)
+        drop -= 2 * spread**0.5
+    if before - after <= SAME:
         verdict = "best"
     elif drop <= GOOD:
         verdict = "good"
@@ -271,7 +281,6 @@ def _estimated(
         verdict = "inaccuracy"
     else:
         verdict = "mistake"
-    top = max(c for c, _ in chances.values())
     better = (
         ()
         if verdict == "best"
