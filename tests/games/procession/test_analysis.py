@@ -181,6 +181,11 @@ def test_n9_late_positions() -> None:
         rec = record(9, moves)
         review = analyse(rec, 30)
         check_exact(rec, review, only_after=max(0, len(moves) - 8))
+    # From the sixth move on, where the shipped table (positions up to six moves made) hands over to
+    # the search: a short game, so that the independent solver proves it in about a second.
+    moves = random_game(9, 4)
+    rec = record(9, moves)
+    check_exact(rec, analyse(rec, 30), only_after=5)
 
 
 @pytest.mark.parametrize("players", [3, 8])
