@@ -144,7 +144,8 @@ class _Judge:
             left = end - time.monotonic()
             if left <= 0 or self.clock.deadline.expired():
                 break
-            solver.budget = self.clock.budget(left / (len(kids) - i))
+            # Half the time for the played flip, the rest shared by the others.
+            solver.budget = self.clock.budget(left / 2 if i == 0 else left / (len(kids) - i))
             t0 = time.monotonic()
             try:
                 lost_for_them[p] = not solver.solve(r, seen | b)

@@ -140,6 +140,23 @@ def test_3x3_exact_everywhere(players: int) -> None:
     assert "best" in verdicts and len(verdicts) > 1  # random lines lose points: the check is not empty
 
 
+def test_rules_example_opening() -> None:
+    """The rules text's example opens the game: the first line B1 to B3 scores 0; the game it starts
+    (the rest random, 2 players on 3 x 3) is judged exactly, the opening included."""
+    first = {"type": "line", "to": "B3", "from": "B1"}
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = play(T, T.new_game(2, {"size": 3}, 0), 0, first)
+        assert state.scores == (0, 0)
+        moves: list[Any] = [(0, first)]
+        while not state.finished:
+            action = rng.choice(T.legal_actions(state, state.turn))
+            moves.append((state.turn, action))
+            state = play(T, state, state.turn, action)
+        rec = record(3, 2, moves)
+        assert check(rec, analyse(rec, 30)) == len(moves)
+
+
 def test_3x3_forfeit() -> None:
     """Three players, one forfeits after two lines: the forfeit is unknown, the rest exact."""
     moves = random_game(3, 3, 4, forfeit_at=2)
