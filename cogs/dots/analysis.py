@@ -38,7 +38,7 @@ BLUNDER = 6  # points lost, at least, for a "blunder" (exact values only)
 BETTER = 8  # best lines listed, at most
 FULL = 256  # a depth no game reaches (a 10 x 10 game has under 100 lines): the search sees the end
 START_RATE = 20_000.0  # search nodes a second, assumed until measured
-TABLE_LIMIT = 1_500_000  # transposition entries kept per mover before the table is emptied
+TABLE_LIMIT = 500_000  # transposition entries kept per mover before the table is emptied
 
 
 @dataclass

@@ -152,7 +152,7 @@ class _Judge:
                 self.clock.count(solver.budget - solver.left, t0)
             except _OutOfBudget:
                 self.clock.count(solver.budget, t0)
-            if len(solver.memo) > 2_000_000:
+            if len(solver.memo) > 1_000_000:  # a bound on memory in a long budget
                 solver.memo.clear()
         wins = sorted(p for p, lost in lost_for_them.items() if lost)
         after = lost_for_them.get(played)
