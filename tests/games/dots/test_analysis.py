@@ -6,6 +6,7 @@ estimates never claim a blunder."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Mapping
@@ -134,6 +135,7 @@ def test_3x3_exact_everywhere(players: int) -> None:
         rec = record(3, players, moves)
         review = analyse(rec, 30)
         assert review.complete and review.scale == "points" and review.kind == "dots"
+        assert Review.from_dict(json.loads(json.dumps(review.to_dict()))) == review
         assert all(m.exact for m in review.moves)
         assert check(rec, review) == len(moves)
         verdicts |= {m.verdict for m in review.moves}

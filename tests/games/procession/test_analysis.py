@@ -6,6 +6,7 @@ blunder); and the time budget."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from functools import cache
@@ -102,6 +103,7 @@ def test_blunders_are_exactly_the_proved_ones(n: int) -> None:
         rec = record(n, moves)
         review = analyse(rec, 30)
         assert review.complete and review.scale == "win" and review.kind == "procession"
+        assert Review.from_dict(json.loads(json.dumps(review.to_dict()))) == review
         blunders += check_exact(rec, review)
     if n >= 5:
         assert blunders > 0  # random play blunders: the check is not empty
