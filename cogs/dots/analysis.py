@@ -96,10 +96,15 @@ class _Judge:
         self.cut = False
 
     def search(self, g: _Geometry, state: rules.State) -> _Timed:
-        key = (g.size, state.turn, state.n_players, state.forfeited)
+        """The search for the mover, with its table. With two players left a position's value, from
+        the side of the seat to move there, does not depend on whose analysis asks (each side is one
+        seat), so both movers share one table; with more, the mover's side is the mover alone."""
+        two = state.n_players - len(state.forfeited) == 2
+        key = (g.size, -1 if two else state.turn, state.n_players, state.forfeited)
         found = self.searches.get(key)
         if found is None or len(found.table) > TABLE_LIMIT:
             found = self.searches[key] = _Timed(g, state.turn, state.n_players, state.forfeited, 0)
+        found.me = state.turn
         return found
 
     def judge(
