@@ -3,7 +3,7 @@ answer to /game analyse takes to build once the analysis is made.
 
     python bench/render_analysis.py [--out PATH]
 
-The game: Procession, n = 8, Alice (playing the easy computer's moves) against Bob (the normal one's), seeded,
+The game: Procession, n = 9, Alice (playing the easy computer's moves) against Bob (the normal one's), seeded,
 analysed exactly (`cogs/procession/analysis.py`) and answered as /game analyse answers
 (`bot.table.analysis.build`).
 """
@@ -26,7 +26,7 @@ from bot.table.analysis import build
 from bot.table.catalog import GameKind
 
 OUT = Path(__file__).resolve().parents[1] / "assets" / "examples" / "analysis.png"
-N = 8
+N = 9
 SEED = 6
 
 
@@ -64,7 +64,8 @@ def main() -> None:
     args.out.write_bytes(answer.png)
     print(answer.text)
     print(f"\nalt text: {answer.alt}\n")
-    print(f"{len(record.moves)} moves: analysed in {1000 * (t1 - t0):.0f} ms, answer built in {1000 * (t2 - t1):.0f} ms")
+    analysed, built = 1000 * (t1 - t0), 1000 * (t2 - t1)
+    print(f"{len(record.moves)} moves: analysed in {analysed:.0f} ms, answer built in {built:.0f} ms")
     print(f"wrote {args.out}")
 
 

@@ -411,19 +411,8 @@ class QuetBot(commands.Bot):
         self.table = table
         self.cards = table.cards
         metrics.declare_games(GAMES)
-        for cog in _cogs(
-            services,
-            storage,
-            catalog,
-            router,
-            outbox,
-            notify,
-            audiences,
-            table,
-            self.drawing,
-            digests,
-            computers.minds,
-        ):
+        parts = (services, storage, catalog, router, outbox, notify, audiences, table, self.drawing, digests)
+        for cog in _cogs(*parts, computers.minds):
             await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(audiences.seen, "on_interaction")
