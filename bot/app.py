@@ -46,6 +46,7 @@ from bot.table.outbox import Done, Outbox
 from bot.table.panels import Panels
 from bot.table.play import Plays
 from bot.table.privacy import PrivacyDesk
+from bot.table.puzzles import PuzzleDesk
 from bot.table.records import Memory
 from bot.table.replies import GameTree, Replies, reply_private
 from bot.table.routing import ANY_GAME, Router
@@ -184,6 +185,7 @@ def _cogs(
     table: Table,
     drawing: Drawing,
     digests: DigestDesk,
+    puzzle_desk: PuzzleDesk | None = None,
 ) -> list[commands.Cog]:
     """Each game's cog (the catalog learns the game first), built by its spec from the parts it
     takes, then /game's, given what it uses (by name)."""
@@ -208,7 +210,7 @@ def _cogs(
         finder=finder, games=games, storage=storage, catalog=catalog, lobbies=table.lobbies,
         plays=table.plays, boards=table.boards, places=table.places, audiences=audiences, notify=notify,
         memory=memory, privacy_desk=privacy_desk, time_desk=TimeDesk(storage, finder, notify),
-        undo_desk=table.undo, agenda=digests.agenda, digests=digests,
+        undo_desk=table.undo, agenda=digests.agenda, digests=digests, puzzle_desk=puzzle_desk,
     )  # fmt: skip
     return [*cogs, admin]
 
@@ -391,6 +393,10 @@ class QuetBot(commands.Bot):
             client=self, storage=storage, agenda=Agenda(storage, games, catalog, router), audiences=audiences,
             clock=clock, quiet_until=notify.quiet_until,
         )  # fmt: skip
+        # The daily puzzle (issue 28): its answer buttons are registered now.
+        self.puzzles = puzzle_desk = PuzzleDesk(
+            client=self, storage=storage, router=router, audiences=audiences, clock=clock
+        )
         self.scheduler = Scheduler(
             storage,
             games,
@@ -404,12 +410,23 @@ class QuetBot(commands.Bot):
             changes=changes,
             takebacks=table.undo.expire_due,
             digests=digests,
+            puzzles=puzzle_desk.run_due,
         )
         self.table = table
         self.cards = table.cards
         metrics.declare_games(GAMES)
         for cog in _cogs(
-            services, storage, catalog, router, outbox, notify, audiences, table, self.drawing, digests
+            services,
+            storage,
+            catalog,
+            router,
+            outbox,
+            notify,
+            audiences,
+            table,
+            self.drawing,
+            digests,
+            puzzle_desk,
         ):
             await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)

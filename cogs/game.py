@@ -30,6 +30,7 @@ from bot.table.lobby import Lobbies, channel_of
 from bot.table.notify import DIGEST, MODES, Notify, describe
 from bot.table.play import Plays
 from bot.table.privacy import PrivacyDesk
+from bot.table.puzzles import PuzzleDesk
 from bot.table.records import PERIOD_CHOICES, Memory
 from bot.table.replays import send_replay
 from bot.table.replies import fit, mention, reply_private
@@ -104,6 +105,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         undo_desk: UndoDesk | None = None,
         agenda: Agenda,
         digests: DigestDesk,
+        puzzle_desk: PuzzleDesk | None = None,
     ) -> None:
         self.finder, self.games, self.storage, self.catalog = finder, games, storage, catalog
         self.lobbies, self.plays, self.boards, self.places = lobbies, plays, boards, places
@@ -114,6 +116,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         self.undo_desk = undo_desk  # /game undo (bot/table/undo.py)
         self.agenda = agenda  # /game mine (bot/table/agenda.py)
         self.digests = digests  # /game notify mode:digest (bot/table/digest.py)
+        self.puzzle_desk = puzzle_desk  # /game puzzle and its daily post (bot/table/puzzles.py)
         super().__init__()
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
@@ -227,10 +230,19 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @app_commands.describe(
         threads="Play each new game in a thread of its own (on by default)",
         language="The language of the games' posts here (default: the server's Discord language)",
+        puzzles="Post the daily puzzle in this channel every day",
+        puzzle_hour="The hour of the daily puzzle's post, 0-23 UTC (default 12)",
+        puzzles_off="True: stop posting the daily puzzle here",
     )
     @app_commands.choices(threads=ON_OFF, language=LANGUAGE_CHOICES)
     async def settings(
-        self, interaction: discord.Interaction, threads: str | None = None, language: str | None = None
+        self,
+        interaction: discord.Interaction,
+        threads: str | None = None,
+        language: str | None = None,
+        puzzles: discord.TextChannel | None = None,
+        puzzle_hour: app_commands.Range[int, 0, 23] | None = None,
+        puzzles_off: bool | None = None,
     ) -> None:
         places, audiences = self.places, self.audiences
         guild_id = interaction.guild_id
@@ -240,7 +252,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
             raise BadInput(
                 "There is no language {language}: pick one from the list.", language=repr(language[:20])
             )
-        changing = threads is not None or language is not None
+        puzzling = puzzles is not None or puzzle_hour is not None or bool(puzzles_off)
+        changing = threads is not None or language is not None or puzzling
         if changing and not interaction.permissions.manage_guild:
             raise NotAllowed(
                 "Only people with the Manage Server permission can change this server's settings. "
@@ -250,6 +263,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
             await places.set_threads(guild_id, threads == "on")
         if language is not None:
             await audiences.choose(guild_id, language)
+        if puzzling and self.puzzle_desk is not None:
+            await self.puzzle_desk.configure(guild_id, puzzles, puzzle_hour, bool(puzzles_off))
         lang = reader(interaction)  # a private answer: the asker's language
         on = await places.threads_on(guild_id)
         lines = [lang.t("Done.")] if changing else []
@@ -273,6 +288,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
             )
         else:
             lines.append(lang.t("The games' posts here speak {language}.", language=public.name))
+        if self.puzzle_desk is not None:
+            lines.append(await self.puzzle_desk.summary(guild_id, lang))
         await reply_private(interaction, " ".join(lines))
 
     # ---- how a player is told it is their move ---------------------------------------------------
@@ -431,3 +448,12 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     )
     async def mine(self, interaction: discord.Interaction) -> None:
         await self.agenda.mine(interaction)
+
+    # ---- the daily puzzle (issue 28; bot/table/puzzles.py) -------------------------------------------
+
+    @app_commands.command(
+        name="puzzle", description="Today's puzzle: find the only winning move (only you see it)"
+    )
+    async def puzzle(self, interaction: discord.Interaction) -> None:
+        assert self.puzzle_desk is not None  # (built with the table: bot/app.py)
+        await self.puzzle_desk.show(interaction)
