@@ -16,12 +16,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import cogs.procession.rules as procession
 from cogs.procession.player import choose, solve_position
 
 MAX_N = 9  # solve_position is exact up to here
 MIN_CHOICES = 3  # the legal flips an interesting puzzle offers at least
+# A puzzle is a position a person can think through (and an independent solver check by brute force):
+# at most this many multisets of run lengths are left unseen, so the game has at most that many moves.
+MAX_UNSEEN = 10
 SELF_PLAY_NS = (7, 8, 9)  # the row lengths of the computer's own games
 SELF_PLAY_TRIES = 40  # self-played games tried before giving up (one nearly always gives a puzzle)
 
@@ -44,6 +48,20 @@ def legal_flips(n: int, rows: Sequence[str]) -> list[int]:
     return [p for p in range(1, n + 1) if procession.multiset(procession.flip(row, p)) not in seen]
 
 
+@cache
+def partitions(n: int, most: int | None = None) -> int:
+    """How many multisets of run lengths a row of n digits could have (the partitions of n)."""
+    if n == 0:
+        return 1
+    top = n if most is None else min(n, most)
+    return sum(partitions(n - first, first) for first in range(1, top + 1))
+
+
+def unseen(n: int, rows: Sequence[str]) -> int:
+    """How many multisets of run lengths have not occurred yet: no game goes on longer than this."""
+    return partitions(n) - len({procession.multiset(r) for r in rows})
+
+
 def only_winner(n: int, rows: Sequence[str]) -> int | None:
     """The flip that wins the position, when exactly one does (proved); else None."""
     if n > MAX_N:
@@ -64,12 +82,12 @@ def interest(puzzle: Puzzle) -> tuple[bool, bool, int]:
 
 
 def puzzles_in(n: int, rows: Sequence[str]) -> list[Puzzle]:
-    """Every position of a game (after ``rows[:k]``, k >= 1) with exactly one winning flip and at least
-    two legal ones, in the game's order."""
+    """Every position of a game (after ``rows[:k]``, k >= 1) with exactly one winning flip, at least
+    two legal ones and at most `MAX_UNSEEN` multisets unseen, in the game's order."""
     found = []
     for k in range(1, len(rows) + 1):
         prefix = tuple(rows[:k])
-        if len(legal_flips(n, prefix)) < 2:
+        if unseen(n, prefix) > MAX_UNSEEN or len(legal_flips(n, prefix)) < 2:
             continue
         answer = only_winner(n, prefix)
         if answer is not None:
