@@ -13,8 +13,8 @@ from functools import cache
 import pytest
 
 import cogs.procession.puzzle as puzzle
-from cogs.procession.rules import apply, new_game, view_for
 from cogs.procession.player import choose
+from cogs.procession.rules import apply, new_game, view_for
 
 
 def runs(row: str) -> tuple[int, ...]:
