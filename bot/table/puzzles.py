@@ -131,10 +131,12 @@ class PuzzleDesk:
     async def show(self, interaction: discord.Interaction) -> None:
         """Today's puzzle with its buttons, privately; once answered, the answer and the solution."""
         lang = reader(interaction)
-        if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
         today = day_of(self.clock())
-        puzzle = await self.puzzle(today)
+        puzzle = await self.storage.puzzle_of(day=today)
+        if puzzle is None:  # the first of the day chooses it: a search, which may take a moment
+            if not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            puzzle = await self.puzzle(today)
         answered = await self.storage.puzzle_answer_of(user_id=interaction.user.id, day=today)
         if answered is None:
             await reply_private(interaction, board(puzzle, lang), view=self.buttons(puzzle))
