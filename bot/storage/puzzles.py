@@ -227,3 +227,43 @@ class Puzzles(Repository):
             "WHERE guild_id = ? AND day = ?",
             (message_id, guild_id, day),
         )
+
+
+# ---- people's data (bot/storage/privacy.py) ------------------------------------------------------------
+
+
+def export_puzzles(user_id: int) -> Txn[JSONObject]:
+    """The person's puzzle answers and streak, for /game privacy export."""
+    answers = yield Q(
+        "SELECT day, position, correct, guild_id, answered_at FROM puzzle_answers WHERE user_id = ? "
+        "ORDER BY day",
+        (user_id,),
+    )
+    streak = yield Q("SELECT streak, best, last_day FROM puzzle_streaks WHERE user_id = ?", (user_id,))
+    return {
+        "puzzle_answers": [
+            {
+                "day": int(str(day)),
+                "flip": int(str(position)),
+                "right": bool(correct),
+                "server": None if guild is None else str(guild),
+                "at": float(str(at)),
+            }
+            for day, position, correct, guild, at in answers
+        ],
+        "puzzle_streak": (
+            None
+            if not streak
+            else {
+                "streak": int(str(streak[0][0])),
+                "best": int(str(streak[0][1])),
+                "last_day": int(str(streak[0][2])),
+            }
+        ),
+    }
+
+
+def forget_puzzles(user_id: int) -> Txn[None]:
+    """The person's puzzle answers and streak deleted (the day's puzzles hold nothing of anyone)."""
+    yield Q("DELETE FROM puzzle_answers WHERE user_id = ?", (user_id,))
+    yield Q("DELETE FROM puzzle_streaks WHERE user_id = ?", (user_id,))
