@@ -25,7 +25,7 @@ from bot.config import Settings
 from bot.i18n import N_
 from bot.i18n.audience import Audiences, reader
 from bot.i18n.commands import CommandTranslator
-from bot.registry import GAMES, RULES, SCORE_RANKED
+from bot.registry import DAILY_PUZZLE, GAMES, RULES, SCORE_RANKED
 from bot.scheduler import Scheduler
 from bot.service import Changes, Games, Services
 from bot.service.undo import Takebacks
@@ -395,7 +395,7 @@ class QuetBot(commands.Bot):
         )  # fmt: skip
         # The daily puzzle (issue 28): its answer buttons are registered now.
         self.puzzles = puzzle_desk = PuzzleDesk(
-            client=self, storage=storage, router=router, audiences=audiences, clock=clock
+            client=self, storage=storage, router=router, audiences=audiences, clock=clock, maker=DAILY_PUZZLE
         )
         self.scheduler = Scheduler(
             storage,
@@ -416,18 +416,9 @@ class QuetBot(commands.Bot):
         self.cards = table.cards
         metrics.declare_games(GAMES)
         for cog in _cogs(
-            services,
-            storage,
-            catalog,
-            router,
-            outbox,
-            notify,
-            audiences,
-            table,
-            self.drawing,
-            digests,
+            services, storage, catalog, router, outbox, notify, audiences, table, self.drawing, digests,
             puzzle_desk,
-        ):
+        ):  # fmt: skip
             await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(audiences.seen, "on_interaction")

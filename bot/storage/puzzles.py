@@ -136,13 +136,13 @@ class Puzzles(Repository):
 
         return await self._db.write(keep())
 
-    async def puzzle_sources(self, *, limit: int = 200) -> list[tuple[int, JSONObject]]:
-        """Finished Procession games no puzzle came from yet, the newest first: (id, state)."""
+    async def puzzle_sources(self, *, kind: str, limit: int = 200) -> list[tuple[int, JSONObject]]:
+        """Finished games of ``kind`` no puzzle came from yet, the newest first: (id, state)."""
         rows = await self._read(
-            "SELECT id, state FROM games WHERE kind = 'procession' AND status = 'finished' "
+            "SELECT id, state FROM games WHERE kind = ? AND status = 'finished' "
             "AND state IS NOT NULL AND id NOT IN "
             "(SELECT source_game_id FROM puzzles WHERE source_game_id IS NOT NULL) ORDER BY id DESC LIMIT ?",
-            (limit,),
+            (kind, limit),
         )
         return [(int(str(game_id)), json.loads(str(state))) for game_id, state in rows]
 

@@ -1,9 +1,10 @@
 """The daily puzzle: ``/game puzzle``, its answer buttons, and the servers' daily post.
 
-A UTC day has one puzzle for everyone (`cogs.procession.puzzle`: a Procession position where exactly
-one flip wins, proved by exact search), from a finished Procession game of any server, else from a
-game the computer played against itself; the first process to need it chooses and stores it, and
-every other reads the stored one (`bot.storage.puzzles`).
+A UTC day has one puzzle for everyone, made by the game the registry names
+(`bot.registry.DAILY_PUZZLE`: Procession's `cogs.procession.puzzle`, a position where exactly one
+flip wins, proved by exact search), from a finished game of any server, else from a game the
+computer played against itself; the first process to need it chooses and stores it, and every other
+reads the stored one (`bot.storage.puzzles`).
 
 The buttons are one per legal flip, ``q:<day>:-:puzzle:<position>``: the game-id field carries the
 puzzle's day (the router sends the verb here without loading a game), the arg the flip it chooses,
@@ -18,8 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 import discord
 
@@ -32,8 +33,6 @@ from bot.table.components import button
 from bot.table.ids import ComponentId, custom_id
 from bot.table.replies import NO_PINGS, fit, reply_private
 from bot.table.routing import Router
-from cogs.procession import puzzle as puzzles
-from cogs.procession.rules import State, format_multiset, multiset
 
 log = logging.getLogger(__name__)
 
@@ -49,26 +48,42 @@ def day_of(moment: float) -> int:
     return int(moment // DAY)
 
 
-def real_games(sources: list[tuple[int, Any]]) -> list[tuple[int, int, tuple[str, ...]]]:
+class Position(Protocol):
+    @property
+    def n(self) -> int: ...
+    @property
+    def rows(self) -> tuple[str, ...]: ...
+    @property
+    def answer(self) -> int: ...
+
+
+class PuzzleMaker(Protocol):
+    """What the desk asks of the game whose positions are the puzzles (a module, such as
+    `cogs.procession.puzzle`)."""
+
+    KIND: str  # the games whose finished positions may become puzzles
+
+    def game_rows(self, state: Mapping[str, Any]) -> tuple[int, tuple[str, ...]] | None: ...
+    def of_the_day(
+        self, day: int, games: Sequence[tuple[int, int, Sequence[str]]]
+    ) -> tuple[Position, int | None]: ...
+    def legal_flips(self, n: int, rows: Sequence[str]) -> list[int]: ...
+    def board_lines(self, n: int, rows: Sequence[str]) -> list[str]: ...
+
+
+def real_games(maker: PuzzleMaker, sources: list[tuple[int, Any]]) -> list[tuple[int, int, tuple[str, ...]]]:
     """The finished games a puzzle may come from, as (id, n, rows), oldest first (a stable order)."""
     out = []
     for game_id, data in sources:
-        try:
-            state = State.from_dict(data)
-        except ValueError:
-            continue
-        if state.n <= puzzles.MAX_N:
-            out.append((game_id, state.n, state.rows))
+        read = maker.game_rows(data) if isinstance(data, dict) else None
+        if read is not None:
+            out.append((game_id, *read))
     return sorted(out)
 
 
-def board(puzzle: StoredPuzzle, lang: Lang) -> str:
+def board(maker: PuzzleMaker, puzzle: StoredPuzzle, lang: Lang) -> str:
     """The position as text: the rows so far with their run lengths, positions numbered above."""
-    width = len(str(len(puzzle.rows)))
-    head = " " * (width + 2) + "".join(str(p % 10) for p in range(1, puzzle.n + 1))
-    lines = [head] + [
-        f"{i:>{width}}. {row}  {format_multiset(multiset(row))}" for i, row in enumerate(puzzle.rows, 1)
-    ]
+    lines = maker.board_lines(puzzle.n, puzzle.rows)
     intro = lang.t(
         "🧩 **Daily puzzle** ({date}): Procession, n = {n}. The rows so far, each with its run lengths:",
         date=lang.date(puzzle.day * DAY),
@@ -92,9 +107,10 @@ class PuzzleDesk:
         router: Router,
         audiences: Audiences,
         clock: Callable[[], float],
+        maker: PuzzleMaker,
     ) -> None:
         self.client, self.storage, self.router, self.audiences = client, storage, router, audiences
-        self.clock = clock
+        self.clock, self.maker = clock, maker
         self._choosing = asyncio.Lock()
         router.on_page(PUZZLE, self.on_click)
 
@@ -109,8 +125,10 @@ class PuzzleDesk:
             stored = await self.storage.puzzle_of(day=day)
             if stored is not None:
                 return stored
-            games = real_games(await self.storage.puzzle_sources())
-            chosen, source = await asyncio.to_thread(puzzles.of_the_day, day, games)
+            sources = await self.storage.puzzle_sources(kind=self.maker.KIND)
+            chosen, source = await asyncio.to_thread(
+                self.maker.of_the_day, day, real_games(self.maker, sources)
+            )
             return await self.storage.keep_puzzle(
                 day=day,
                 n=chosen.n,
@@ -121,7 +139,7 @@ class PuzzleDesk:
             )
 
     def buttons(self, puzzle: StoredPuzzle) -> discord.ui.View:
-        legal = puzzles.legal_flips(puzzle.n, puzzle.rows)
+        legal = self.maker.legal_flips(puzzle.n, puzzle.rows)
         return self.router.view(
             button(str(p), custom_id(puzzle.day, PUZZLE, p), row=i // 5) for i, p in enumerate(legal)
         )
@@ -139,11 +157,11 @@ class PuzzleDesk:
             puzzle = await self.puzzle(today)
         answered = await self.storage.puzzle_answer_of(user_id=interaction.user.id, day=today)
         if answered is None:
-            await reply_private(interaction, board(puzzle, lang), view=self.buttons(puzzle))
+            await reply_private(interaction, board(self.maker, puzzle, lang), view=self.buttons(puzzle))
             return
         streak = await self.storage.puzzle_streak(user_id=interaction.user.id, today=today)
         result = self.result(puzzle, answered.position, answered.correct, streak, lang)
-        await reply_private(interaction, board(puzzle, lang) + "\n" + result)
+        await reply_private(interaction, board(self.maker, puzzle, lang) + "\n" + result)
 
     async def on_click(self, interaction: discord.Interaction, cid: ComponentId, values: list[str]) -> None:
         del values
@@ -154,7 +172,7 @@ class PuzzleDesk:
         if puzzle is None or not cid.arg.isdigit() or len(cid.arg) > 2:
             raise StaleButton("That puzzle button is not one I recognise. Use /game puzzle.")
         position = int(cid.arg)
-        if position not in puzzles.legal_flips(puzzle.n, puzzle.rows):
+        if position not in self.maker.legal_flips(puzzle.n, puzzle.rows):
             raise BadInput(
                 "Position {position} is not a legal flip here. Use /game puzzle.", position=position
             )
@@ -256,7 +274,7 @@ class PuzzleDesk:
         puzzle = await self.puzzle(day)
         lang = await self.audiences.server(guild_id)
         leaders = await self.storage.puzzle_leaders(guild_id=guild_id, today=day, limit=LEADERS)
-        text = board(puzzle, lang) + "\n" + self.leaderboard(leaders, lang)
+        text = board(self.maker, puzzle, lang) + "\n" + self.leaderboard(leaders, lang)
         nonce = f"p{guild_id:x}.{day:x}"[:25]
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
         try:

@@ -14,9 +14,10 @@ from the day's seed, deterministically, and its positions are used instead.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import cogs.procession.rules as procession
 from cogs.procession.player import choose, solve_position
@@ -160,3 +161,29 @@ def of_the_day(day: int, games: Sequence[tuple[int, int, Sequence[str]]]) -> tup
             if puzzle is not None and is_interesting(puzzle):
                 return puzzle, game_id
     return fallback(day), None
+
+
+# ---- what the daily puzzle's desk (bot/table/puzzles.py) asks of the game ------------------------------
+
+KIND = procession.NAME  # the games whose finished positions may become puzzles
+
+
+def game_rows(state: Mapping[str, Any]) -> tuple[int, tuple[str, ...]] | None:
+    """A finished game's n and rows from its stored state, when a puzzle may come from it (n within
+    exact search); None otherwise, or for a state that does not read."""
+    try:
+        read = procession.State.from_dict(state)
+    except ValueError:
+        return None
+    return (read.n, read.rows) if read.n <= MAX_N else None
+
+
+def board_lines(n: int, rows: Sequence[str]) -> list[str]:
+    """The position as monospaced lines: the positions numbered above, then each row with its run
+    lengths."""
+    width = len(str(len(rows)))
+    head = " " * (width + 2) + "".join(str(p % 10) for p in range(1, n + 1))
+    return [head] + [
+        f"{i:>{width}}. {row}  {procession.format_multiset(procession.multiset(row))}"
+        for i, row in enumerate(rows, 1)
+    ]

@@ -44,6 +44,7 @@ def desk(storage: Storage, now: float) -> PuzzleDesk:
         router=cast(Router, FakeRouter()),
         audiences=cast(Audiences, None),
         clock=lambda: now,
+        maker=puzzles,
     )
 
 
@@ -136,7 +137,7 @@ async def test_the_day_is_chosen_once_from_real_games_of_any_server(storage: Sto
         puzzles.fallback(DAY + 1).answer,
     )
     assert day_of(now) == DAY
-    assert "```" in board(nxt, ENGLISH)
+    assert "```" in board(puzzles, nxt, ENGLISH)
 
 
 async def test_the_servers_streak_board(storage: Storage) -> None:
