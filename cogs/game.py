@@ -276,6 +276,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
             lines.append(
                 lang.t("New games here are played in the channel where they are opened (threads: off).")
             )
+        if self.puzzle_desk is not None:  # (before the language, which ends the answer)
+            lines.append(await self.puzzle_desk.summary(guild_id, lang))
         choice = await audiences.choice(guild_id)
         public = await audiences.server(guild_id)
         if choice is None:
@@ -288,8 +290,6 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
             )
         else:
             lines.append(lang.t("The games' posts here speak {language}.", language=public.name))
-        if self.puzzle_desk is not None:
-            lines.append(await self.puzzle_desk.summary(guild_id, lang))
         await reply_private(interaction, " ".join(lines))
 
     # ---- how a player is told it is their move ---------------------------------------------------
