@@ -8,6 +8,7 @@ restart."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.table.puzzles import DAY, PUZZLE, day_of
+from tests.e2e import test_shards
 from tests.e2e.driver import bot_messages, private_reply
 from tests.e2e.test_time_away import Clock, tick
 from tests.emulator import DiscordEmulator
@@ -134,3 +136,30 @@ async def test_puzzle_answers_streaks_days_and_the_daily_post(
     assert "Your streak: 1 day." in fresh
     off = await private_reply(await emu.slash(dave, scene.channel, "game settings", puzzles_off=True))
     assert "The daily puzzle is not posted here" in off
+
+
+# Two processes over one database (shards 0 and 1 of 2), with a movable clock (tests/e2e/test_shards.py).
+scenes = test_shards.scenes
+two_with_a_clock = test_shards.two_with_a_clock
+
+
+async def test_two_processes_post_each_servers_puzzle_once_and_the_same_puzzle(
+    emu: DiscordEmulator, scenes: tuple[Scene, Scene], two_with_a_clock: tuple[BotHarness, BotHarness, Path]
+) -> None:
+    first = two_with_a_clock[0]
+    for scene in scenes:  # due at once (hour 0): both processes' passes, every second, race for it
+        await first.bot.storage.set_puzzle_channel(
+            guild_id=scene.guild.id, channel_id=scene.other_channel.id, hour=0
+        )
+    for _ in range(150):
+        if all(bot_messages(emu, s.other_channel) for s in scenes):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the puzzles were not posted")
+    await asyncio.sleep(2.5)  # (both processes have made passes since: nothing more may come)
+    await emu.wait_idle()
+    posts = [bot_messages(emu, s.other_channel) for s in scenes]
+    assert [len(p) for p in posts] == [1, 1]
+    assert puzzle_buttons(posts[0][0]) == puzzle_buttons(posts[1][0])  # one puzzle for everyone
+    assert posts[0][0].content == posts[1][0].content
