@@ -25,7 +25,7 @@ from bot.config import Settings
 from bot.i18n import N_
 from bot.i18n.audience import Audiences, reader
 from bot.i18n.commands import CommandTranslator
-from bot.registry import GAMES, RULES, SCORE_RANKED
+from bot.registry import DAILY_PUZZLE, GAMES, RULES, SCORE_RANKED
 from bot.scheduler import Scheduler
 from bot.service import Changes, Games, Services
 from bot.service.undo import Takebacks
@@ -47,6 +47,7 @@ from bot.table.outbox import Done, Outbox
 from bot.table.panels import Panels
 from bot.table.play import Plays
 from bot.table.privacy import PrivacyDesk
+from bot.table.puzzles import PuzzleDesk
 from bot.table.records import Memory
 from bot.table.replies import GameTree, Replies, reply_private
 from bot.table.routing import ANY_GAME, Router
@@ -186,6 +187,7 @@ def _cogs(
     drawing: Drawing,
     digests: DigestDesk,
     minds: Minds,
+    puzzle_desk: PuzzleDesk | None = None,
 ) -> list[commands.Cog]:
     """Each game's cog (the catalog learns the game first), built by its spec from the parts it
     takes, then /game's, given what it uses (by name)."""
@@ -211,7 +213,7 @@ def _cogs(
         plays=table.plays, boards=table.boards, places=table.places, audiences=audiences, notify=notify,
         memory=memory, privacy_desk=privacy_desk, time_desk=TimeDesk(storage, finder, notify),
         undo_desk=table.undo, agenda=digests.agenda, digests=digests,
-        analyst=Analyst(storage, catalog, minds),
+        analyst=Analyst(storage, catalog, minds), puzzle_desk=puzzle_desk,
     )  # fmt: skip
     return [*cogs, admin]
 
@@ -394,6 +396,10 @@ class QuetBot(commands.Bot):
             client=self, storage=storage, agenda=Agenda(storage, games, catalog, router), audiences=audiences,
             clock=clock, quiet_until=notify.quiet_until,
         )  # fmt: skip
+        # The daily puzzle (issue 28): its answer buttons are registered now.
+        self.puzzles = puzzle_desk = PuzzleDesk(
+            client=self, storage=storage, router=router, audiences=audiences, clock=clock, maker=DAILY_PUZZLE
+        )
         self.scheduler = Scheduler(
             storage,
             games,
@@ -407,12 +413,13 @@ class QuetBot(commands.Bot):
             changes=changes,
             takebacks=table.undo.expire_due,
             digests=digests,
+            puzzles=puzzle_desk.run_due,
         )
         self.table = table
         self.cards = table.cards
         metrics.declare_games(GAMES)
         parts = (services, storage, catalog, router, outbox, notify, audiences, table, self.drawing, digests)
-        for cog in _cogs(*parts, computers.minds):
+        for cog in _cogs(*parts, computers.minds, puzzle_desk):
             await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(audiences.seen, "on_interaction")

@@ -20,6 +20,7 @@ from bot.rules import check_rules
 from bot.rules.base import AnyRules
 from bot.spec import GameSpec, RulesText
 from cogs import divisors, dots, numbers, procession, updown
+from cogs.procession import puzzle as daily_puzzle
 
 AnySpec = GameSpec
 """Some game's spec, its state, view and move types its own (as `bot.rules.base.AnyRules`)."""
@@ -86,3 +87,8 @@ def rules_of(game: str, lang: Lang = ENGLISH) -> str:
     if text is None:
         raise GameError("There is no game by that name. Choose one from the list.")
     return lang.t(text.body)
+
+
+# The daily puzzle's positions (/game puzzle: `bot.table.puzzles`): Procession's, where exact search
+# proves the one winning flip.
+DAILY_PUZZLE = daily_puzzle

@@ -41,6 +41,7 @@ CLAIM = 60.0  # seconds a process's claim on a due computer move or forfeit hold
 TOKEN_KEPT = 14 * 60.0
 TYPED_KEPT = 24 * 3600.0
 RETENTION_EVERY = 60.0
+PUZZLE_EVERY = 30.0  # the daily puzzle's posts due are looked at every this many seconds at most
 
 
 class Scheduler:
@@ -59,7 +60,10 @@ class Scheduler:
         changes: Changes | None = None,  # (told of every committed change: see `changed`)
         takebacks: Callable[[float], Awaitable[None]] | None = None,  # takeback requests past their hour
         digests: DigestDesk | None = None,  # the daily digests (issue 27)
+        puzzles: Callable[[float, str], Awaitable[None]] | None = None,  # the daily puzzle's posts
     ) -> None:
+        self.puzzles = puzzles
+        self._puzzles_at = -PUZZLE_EVERY  # when the puzzle posts due were last looked at
         self.holder = holder
         self.takebacks = takebacks
         self.storage = storage
@@ -188,6 +192,11 @@ class Scheduler:
             await self.takebacks(now)
         if self.digests is not None:
             await self.digests.run_due(now, self.holder)
+        if self.puzzles is not None and (
+            now - self._puzzles_at >= PUZZLE_EVERY or getattr(self.clock, "movable", False)
+        ):
+            self._puzzles_at = now
+            await self.puzzles(now, self.holder)
         for game_id in await self.storage.expired_lobbies(created_before=now - LOBBY_LIFETIME):
             changed = await self.lobby.expire_lobby(game_id, effects=[Expired()])
             if changed is not None:

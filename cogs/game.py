@@ -31,6 +31,7 @@ from bot.table.lobby import Lobbies, channel_of
 from bot.table.notify import DIGEST, MODES, Notify, describe
 from bot.table.play import Plays
 from bot.table.privacy import PrivacyDesk
+from bot.table.puzzles import PuzzleDesk
 from bot.table.records import PERIOD_CHOICES, Memory
 from bot.table.replays import send_replay
 from bot.table.replies import fit, mention, reply_private
@@ -106,6 +107,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         agenda: Agenda,
         digests: DigestDesk,
         analyst: Analyst,
+        puzzle_desk: PuzzleDesk | None = None,
     ) -> None:
         self.finder, self.games, self.storage, self.catalog = finder, games, storage, catalog
         self.lobbies, self.plays, self.boards, self.places = lobbies, plays, boards, places
@@ -117,6 +119,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         self.agenda = agenda  # /game mine (bot/table/agenda.py)
         self.digests = digests  # /game notify mode:digest (bot/table/digest.py)
         self.analyst = analyst  # /game analyse (bot/table/analysis.py)
+        self.puzzle_desk = puzzle_desk  # /game puzzle and its daily post (bot/table/puzzles.py)
         super().__init__()
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
@@ -230,10 +233,19 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @app_commands.describe(
         threads="Play each new game in a thread of its own (on by default)",
         language="The language of the games' posts here (default: the server's Discord language)",
+        puzzles="Post the daily puzzle in this channel every day",
+        puzzle_hour="The hour of the daily puzzle's post, 0-23 UTC (default 12)",
+        puzzles_off="True: stop posting the daily puzzle here",
     )
     @app_commands.choices(threads=ON_OFF, language=LANGUAGE_CHOICES)
     async def settings(
-        self, interaction: discord.Interaction, threads: str | None = None, language: str | None = None
+        self,
+        interaction: discord.Interaction,
+        threads: str | None = None,
+        language: str | None = None,
+        puzzles: discord.TextChannel | None = None,
+        puzzle_hour: app_commands.Range[int, 0, 23] | None = None,
+        puzzles_off: bool | None = None,
     ) -> None:
         places, audiences = self.places, self.audiences
         guild_id = interaction.guild_id
@@ -243,7 +255,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
             raise BadInput(
                 "There is no language {language}: pick one from the list.", language=repr(language[:20])
             )
-        changing = threads is not None or language is not None
+        puzzling = puzzles is not None or puzzle_hour is not None or bool(puzzles_off)
+        changing = threads is not None or language is not None or puzzling
         if changing and not interaction.permissions.manage_guild:
             raise NotAllowed(
                 "Only people with the Manage Server permission can change this server's settings. "
@@ -253,6 +266,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
             await places.set_threads(guild_id, threads == "on")
         if language is not None:
             await audiences.choose(guild_id, language)
+        if puzzling and self.puzzle_desk is not None:
+            await self.puzzle_desk.configure(guild_id, puzzles, puzzle_hour, bool(puzzles_off))
         lang = reader(interaction)  # a private answer: the asker's language
         on = await places.threads_on(guild_id)
         lines = [lang.t("Done.")] if changing else []
@@ -264,6 +279,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
             lines.append(
                 lang.t("New games here are played in the channel where they are opened (threads: off).")
             )
+        if self.puzzle_desk is not None:  # (before the language, which ends the answer)
+            lines.append(await self.puzzle_desk.summary(guild_id, lang))
         choice = await audiences.choice(guild_id)
         public = await audiences.server(guild_id)
         if choice is None:
@@ -446,3 +463,12 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     )
     async def analyse(self, interaction: discord.Interaction, game_id: int, public: bool = False) -> None:
         await self.analyst.analyse(interaction, game_id, public)
+
+    # ---- the daily puzzle (issue 28; bot/table/puzzles.py) -------------------------------------------
+
+    @app_commands.command(
+        name="puzzle", description="Today's puzzle: find the only winning move (only you see it)"
+    )
+    async def puzzle(self, interaction: discord.Interaction) -> None:
+        assert self.puzzle_desk is not None  # (built with the table: bot/app.py)
+        await self.puzzle_desk.show(interaction)

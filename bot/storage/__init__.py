@@ -12,6 +12,7 @@ against the one signature there is:
     away.py      time away (deadlines paused) and more time given for a move
     quiet.py     quiet hours: who has them, and sending what they held back
     agenda.py    what waits on one person across every server (/game mine)
+    puzzles.py   the daily puzzle: the day's puzzle, answers and streaks, the servers' daily posts
     replies.py   typed DM answers waiting for the player to say which game they meant
     outbox.py    what committed changes still owe the world, written with them
     records.py   the memory of finished games: results, ratings, rivals, leaderboards, history
@@ -48,6 +49,7 @@ from bot.storage.meta import Meta
 from bot.storage.moves import Moves
 from bot.storage.outbox import Completion, Outbox
 from bot.storage.privacy import Privacy
+from bot.storage.puzzles import Puzzles
 from bot.storage.quiet import QuietHours
 from bot.storage.records import Records
 from bot.storage.replies import Replies
@@ -120,6 +122,7 @@ class Storage(
     Agendas,
     Digests,
     Analyses,
+    Puzzles,
 ):
     """The bot's database: one driver, and every repository's queries run on it."""
 

@@ -22,6 +22,7 @@ from collections.abc import Collection, Sequence
 
 from bot.jsontypes import JSON, DBValue, JSONObject
 from bot.storage.driver import Q, Repository, Rows, Txn
+from bot.storage.puzzles import export_puzzles, forget_puzzles
 from bot.storage.rows import Written, dumps
 
 DELETED_FIRST = 1 << 21
@@ -82,6 +83,7 @@ def forget(user_id: int) -> Txn[tuple[int, list[int]]]:
     yield Q("DELETE FROM reminder_mutes WHERE user_id = ?", (old,))
     yield Q("DELETE FROM away WHERE user_id = ?", (old,))
     yield Q("DELETE FROM quiet_hours WHERE user_id = ?", (old,))
+    yield from forget_puzzles(old)  # (issue 28: the daily puzzle's answers and streak)
     # What others share with them keeps its shape, under the placeholder.
     yield Q("UPDATE seats SET user_id = ?, name = ? WHERE user_id = ?", (new, DELETED_NAME, old))
     yield Q("UPDATE games SET host_id = ? WHERE host_id = ?", (new, old))
@@ -164,6 +166,7 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
     typed = yield Q("SELECT text, created_at FROM typed_replies WHERE user_id = ?", (user_id,))
     digest = yield Q("SELECT hour, timezone FROM digests WHERE user_id = ?", (user_id,))
     time_off = yield from _time_off(user_id)
+    time_off |= yield from export_puzzles(user_id)  # (issue 28)
     return {
         "user_id": str(user_id),
         "games": exported_games,

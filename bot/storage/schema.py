@@ -385,4 +385,51 @@ MIGRATIONS: tuple[str, ...] = (
         made_at REAL NOT NULL
     );
     """,
+    # 20 (daily puzzle): the day's puzzle (``day``: days since 1970-01-01, UTC), chosen once (the first
+    # insert wins); each person's one answer a day and the server it was given in; each person's
+    # streak of right answers on consecutive days; the servers that post the puzzle daily, and one row
+    # per server and day for that post (claimed by one process, then marked sent).
+    """
+    CREATE TABLE puzzles (
+        day INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        rows TEXT NOT NULL,
+        answer INTEGER NOT NULL,
+        source_game_id INTEGER,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (day)
+    );
+    CREATE TABLE puzzle_answers (
+        user_id INTEGER NOT NULL,
+        day INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        guild_id INTEGER,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (user_id, day)
+    );
+    CREATE INDEX puzzle_answers_by_guild ON puzzle_answers (guild_id, user_id);
+    CREATE TABLE puzzle_streaks (
+        user_id INTEGER NOT NULL,
+        streak INTEGER NOT NULL,
+        best INTEGER NOT NULL,
+        last_day INTEGER NOT NULL,
+        PRIMARY KEY (user_id)
+    );
+    CREATE TABLE puzzle_channels (
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        hour INTEGER NOT NULL,
+        PRIMARY KEY (guild_id)
+    );
+    CREATE TABLE puzzle_posts (
+        guild_id INTEGER NOT NULL,
+        day INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        claimed_until REAL,
+        claimed_by TEXT,
+        message_id INTEGER,
+        PRIMARY KEY (guild_id, day)
+    );
+    """,
 )

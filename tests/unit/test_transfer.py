@@ -43,6 +43,7 @@ TABLES = [
     ).split(),
     *("away", "extensions", "quiet_hours"),  # (issue 27: time away, more time, quiet hours)
     "analyses",  # (issue 28)
+    *("puzzles", "puzzle_answers", "puzzle_streaks", "puzzle_channels", "puzzle_posts"),  # (issue 28)
 ]
 
 
@@ -176,6 +177,17 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
         await storage.add_typed_reply(user_id=1011, text="flip 3 — ünïcode")
         await storage.set_messages(game_id=lobby.id, lobby_message_id=12345, place_id=67890)
         await storage.set_meta(key="synced:global", value="0f" * 32)  # the command tree's digest
+        # The daily puzzle (issue 28).
+        await storage.keep_puzzle(
+            day=20400, n=5, rows=("00000", "00100"), answer=2, source_game_id=None, now=1.7e9
+        )
+        await storage.answer_puzzle(
+            user_id=1011, day=20400, position=2, correct=True, guild_id=GUILD, now=1.7e9
+        )
+        await storage.set_puzzle_channel(guild_id=GUILD, channel_id=99, hour=12)
+        await storage.claim_puzzle_post(
+            guild_id=GUILD, day=20400, channel_id=99, holder="h", now=1.7e9, until=1.8e9
+        )
         # Time away and more time (issue 27).
         live_wait = next(w for w in await storage.due_waits(now=10**10) if w.game_id != cancelled.game.id)
         await storage.extend_wait(
