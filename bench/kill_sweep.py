@@ -133,7 +133,8 @@ class Table:
 
     def fingerprint(self) -> tuple[Any, ...]:
         """What the database holds of this table's game: its status, version, seats, moves and moves
-        taken back, takeback requests by status, more time given; and its players' time away."""
+        taken back, takeback requests by status, more time given, its analysis; and its players' time
+        away and puzzle answers."""
         rows = query(
             self.db,
             "SELECT g.status, g.version, (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id), "
@@ -141,15 +142,16 @@ class Table:
             "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id AND m.undone), "
             "(SELECT group_concat(status) FROM (SELECT status FROM undo_requests u "
             "WHERE u.game_id = g.id ORDER BY u.id)), "
-            "(SELECT COUNT(*) FROM extensions e WHERE e.game_id = g.id) "
+            "(SELECT COUNT(*) FROM extensions e WHERE e.game_id = g.id), "
+            "(SELECT COUNT(*) FROM analyses a WHERE a.game_id = g.id) "
             "FROM games g WHERE g.channel_id = ?",
             (self.channel.id,),
         )
-        ids = [u.id for u in self.users]
-        away = query(
-            self.db, f"SELECT COUNT(*) FROM away WHERE user_id IN ({','.join('?' * len(ids))})", tuple(ids)
-        )
-        return (*rows, away[0][0])
+        ids = tuple(u.id for u in self.users)
+        marks = ",".join("?" * len(ids))
+        away = query(self.db, f"SELECT COUNT(*) FROM away WHERE user_id IN ({marks})", ids)
+        solved = query(self.db, f"SELECT COUNT(*) FROM puzzle_answers WHERE user_id IN ({marks})", ids)
+        return (*rows, away[0][0], solved[0][0])
 
     def moves(self) -> list[tuple[int, Any]]:
         if self.game_id is None:
@@ -401,6 +403,49 @@ def extend_for(giver: int, player: int, hours: int = 24) -> Act:
     return act
 
 
+def to_the_end() -> Act:
+    """The scripted moves, by slash command, until the game is over (the last one's reply)."""
+
+    async def act(t: Table) -> Reply:
+        reply: Reply = None
+        while t.rules.to_act(t.state()):
+            user, seat = t.mover()
+            reply = await move_by_slash(t, user, choice_for(t, seat))
+            await reply.response()
+            await t.emu.wait_idle()
+        return reply
+
+    return act
+
+
+def analyse(seat: int) -> Act:
+    """``/game analyse`` of the table's (finished) game, by seat ``seat``, in the channel."""
+
+    async def act(t: Table) -> Reply:
+        assert t.game_id is not None
+        return await t.emu.slash(t.users[seat], t.channel, "game analyse", {"game_id": t.game_id})
+
+    return act
+
+
+def puzzle_answer(seat: int) -> Act:
+    """A click on the first flip of the day's puzzle that ``/game puzzle`` showed seat ``seat``."""
+
+    async def act(t: Table) -> Reply:
+        shown = [
+            m
+            for m in t.emu.messages.values()
+            if m.author.id == t.emu.bot_user.id
+            and any(":puzzle:" in str(c.get("custom_id", "")) for c in m.all_components())
+        ]
+        assert shown, "no puzzle shown"
+        message = max(shown, key=lambda m: m.seq)
+        button = next(c for c in message.all_components() if ":puzzle:" in str(c.get("custom_id", "")))
+        return await t.emu.click(t.users[seat], message, button["custom_id"])
+
+    return act
+
+
 def lobby_button(verb: str, seat: int) -> Act:
     async def act(t: Table) -> Reply:
         card = t.card()
@@ -598,6 +643,19 @@ def build_cases() -> list[Case]:
     )
     add("procession", "away", [*moved, target("away", slash("game away", 1, days=2)), *after2])
     add("procession", "extend", [*moved, target("extend", extend_for(0, 1)), *after2])
+    # Learning (issue 28): the analysis of a finished game; the answer to the day's puzzle.
+    finished = [*lobby_steps("procession", None), Step("to the end", to_the_end())]
+    add("procession", "analyse", [*finished, target("analyse", analyse(1))])
+    add(
+        "procession",
+        "puzzle",
+        [
+            *moved,
+            Step("puzzle", slash("game puzzle", 1, where="channel")),
+            target("answer", puzzle_answer(1)),
+            *after2,
+        ],
+    )
     # The lobby, for every game: /<game> new, Join and Start by button and by /game; then two moves.
     for kind in OPTIONS:
         for path in LOBBY_PATHS:

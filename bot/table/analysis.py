@@ -4,6 +4,7 @@ short text and the analysis as a JSON file.
 - Who: anyone in the server where the game was played, for a finished game. A game still being
   played (or a lobby, or a cancelled game), an unknown number or another server's game (told apart
   from an unknown one by nothing) is refused privately, before anything else is done.
+- Answered at once when the analysis is quick (stored, or a short game); else deferred first.
 - Where it runs: the game's analyser (its spec's ``analyse``) in the computer players' worker
   processes (`bot.table.minds.Minds.think`), given `SECONDS` of time; a little more and the answer
   says it took too long. At most `QUEUE_MAX` analyses run or wait at once in a process.
@@ -41,7 +42,7 @@ from bot.storage import GameRow, MoveRow, Storage
 from bot.table.catalog import Catalog, SomeKind
 from bot.table.minds import Minds
 from bot.table.replays import GAME_ID_MAX
-from bot.table.replies import NO_PINGS, fit
+from bot.table.replies import NO_PINGS, fit, reply_private, within_time
 
 SECONDS = 8.0  # an analysis's time budget (bench/analysis.py: the longest games fit)
 GRACE = 20.0  # more than that, and the answer says it took too long
@@ -253,15 +254,15 @@ class Analyst:
         kind = self.catalog.get(row.kind)
         lang = reader(interaction)  # an answer to them: their language
         with self.slot():
-            await interaction.response.defer(ephemeral=not public, thinking=True)
-            review = await self.review(row, kind)
-            if review is None:
-                await interaction.followup.send(
-                    lang.t("The analysis of game #{game_id} took too long. Ask again later.", game_id=row.id),
-                    ephemeral=True,
-                )
-                return
-            answer = await asyncio.to_thread(build, row, kind, review, lang)
+            # Answered at once when it is quick (a stored analysis, a short game): a crash before the
+            # answer then leaves nothing half done. A longer one is deferred ("thinking") first.
+            answer, _ = await within_time(interaction, self.answer(row, kind, lang), ephemeral=not public)
+        if answer is None:
+            await reply_private(
+                interaction,
+                lang.t("The analysis of game #{game_id} took too long. Ask again later.", game_id=row.id),
+            )
+            return
         files = [
             discord.File(io.BytesIO(answer.png), filename=f"analysis-{row.id}.png", description=answer.alt),
             discord.File(
@@ -270,9 +271,20 @@ class Analyst:
                 description=lang.t(JSON_DESCRIPTION),
             ),
         ]
-        await interaction.followup.send(
-            answer.text, files=files, ephemeral=not public, allowed_mentions=NO_PINGS
-        )
+        if interaction.response.is_done():
+            await interaction.followup.send(
+                answer.text, files=files, ephemeral=not public, allowed_mentions=NO_PINGS
+            )
+        else:
+            await interaction.response.send_message(
+                answer.text, files=files, ephemeral=not public, allowed_mentions=NO_PINGS
+            )
+
+    async def answer(self, row: GameRow, kind: SomeKind, lang: Lang) -> Answer | None:
+        """The game's analysis (stored first, when it is made now) as the answer says it; None when
+        making it took too long."""
+        review = await self.review(row, kind)
+        return None if review is None else await asyncio.to_thread(build, row, kind, review, lang)
 
     async def review(self, row: GameRow, kind: SomeKind) -> Review | None:
         """The game's analysis: the stored one, else made now (in a worker) and stored first. None

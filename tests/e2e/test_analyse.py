@@ -1,6 +1,6 @@
 """/game analyse end to end: a Procession game between two people, finished, then analysed.
 
-The answer is deferred, then brings a chart (with alt text) and ``analysis-<n>.json`` of the exact
+The answer (at once, or deferred first when slow) brings a chart (with alt text) and ``analysis-<n>.json`` of the exact
 shape the issue gives; its blunders are exactly the moves an independent solver (written here, by
 brute force) proves turned a won position into a lost one, and every better move it names wins. It
 is private unless ``public:true``; a second request reads the stored analysis; a game in progress,
@@ -77,8 +77,8 @@ async def play_out(
 
 
 async def answer(emu: DiscordEmulator, rec: InteractionRecord) -> MessageRecord:
-    response = await rec.response()
-    assert response.type.value == 5, "an analysis is deferred first (it may take seconds)"
+    """The analysis that answers ``rec``: at once, or deferred first ("thinking") when it is slow."""
+    await rec.response()
     await emu.wait_until(lambda: rec.original is not None and not rec.original.loading, 30, "the analysis")
     assert rec.original is not None
     return rec.original
