@@ -1,10 +1,11 @@
 """/game analyse end to end: a Procession game between two people, finished, then analysed.
 
-The answer (at once, or deferred first when slow) brings a chart (with alt text) and ``analysis-<n>.json`` of the exact
-shape the issue gives; its blunders are exactly the moves an independent solver (written here, by
-brute force) proves turned a won position into a lost one, and every better move it names wins. It
-is private unless ``public:true``; a second request reads the stored analysis; a game in progress,
-an unknown number and another server's game are refused privately.
+The answer (at once, or deferred first when slow) brings a chart (with alt text) and
+``analysis-<n>.json`` of the exact shape the issue gives; its blunders are exactly the moves an
+independent solver (written here, by brute force) proves turned a won position into a lost one, and
+every better move it names wins. It is private unless ``public:true``; a second request reads the
+stored analysis; a game in progress, an unknown number and another server's game are refused
+privately.
 """
 
 from __future__ import annotations
