@@ -17,7 +17,7 @@ from __future__ import annotations
 import cogs.updown.rules as rules
 from bot.analysis import GameRecord, MoveReview, Review
 from bot.jsontypes import JSONObject
-from bot.rules import play
+from bot.rules.base import forfeit_of
 
 NOTE = (
     "Up-Down-Stay: predictions and cards are chosen against hidden hands and a row everyone steers "
@@ -32,7 +32,7 @@ def analyse(record: GameRecord, seconds: float) -> Review:
     for i, (seat, action) in enumerate(record.moves, start=1):
         if action.get("type") == rules.Predict.TYPE:
             last[(state.deal, seat)] = i
-        state = play(rules, state, seat, action)
+        state = rules.forfeit(state, seat) if forfeit_of(action) else rules.apply(state, seat, action)
     revealed = {
         last[(deal.deal, p.seat)]: p.prediction
         for deal in state.history
