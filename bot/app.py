@@ -39,6 +39,7 @@ from bot.table.commands import CogParts, GameCommands
 from bot.table.computers import Computers
 from bot.table.digest import DigestDesk
 from bot.table.drawing import Drawing
+from bot.table.hints import HintDesk
 from bot.table.lobby import Lobbies
 from bot.table.minds import Minds
 from bot.table.notices import Reminders
@@ -214,6 +215,7 @@ def _cogs(
         memory=memory, privacy_desk=privacy_desk, time_desk=TimeDesk(storage, finder, notify),
         undo_desk=table.undo, agenda=digests.agenda, digests=digests,
         analyst=Analyst(storage, catalog, minds), puzzle_desk=puzzle_desk,
+        hint_desk=HintDesk(storage=storage, games=games, catalog=catalog, minds=minds),
     )  # fmt: skip
     return [*cogs, admin]
 

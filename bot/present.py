@@ -12,12 +12,17 @@ from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from bot.errors import player_number
-from bot.i18n import ENGLISH, Lang
+from bot.i18n import ENGLISH, N_, Lang
 from bot.players.seats import computer_name, is_computer
 from bot.rules.base import Outcome
 
 V = TypeVar("V")
 V_co = TypeVar("V_co", covariant=True)
+
+# A game where a player asked for a hint (`/game hint`): said on its boards, in its replay's
+# transcript and in history.
+WITH_HINTS = N_("💡 with hints")
+PLAYED_WITH_HINTS = N_("Played with hints (/game hint): not rated.")
 
 
 def mention(user_id: int) -> str:
@@ -48,6 +53,8 @@ class TableInfo:
     # The language of whoever reads what is built from this table: the server's for a public post
     # (a board, its image and alt text), the player's own for a panel or a private answer.
     lang: Lang = ENGLISH
+    # A player asked for a hint (`/game hint`): the game is played "with hints", and not rated.
+    hints: bool = False
 
     @property
     def live(self) -> bool:
@@ -66,6 +73,8 @@ class TableInfo:
         lang = self.lang
         parts = [f"{k} = {v}" for k, v in self.options.items()]
         parts.append(lang.t("{duration} per move", duration=lang.duration(self.timeout_s)))
+        if self.hints:
+            parts.append(lang.t(WITH_HINTS))
         return lang.t(
             "**{title}** · game #{game_id} · {options}",
             title=self.title,

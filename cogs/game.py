@@ -27,6 +27,7 @@ from bot.table.analysis import Analyst
 from bot.table.boards import Boards
 from bot.table.catalog import Catalog
 from bot.table.digest import DEFAULT_HOUR, DEFAULT_TIMEZONE, DigestDesk, timezone_choices, zone
+from bot.table.hints import HintDesk
 from bot.table.lobby import Lobbies, channel_of
 from bot.table.notify import DIGEST, MODES, Notify, describe
 from bot.table.play import Plays
@@ -108,6 +109,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         digests: DigestDesk,
         analyst: Analyst,
         puzzle_desk: PuzzleDesk | None = None,
+        hint_desk: HintDesk | None = None,
     ) -> None:
         self.finder, self.games, self.storage, self.catalog = finder, games, storage, catalog
         self.lobbies, self.plays, self.boards, self.places = lobbies, plays, boards, places
@@ -120,6 +122,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         self.digests = digests  # /game notify mode:digest (bot/table/digest.py)
         self.analyst = analyst  # /game analyse (bot/table/analysis.py)
         self.puzzle_desk = puzzle_desk  # /game puzzle and its daily post (bot/table/puzzles.py)
+        self.hint_desk = hint_desk  # /game hint (bot/table/hints.py)
         super().__init__()
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
@@ -472,3 +475,21 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     async def puzzle(self, interaction: discord.Interaction) -> None:
         assert self.puzzle_desk is not None  # (built with the table: bot/app.py)
         await self.puzzle_desk.show(interaction)
+
+    # ---- hints against computers: /game hint (issue 28; bot/table/hints.py) --------------------------
+
+    @app_commands.command(
+        name="hint", description="The move the hard computer would make in your place (only you see it)"
+    )
+    async def hint(self, interaction: discord.Interaction) -> None:
+        assert self.hint_desk is not None  # (built with the computers: bot/app.py)
+        user_id = interaction.user.id
+        try:
+            game = await self._here(interaction, lambda row: row.seat_of(user_id) is not None)
+        except NoGameHere:
+            # The game played here has ended: say so, rather than that there is none.
+            row = await self.storage.latest_game_at(place_id=channel_of(interaction))
+            if row is None or row.status != "finished" or row.seat_of(user_id) is None:
+                raise
+            game = self.games.load(row)
+        await self.hint_desk.hint(interaction, game)

@@ -23,7 +23,7 @@ from PIL import Image
 
 from bot.i18n import ENGLISH, Lang
 from bot.memory.animation import Animation, encode
-from bot.present import News, TableInfo, outcome_text
+from bot.present import PLAYED_WITH_HINTS, News, TableInfo, outcome_text
 from bot.render.alt import fit_alt, player
 from bot.render.colours import INK, MUTED
 from bot.render.common import Canvas, text_width
@@ -64,6 +64,7 @@ class GameLog:
     names: tuple[str, ...]  # their display names
     moves: tuple[tuple[int, ActionJSON], ...]  # (seat, action as logged), in order
     timeout_s: int = 0
+    hints: bool = False  # played with hints (`/game hint`): not rated
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ def rebuild(log: GameLog, rules: GameRules[S, V, M], lang: Lang = ENGLISH) -> Re
         waiting=() if outcome is not None else tuple(sorted(rules.to_act(state))),
         outcome=outcome,
         lang=lang,
+        hints=log.hints,
     )
     return Replay(table, tuple(frames))
 
@@ -200,6 +202,7 @@ def transcript(replay: Replay[V], present: Told[V]) -> str:
         lang.t("Players, in turn order: {players}", players=_players(table)),
         lang.t("Options: {options}", options=_options(table)),
         moves,
+        *([lang.t(PLAYED_WITH_HINTS)] if table.hints else []),
         "",
     ]
     for frame in replay.frames[1:]:

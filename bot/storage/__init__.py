@@ -44,6 +44,7 @@ from bot.storage.away import Away
 from bot.storage.driver import Driver, Txn
 from bot.storage.errors import Conflict, StaleVersion, StorageError
 from bot.storage.games import Games
+from bot.storage.hints import Hints
 from bot.storage.messages import Messages
 from bot.storage.meta import Meta
 from bot.storage.moves import Moves
@@ -123,6 +124,7 @@ class Storage(
     Digests,
     Analyses,
     Puzzles,
+    Hints,
 ):
     """The bot's database: one driver, and every repository's queries run on it."""
 

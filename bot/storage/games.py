@@ -27,7 +27,7 @@ from bot.storage.waits import sync as sync_waits
 # The columns of a game row, named as `GameRow`'s fields (its seats come from ``seats``).
 _FIELDS = (
     "id kind guild_id channel_id status host_id options seed state result version "
-    "lobby_message_id board_message_id created_at updated_at timeout_s place_id start_place"
+    "lobby_message_id board_message_id created_at updated_at timeout_s place_id start_place hints"
 ).split()
 _COLUMNS = ", ".join("g." + c for c in _FIELDS)
 _JSON = ("options", "state", "result")  # JSON text (options is never NULL)
@@ -56,6 +56,7 @@ def select_games(where: str, args: Args = ()) -> Txn[list[GameRow]]:
             if game[key] is not None:
                 game[key] = json.loads(game[key])
         game["place_id"] = game["place_id"] or game["channel_id"]
+        game["hints"] = bool(game["hints"])
         seats = seated[game["id"]]
         games.append(
             GameRow(

@@ -95,21 +95,28 @@ def record_finished(
     """Record a finished game: its seats' results, and every player's rating, tally, rivals and
     period standings. ``clock``: per seat, (moves timed, seconds). A game outside a server is not
     recorded (every figure belongs to a server)."""
-    rows = yield Q("SELECT guild_id, kind FROM games WHERE id = ?", (game_id,))
+    rows = yield Q("SELECT guild_id, kind, hints FROM games WHERE id = ?", (game_id,))
     if not rows or rows[0][0] is None:
         return
     guild_id, kind = int(rows[0][0]), str(rows[0][1])
+    # A game played with hints (`/game hint`) is kept in history but changes no rating, standing or
+    # tally: its results say the ratings it found, before and after.
+    rated = not rows[0][2]
     seat_rows = yield Q("SELECT user_id, name FROM seats WHERE game_id = ? ORDER BY position", (game_id,))
     seats = [int(r[0]) for r in seat_rows]
     names = [str(r[1]) for r in seat_rows]
     results = seat_results(kind in score_ranked, seats, result, forfeited)
     players = sorted({r.player for r in results})
-    prior = yield from _claimed_ratings(guild_id, kind, players, finished_at)
-    new = rate(prior, [Entry(r.player, r.place) for r in results])
+    if rated:
+        prior = yield from _claimed_ratings(guild_id, kind, players, finished_at)
+        new = rate(prior, [Entry(r.player, r.place) for r in results])
+    else:
+        prior = yield from _ratings_now(guild_id, kind, players)
+        new = {p: prior.get(p, Rating()) for p in players}
     done = yield Q(
-        "INSERT INTO finished_games (game_id, guild_id, kind, players, finished_at) VALUES (?, ?, ?, ?, ?) "
-        "RETURNING seq",
-        (game_id, guild_id, kind, len(seats), finished_at),
+        "INSERT INTO finished_games (game_id, guild_id, kind, players, finished_at, rated) "
+        "VALUES (?, ?, ?, ?, ?, ?) RETURNING seq",
+        (game_id, guild_id, kind, len(seats), finished_at, int(rated)),
     )
     game = _Finished(
         game_id=game_id,
@@ -125,9 +132,11 @@ def record_finished(
     )
     yield _results_rows(game)
     tally = _tally(game)
-    yield _ratings_rows(game, tally)
+    if rated:
+        yield _ratings_rows(game, tally)
     yield _rivals_rows(guild_id, tally)
-    yield _standings_rows(game, tally)
+    if rated:
+        yield _standings_rows(game, tally)
 
 
 @dataclass(frozen=True)
@@ -185,6 +194,17 @@ def _claimed_ratings(
         (guild_id, kind, *players),
     )
     return {int(r[0]): Rating(float(r[1]), float(r[2])) for r in prior_rows}
+
+
+def _ratings_now(guild_id: int, kind: str, players: Sequence[int]) -> Txn[dict[int, Rating]]:
+    """The players' ratings as they are (read only: an unrated game claims and changes none)."""
+    marks = ", ".join("?" * len(players))
+    rows = yield Q(
+        "SELECT player_id, mu, sigma FROM ratings "
+        f"WHERE guild_id = ? AND kind = ? AND player_id IN ({marks})",
+        (guild_id, kind, *players),
+    )
+    return {int(r[0]): Rating(float(r[1]), float(r[2])) for r in rows}
 
 
 def _results_rows(game: _Finished) -> Many:
@@ -459,7 +479,8 @@ class Records(Repository):
             for kind, name, mu, sigma, ordinal, games, wins, moves, seconds in rows:
                 past = yield Q(
                     "SELECT mu_before, sigma_before FROM results WHERE guild_id = ? AND player_id = ? "
-                    "AND kind = ? ORDER BY seq DESC LIMIT 1 OFFSET ?",
+                    "AND kind = ? AND seq IN (SELECT seq FROM finished_games WHERE rated = 1) "
+                    "ORDER BY seq DESC LIMIT 1 OFFSET ?",
                     (guild_id, player_id, kind, min(int(games), TREND_GAMES) - 1),
                 )
                 start = Rating(float(past[0][0]), float(past[0][1])).ordinal if past else 0.0
@@ -528,13 +549,13 @@ class Records(Repository):
         }
 
     async def recorded_games(self) -> list[Finished]:
-        """Every recorded game's places, in the order the games finished: what `bot.memory.ratings.
+        """Every rated game's places, in the order the games finished: what `bot.memory.ratings.
         recompute` rebuilds the table from."""
 
         def work() -> Txn[list[Finished]]:
             rows = yield Q(
                 "SELECT f.seq, f.guild_id, f.kind, r.player_id, r.place, r.won FROM finished_games f "
-                "JOIN results r ON r.game_id = f.game_id ORDER BY f.seq, r.seat"
+                "JOIN results r ON r.game_id = f.game_id WHERE f.rated = 1 ORDER BY f.seq, r.seat"
             )
             return [_finished(list(seats)) for _, seats in itertools.groupby(rows, key=lambda r: r[0])]
 
@@ -566,7 +587,8 @@ def _past_games(game_ids: list[int]) -> Txn[tuple[PastGame, ...]]:
     marks = ", ".join("?" * len(game_ids))
     rows = yield Q(
         "SELECT f.game_id, f.seq, f.kind, f.finished_at, f.guild_id, g.channel_id, g.place_id, "
-        f"g.board_message_id, g.lobby_message_id FROM finished_games f JOIN games g ON g.id = f.game_id "
+        "g.board_message_id, g.lobby_message_id, f.rated "
+        "FROM finished_games f JOIN games g ON g.id = f.game_id "
         f"WHERE f.game_id IN ({marks})",
         game_ids,
     )
@@ -590,6 +612,7 @@ def _past_games(game_ids: list[int]) -> Txn[tuple[PastGame, ...]]:
             board_message_id=None if r[7] is None else int(r[7]),
             lobby_message_id=None if r[8] is None else int(r[8]),
             seats=tuple(seats[int(r[0])]),
+            hints=not r[9],
         )
         for r in rows
     }

@@ -82,6 +82,8 @@ class GameRow:
     place_id: int = 0
     # Where the game was to be played when it started (see `bot.table.threads.Places.intent`).
     start_place: str | None = None
+    # A player asked for a hint (`/game hint`): the game is marked so, and changes no rating.
+    hints: bool = False
 
     def __post_init__(self) -> None:
         if not self.place_id:
@@ -303,6 +305,7 @@ class PastGame:
     board_message_id: int | None
     lobby_message_id: int | None
     seats: tuple[PastSeat, ...]
+    hints: bool = False  # played with hints (`/game hint`): not rated
 
 
 @dataclass(frozen=True)

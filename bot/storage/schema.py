@@ -432,4 +432,10 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (guild_id, day)
     );
     """,
+    # 21 (hints): a game where a player asked for a hint (``/game hint``) is marked ``hints``, from the
+    # moment of the first hint on; its record (``finished_games.rated``) says it changed no rating.
+    """
+    ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE finished_games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    """,
 )

@@ -84,6 +84,7 @@ class GameKind(Generic[S, V, M]):
             timeout_s=row.timeout_s,
             waiting=waiting,
             outcome=outcome,
+            hints=row.hints,
         )
 
 

@@ -26,6 +26,7 @@ from bot.i18n import ENGLISH, N_, Lang, Msg
 from bot.i18n.audience import reader
 from bot.memory.periods import ALL_TIME, PERIODS
 from bot.memory.ratings import BASE, SCALE, shown, shown_change
+from bot.present import WITH_HINTS
 from bot.render import leaderboard as render
 from bot.storage import Storage
 from bot.storage.rows import BoardLine, KindRecord, PastGame, PastSeat, Rival
@@ -336,6 +337,7 @@ class Memory:
                     result=result_text(game.seats, lang),
                     url=jump_url(game),
                 )
+                + (" · " + lang.t(WITH_HINTS) if game.hints else "")
             )
         embed.description = fit("\n".join(lines), 4096)
         embed.set_footer(

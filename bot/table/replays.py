@@ -84,6 +84,7 @@ def game_log(row: GameRow, moves: list[MoveRow], title: str) -> GameLog:
         names=row.names,
         moves=tuple((m.seat, m.action) for m in moves if m.undone is None),  # takebacks skipped
         timeout_s=row.timeout_s,
+        hints=row.hints,
     )
 
 
