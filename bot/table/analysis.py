@@ -40,6 +40,7 @@ from bot.render.analysis import Chart, Point, alt_text, render
 from bot.rules import play
 from bot.storage import GameRow, MoveRow, Storage
 from bot.table.catalog import Catalog, SomeKind
+from bot.table.hints import secret_words
 from bot.table.minds import Minds
 from bot.table.replays import GAME_ID_MAX
 from bot.table.replies import NO_PINGS, fit, reply_private, within_time
@@ -59,6 +60,7 @@ BASIS_WORDS = {
     "estimate": Np_("verdict basis", "estimated"),
     "hindsight": Np_("verdict basis", "with hindsight"),
 }
+HIDDEN = N_("a choice never revealed")
 JSON_DESCRIPTION = N_("The analysis as data: every move with its verdict, values and better moves.")
 
 
@@ -153,8 +155,10 @@ class Words:
 
     def action(self, index: int, seat: int, action: JSONMap) -> str:
         """Move ``index`` (1-based), or another action from the position before it."""
-        if self.kind.secret or any(v is True for k, v in action.items() if k == "hidden"):
-            return f"`{json.dumps(dict(action), separators=(',', ':'))}`"
+        if action.get("hidden") is True:
+            return self.lang.t(HIDDEN)
+        if self.kind.secret:  # a secret choice, in words from the action alone
+            return secret_words(dict(action), self.lang)
         rules = self.kind.rules
         before = self.states[index - 1]
         try:

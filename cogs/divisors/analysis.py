@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import cogs.divisors.rules as rules
 from bot.analysis import GameRecord, MoveReview, Review
+from bot.i18n import N_
 from bot.jsontypes import JSONMap, JSONObject
 from bot.rules.base import forfeit_of
 
 SHOWN = 5  # better cards listed, at most
-NOTE = (
+NOTE = N_(
     "The Numerical Card Game: each card is judged with hindsight, against the card the other player "
     "then showed: what another card of the fresh pile would have scored in that pairing."
 )

@@ -22,12 +22,13 @@ from collections.abc import Sequence
 
 import cogs.numbers.rules as rules
 from bot.analysis import GameRecord, MoveReview, Review
+from bot.i18n import N_
 from bot.jsontypes import JSONMap, JSONObject
 from bot.rules import play
 from bot.rules.base import forfeit_of
 
 SHOWN = 5  # better numbers listed, at most
-NOTE = (
+NOTE = N_(
     "Numbers To Number: each number is judged with hindsight, against the numbers the round then "
     "held (the other player's included): what another number would have scored in that round."
 )

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import cogs.updown.rules as rules
 from bot.analysis import GameRecord, MoveReview, Review
+from bot.i18n import N_
 from bot.jsontypes import JSONObject
 from bot.rules.base import forfeit_of
 
-NOTE = (
+NOTE = N_(
     "Up-Down-Stay: predictions and cards are chosen against hidden hands and a row everyone steers "
     "at once; no verdict can be backed, so none is given."
 )
