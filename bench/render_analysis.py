@@ -1,7 +1,7 @@
 """The README's example analysis (assets/examples/analysis.png and its text), and how long the
 answer to /game analyse takes to build once the analysis is made.
 
-    python bench/render_analysis.py [--out PATH]
+    python bench/render_analysis.py [--out PATH] [--quick]
 
 The game: Procession, n = 9, Alice (playing the easy computer's moves) against Bob (the normal one's), seeded,
 analysed exactly (`cogs/procession/analysis.py`) and answered as /game analyse answers
@@ -51,8 +51,9 @@ def sample() -> tuple[GameRow, GameRecord]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--quick", action="store_true", help="accepted for CI (one run either way)")
     args = parser.parse_args()
     row, record = sample()
     kind = GameKind.of(GAMES["procession"])
