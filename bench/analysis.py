@@ -14,7 +14,6 @@ were judged (exact / estimated / unknown), whether the review is complete, and P
 
 from __future__ import annotations
 
-import random
 import sys
 import time
 from collections import Counter
@@ -22,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.selfplay import longest
 from bot.analysis import GameRecord
-from bot.registry import GAMES, RULES, choose
-from bot.rules import play
+from bot.registry import GAMES
 
 TARGET_S = 10.0
 QUICK = "--quick" in sys.argv
@@ -46,21 +45,8 @@ CASES: tuple[tuple[str, int, dict[str, int], str, tuple[int, int]], ...] = (
 
 def longest_game(kind: str, players: int, options: dict[str, int], level: str, seeds: int) -> GameRecord:
     """The longest of ``seeds`` games of computer players of ``level``."""
-    rules = RULES[kind]
-    best: list[tuple[int, dict[str, object]]] = []
-    best_seed = 0
-    for seed in range(seeds):
-        state = rules.new_game(players, options, seed)
-        rng = random.Random(seed)
-        moves = []
-        while rules.outcome(state) is None:
-            seat = min(rules.to_act(state))
-            action = choose(kind, rules.view_for(state, seat), level, rng)
-            state = play(rules, state, seat, action)
-            moves.append((seat, action))
-        if len(moves) > len(best):
-            best, best_seed = moves, seed
-    return GameRecord(kind, players, options, best_seed, tuple(best))  # type: ignore[arg-type]
+    seed, moves = longest(kind, players, options, seeds, level)
+    return GameRecord(kind, players, options, seed, moves)
 
 
 def main() -> None:

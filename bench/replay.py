@@ -14,7 +14,6 @@ CPU time (on a machine shared with other work, the CPU time is the steadier figu
 
 from __future__ import annotations
 
-import random
 import sys
 import time
 from dataclasses import replace
@@ -22,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.selfplay import longest
 from bot.memory.animation import LIMIT
 from bot.memory.replay import GameLog
-from bot.registry import GAMES, RULES, choose
-from bot.rules import play
+from bot.registry import GAMES, RULES
 from bot.table.catalog import GameKind
 from bot.table.replays import render
 
@@ -45,29 +44,16 @@ CASES: tuple[tuple[str, int, dict[str, int], tuple[int, int], int | None], ...] 
 
 def longest_game(kind: str, players: int, options: dict[str, int], seeds: int) -> GameLog:
     """The longest of ``seeds`` games of normal computer players."""
-    rules = RULES[kind]
-    best: list[tuple[int, dict[str, object]]] = []
-    best_seed = 0
-    for seed in range(seeds):
-        state = rules.new_game(players, options, seed)
-        rng = random.Random(seed)
-        moves = []
-        while rules.outcome(state) is None:
-            seat = min(rules.to_act(state))
-            action = choose(kind, rules.view_for(state, seat), "normal", rng)
-            state = play(rules, state, seat, action)
-            moves.append((seat, action))
-        if len(moves) > len(best):
-            best, best_seed = moves, seed
+    best_seed, best = longest(kind, players, options, seeds)
     return GameLog(
         game_id=1234,
         kind=kind,
-        title=rules.TITLE,
+        title=RULES[kind].TITLE,
         options=options,
         seed=best_seed,
         seats=tuple(range(1, players + 1)),
         names=NAMES[:players],
-        moves=tuple(best),  # type: ignore[arg-type]
+        moves=best,
     )
 
 

@@ -129,6 +129,18 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         user_id = interaction.user.id
         return await self.finder.game_here(channel_of(interaction), user_id, prefer=prefer)
 
+    async def _own_game(self, interaction: discord.Interaction) -> Loaded:
+        """The caller's game played here, or, once it has ended, that finished game (so that a
+        command about it can say it is over, rather than that there is none)."""
+        user_id = interaction.user.id
+        try:
+            return await self._here(interaction, lambda row: row.seat_of(user_id) is not None)
+        except NoGameHere:
+            row = await self.storage.latest_game_at(place_id=channel_of(interaction))
+            if row is None or row.status != "finished" or row.seat_of(user_id) is None:
+                raise
+            return self.games.load(row)
+
     @app_commands.command(name="join", description="Join the lobby in this channel")
     async def join(self, interaction: discord.Interaction) -> None:
         user_id = interaction.user.id
@@ -435,15 +447,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     )
     async def undo(self, interaction: discord.Interaction) -> None:
         assert self.undo_desk is not None  # (built with the table: bot/app.py)
-        user_id = interaction.user.id
-        try:
-            game = await self._here(interaction, lambda row: row.seat_of(user_id) is not None)
-        except NoGameHere:
-            # The game played here has ended: say so, rather than that there is none.
-            row = await self.storage.latest_game_at(place_id=channel_of(interaction))
-            if row is None or row.status != "finished" or row.seat_of(user_id) is None:
-                raise
-            game = self.games.load(row)
+        game = await self._own_game(interaction)
         await self.undo_desk.ask(interaction, game)
 
     # ---- what waits on me (issue 27; bot/table/agenda.py) -------------------------------------------
@@ -483,13 +487,5 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     )
     async def hint(self, interaction: discord.Interaction) -> None:
         assert self.hint_desk is not None  # (built with the computers: bot/app.py)
-        user_id = interaction.user.id
-        try:
-            game = await self._here(interaction, lambda row: row.seat_of(user_id) is not None)
-        except NoGameHere:
-            # The game played here has ended: say so, rather than that there is none.
-            row = await self.storage.latest_game_at(place_id=channel_of(interaction))
-            if row is None or row.status != "finished" or row.seat_of(user_id) is None:
-                raise
-            game = self.games.load(row)
+        game = await self._own_game(interaction)
         await self.hint_desk.hint(interaction, game)

@@ -20,10 +20,12 @@ A game without an analyser gets `unknown_review`: every move ``"unknown"``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bot.jsontypes import JSONMap, JSONObject
+from bot.rules import play
+from bot.rules.base import GameRules, M, S
 
 VERDICTS = ("best", "good", "inaccuracy", "mistake", "blunder", "unknown")
 BASES = ("exact", "search", "hindsight", "estimate", "")
@@ -187,3 +189,34 @@ def worst_moves(review: Review, seat: int, limit: int = 2) -> list[MoveReview]:
 def judged(review: Review, seat: int) -> int:
     """How many of the seat's moves have a verdict (not "unknown")."""
     return sum(1 for m in review.moves if m.seat == seat and m.verdict != "unknown")
+
+
+# ---- judging a game by search --------------------------------------------------------------------------
+
+Judge = Callable[[int, int, JSONObject, S, float], MoveReview]
+"""(index, seat, action, the state before the move, seconds it may take) -> the move judged."""
+
+
+def states_before(rules: GameRules[S, object, M], record: GameRecord) -> list[S]:
+    """The state before each logged move, replayed with the rules."""
+    state = rules.new_game(record.n_players, record.options, record.seed)
+    before = []
+    for seat, action in record.moves:
+        before.append(state)
+        state = play(rules, state, seat, action)
+    return before
+
+
+def last_first(
+    rules: GameRules[S, object, M], record: GameRecord, deadline: Deadline, judge: Judge[S]
+) -> tuple[MoveReview, ...]:
+    """Every logged move judged by ``judge``, the last ones first (the cheapest to search to the end,
+    and what their searches find makes the earlier ones cheaper), each given an even share of the time
+    left; in log order."""
+    before: Sequence[S] = states_before(rules, record)
+    reviews: dict[int, MoveReview] = {}
+    count = len(record.moves)
+    for done, i in enumerate(reversed(range(count))):
+        seat, action = record.moves[i]
+        reviews[i] = judge(i + 1, seat, dict(action), before[i], deadline.left() / (count - done))
+    return tuple(reviews[i] for i in range(count))

@@ -27,9 +27,8 @@ import time
 from dataclasses import dataclass
 
 import cogs.dots.rules as rules
-from bot.analysis import Deadline, GameRecord, MoveReview, Review
+from bot.analysis import Deadline, GameRecord, MoveReview, Review, last_first
 from bot.jsontypes import JSONObject
-from bot.rules import play
 from bot.rules.base import forfeit_of
 from cogs.dots.player import _INF, _Geometry, _geometry, _Move, _moves, _Search
 
@@ -232,18 +231,6 @@ def _review(
 def analyse(record: GameRecord, seconds: float) -> Review:
     """Every logged line of ``record`` judged within ``seconds`` (see the module docstring)."""
     clock = _Clock(Deadline(seconds * 0.95))  # a little room for what follows the last search
-    state = rules.new_game(record.n_players, record.options, record.seed)
-    before: list[rules.State] = []
-    for seat, action in record.moves:
-        before.append(state)
-        state = play(rules, state, seat, action)
     judge = _Judge(clock)
-    reviews: dict[int, MoveReview] = {}
-    count = len(record.moves)
-    # The last lines first: the cheapest to search to the end, and their table helps the earlier ones.
-    for done, i in enumerate(reversed(range(count))):
-        seat, action = record.moves[i]
-        share = clock.deadline.left() / (count - done)
-        reviews[i] = judge.judge(i + 1, seat, dict(action), before[i], share)
-    moves = tuple(reviews[i] for i in range(count))
+    moves = last_first(rules, record, clock.deadline, judge.judge)
     return Review(kind=rules.NAME, scale="points", moves=moves, complete=not judge.cut)

@@ -32,9 +32,8 @@ import time
 from dataclasses import dataclass
 
 import cogs.procession.rules as rules
-from bot.analysis import Deadline, GameRecord, MoveReview, Review
+from bot.analysis import Deadline, GameRecord, MoveReview, Review, last_first
 from bot.jsontypes import JSONObject
-from bot.rules import play
 from bot.rules.base import forfeit_of
 from cogs.procession.player import (
     EXPECTI_BUDGET,
@@ -294,18 +293,6 @@ def _estimated(
 def analyse(record: GameRecord, seconds: float) -> Review:
     """Every logged move of ``record`` judged within ``seconds`` (see the module docstring)."""
     clock = _Clock(Deadline(seconds * 0.95))  # a little room for what follows the last search
-    state = rules.new_game(record.n_players, record.options, record.seed)
-    before: list[rules.State] = []
-    for seat, action in record.moves:
-        before.append(state)
-        state = play(rules, state, seat, action)
     judge = _Judge(record, clock)
-    reviews: dict[int, MoveReview] = {}
-    count = len(record.moves)
-    # The last moves first: they are the cheapest to prove, and their proofs help the earlier ones.
-    for done, i in enumerate(reversed(range(count))):
-        seat, action = record.moves[i]
-        share = clock.deadline.left() / (count - done)
-        reviews[i] = judge.judge(i + 1, seat, dict(action), before[i], share)
-    moves = tuple(reviews[i] for i in range(count))
+    moves = last_first(rules, record, clock.deadline, judge.judge)
     return Review(kind=rules.NAME, scale="win", moves=moves, complete=not judge.cut)
