@@ -1062,6 +1062,10 @@ def first_point(k: int) -> list[int]:
     return [1] if k else []
 
 
+def last_point(k: int) -> list[int]:
+    return [k] if k else []
+
+
 async def sweep_case(case: Case, workdir: Path, points: Callable[[int], Sequence[int]]) -> list[Outcome]:
     async with Sweep(case, workdir) as sweep:
         return await sweep.sweep(points)
@@ -1096,7 +1100,7 @@ async def run_sweeps(names: Sequence[str], points: Callable[[int], Sequence[int]
             failed += 1
             continue
         kills += len(outs) - 1
-        failed += sum(1 for o in outs[1:] if o.problems)
+        failed += sum(1 for o in outs if o.problems)  # (the run without a kill included)
         print(report_line(case, outs), flush=True)
     minutes = (time.monotonic() - t0) / 60
     print(f"{len(names)} cases, {kills} kills, {failed} failed kill points, {minutes:.1f} minutes")
