@@ -404,10 +404,7 @@ class QuetBot(commands.Bot):
         self.puzzles = puzzle_desk = PuzzleDesk(
             client=self, storage=storage, router=router, audiences=audiences, clock=clock, maker=DAILY_PUZZLE
         )
-        # Seasons (issue 29): their settings and the season-end posts.
-        self.seasons = season_desk = SeasonDesk(
-            client=self, storage=storage, catalog=catalog, audiences=audiences, clock=clock
-        )
+        self.seasons = season_desk = SeasonDesk(self, storage, catalog, audiences, clock)  # (issue 29)
         self.scheduler = Scheduler(
             storage,
             games,

@@ -186,30 +186,7 @@ class Memory:
         storage = self.storage
         lines = await storage.leaderboard(guild_id=guild_id, kind=kind, period=period, limit=TOP, key=key)
         if not lines:
-            if shown_season is not None:
-                nothing = Msg(
-                    "No {title} game has finished in this server in season {number} yet. Play one with "
-                    "/{command} new (/game addbot adds a computer player).",
-                    title=title,
-                    number=shown_season.number,
-                    command=kind,
-                )
-            elif period == ALL_TIME:
-                nothing = Msg(
-                    "No {title} game has finished in this server yet. Play one with /{command} new "
-                    "(/game addbot adds a computer player).",
-                    title=title,
-                    command=kind,
-                )
-            else:
-                nothing = Msg(
-                    "No {title} game has finished in this server {period} yet. Play one with /{command} new "
-                    "(/game addbot adds a computer player).",
-                    title=title,
-                    period=Msg(PERIODS[period]),
-                    command=kind,
-                )
-            raise GameError(nothing)
+            raise GameError(_no_games(title, kind, period, shown_season))
         own = None
         if all(line.player_id != user_id for line in lines):
             own = await storage.board_line_of(
@@ -412,6 +389,32 @@ class Memory:
             disabled=page + 1 >= pages,
         )
         return embed, self.router.view([prev, nxt])
+
+
+def _no_games(title: str, kind: str, period: str, season: SeasonShown | None) -> Msg:
+    """Why a leaderboard is empty: no game of ``kind`` finished here (in the period or season)."""
+    if season is not None:
+        return Msg(
+            "No {title} game has finished in this server in season {number} yet. Play one with "
+            "/{command} new (/game addbot adds a computer player).",
+            title=title,
+            number=season.number,
+            command=kind,
+        )
+    if period == ALL_TIME:
+        return Msg(
+            "No {title} game has finished in this server yet. Play one with /{command} new "
+            "(/game addbot adds a computer player).",
+            title=title,
+            command=kind,
+        )
+    return Msg(
+        "No {title} game has finished in this server {period} yet. Play one with /{command} new "
+        "(/game addbot adds a computer player).",
+        title=title,
+        period=Msg(PERIODS[period]),
+        command=kind,
+    )
 
 
 def _season_line(season: SeasonShown, lang: Lang) -> str:

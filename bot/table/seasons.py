@@ -111,7 +111,6 @@ class SeasonDesk:
 
     def __init__(
         self,
-        *,
         client: discord.Client,
         storage: Storage,
         catalog: Catalog,

@@ -78,7 +78,7 @@ async def test_seasons_count_the_games_of_their_month_and_end_once(storage: Stor
     current = await season_shown(storage, GUILD, None, clock.now)
     assert (current.number, current.period, current.over) == (1, "m2025-07", False)
     board = await storage.leaderboard(guild_id=GUILD, kind="dots", key=current.period)
-    assert [(line.player_id, line.games, line.wins) for line in board][0] == (ANN, 2, 2)
+    assert (board[0].player_id, board[0].games, board[0].wins) == (ANN, 2, 2)
     assert sum(line.games for line in board) == 4  # Bea's June game is not in it
     await storage.open_ended_seasons(now=clock.now)
     assert await storage.due_season_posts(now=clock.now, holder="a") == []
@@ -187,5 +187,5 @@ def test_the_post_names_every_champion_and_fits_discord() -> None:
     rest = [BoardLine(3 + i, 100 + i, "x" * 32, 0.0, 1, 0, -0.2) for i in range(8)]
     embed = season_embed(ended, [(f"Game {k}", tied + rest) for k in range(5)], ENGLISH)
     assert f"champion <@{ANN}> and <@{BEA}>" in (embed.description or "")
-    assert "Jul 1, 2025 – Jul 31, 2025" in (embed.description or "")
+    assert "1 Jul 2025 – 31 Jul 2025 (UTC)" in (embed.description or "")  # (English is en_GB)
     assert len(embed) <= 6000 and all(len(str(f.value)) <= 1024 for f in embed.fields)
