@@ -2,11 +2,13 @@
 (QUETBOT_CLOCK_OFFSET_FILE): /game settings seasons:month announce:#channel (Manage Server) makes the
 next calendar month season 1; a game finished in it puts its players on /game leaderboard
 period:season; when the month ends, the season's champion and top ten are posted in the announce
-channel once (also after a restart); the past season stays on the leaderboard (season:1), an unknown
-one is refused privately, and /game stats lists the season its champion won."""
+channel once (also when the bot is killed right after posting it, after a restart, and with two
+processes over one database); the past season stays on the leaderboard (season:1), an unknown one is
+refused privately, and /game stats lists the season its champion won."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -15,6 +17,7 @@ import pytest
 
 from bot.registry import SCORE_RANKED
 from bot.storage import Storage
+from tests.e2e import test_shards
 from tests.e2e.driver import bot_messages, private_reply, start_game
 from tests.e2e.test_threads import command_for
 from tests.e2e.test_time_away import Clock, tick
@@ -93,11 +96,17 @@ async def test_a_season_counts_its_games_posts_its_champion_once_and_stays_on_re
     assert "(season 1)" in embed["title"] and "Season 1: " in embed["description"]
     assert "ends <t:" in embed["description"]
 
-    # Past its end: one post with the champion and the top ten, not repeated after a restart.
+    # Past its end: one post with the champion and the top ten, even when the bot is killed right
+    # after Discord made it (before the bot marked it sent), and not repeated after a restart.
+    trap = emu.crash_after_next_request(harness, "POST /channels/*/messages")
     clock.forward(run.ends(1) + 3600 - harness.bot.clock())
-    await tick(emu, harness)
+    await asyncio.wait_for(trap.wait(), 10)
+    await harness.start()
     await tick(emu, harness)
     (post,) = bot_messages(emu, news)
+    sent = emu.requests_matching(f"POST /channels/{news.id}/messages")
+    assert harness.crashes == 1 and len(sent) == 2  # sent again after the kill, with the same nonce
+    assert sent[0].json["nonce"] == sent[1].json["nonce"] == f"s{scene.guild.id:x}.1"
     (ended,) = post.embeds
     assert ended["title"] == "🏆 Season 1 is over" and post.pinged == frozenset()
     assert f"**Procession**: champion <@{winner}>" in ended["description"]
@@ -124,3 +133,32 @@ async def test_a_season_counts_its_games_posts_its_champion_once_and_stays_on_re
     (stats,) = rec.messages[-1].embeds
     won = {f["name"]: f["value"] for f in stats["fields"]}["Seasons won"]
     assert won.startswith("🏆 Season 1 (") and won.endswith("): Procession")
+
+
+# Two processes over one database (shards 0 and 1 of 2), with a movable clock (tests/e2e/test_shards.py).
+scenes = test_shards.scenes
+two_with_a_clock = test_shards.two_with_a_clock
+
+
+async def test_two_processes_post_a_seasons_end_once(
+    emu: DiscordEmulator, scenes: tuple[Scene, Scene], two_with_a_clock: tuple[BotHarness, BotHarness, Path]
+) -> None:
+    first, _, offset = two_with_a_clock
+    zero, one = scenes  # (server Zero plays in its channels)
+    storage, clock = first.bot.storage, Clock(offset)
+    for scene in scenes:
+        setting = await storage.set_seasons(
+            guild_id=scene.guild.id, mode="month", channel_id=scene.other_channel.id, now=first.bot.clock()
+        )
+    assert setting.run is not None
+    run = setting.run
+    clock.forward(run.starts(1) + 3600 - first.bot.clock())
+    await play_procession(emu, zero, first)
+    clock.forward(run.ends(1) + 60 - first.bot.clock())  # both processes' passes race for the post
+    await emu.wait_until(lambda: bool(bot_messages(emu, zero.other_channel)), what="the season's post")
+    await asyncio.sleep(2.5)  # (both processes have made passes since: nothing more may come)
+    await emu.wait_idle()
+    assert len(emu.requests_matching(f"POST /channels/{zero.other_channel.id}/messages")) == 1
+    (post,) = bot_messages(emu, zero.other_channel)
+    assert post.embeds[0]["title"] == "🏆 Season 1 is over"
+    assert bot_messages(emu, one.other_channel) == []  # no game in server One's season: no post
