@@ -137,19 +137,31 @@ def set_seasons_txn(
     return new
 
 
-def open_ended_txn(now: float) -> Txn[None]:
-    """Every server with seasons on: the seasons that ended by ``now`` recorded."""
-    rows = yield Q(
-        "SELECT s.guild_id, s.mode, s.channel_id, s.first_season, s.first_index, "
-        "(SELECT MAX(e.season) FROM seasons_ended e WHERE e.guild_id = s.guild_id) "
-        "FROM season_settings s WHERE s.mode IS NOT NULL"
-    )
+_RUNS = (
+    "SELECT s.guild_id, s.mode, s.channel_id, s.first_season, s.first_index, "
+    "(SELECT MAX(e.season) FROM seasons_ended e WHERE e.guild_id = s.guild_id) "
+    "FROM season_settings s WHERE s.mode IS NOT NULL"
+)
+
+
+def _ended_unrecorded(rows: list[Row], now: float) -> list[tuple[SeasonSetting, int | None]]:
+    """The servers (of ``rows``, read by `_RUNS`) with a season that ended by ``now`` and has no row
+    yet, each with its last recorded season."""
+    due = []
     for row in rows:
         setting = _setting(row[:5])
         run = setting.run
         last = None if row[5] is None else int(str(row[5]))
-        if run is not None and run.ended(now) > (last or 0) and run.ended(now) >= run.first_season:
-            yield from _record_ended(setting, last, now)
+        if run is not None and run.ended(now) >= max(run.first_season, (last or 0) + 1):
+            due.append((setting, last))
+    return due
+
+
+def open_ended_txn(now: float) -> Txn[None]:
+    """Every server with seasons on: the seasons that ended by ``now`` recorded."""
+    rows = yield Q(_RUNS)
+    for setting, last in _ended_unrecorded(rows, now):
+        yield from _record_ended(setting, last, now)
 
 
 class Seasons(Repository):
@@ -164,8 +176,10 @@ class Seasons(Repository):
         return await self._db.write(set_seasons_txn(guild_id, mode, channel_id, now, keep_mode))
 
     async def open_ended_seasons(self, *, now: float) -> None:
-        """Record the seasons that ended by ``now`` (each server's pass of the scheduler)."""
-        await self._db.write(open_ended_txn(now))
+        """Record the seasons that ended by ``now`` (the scheduler's pass): a read, and a write only
+        when a season has ended since the last look."""
+        if _ended_unrecorded(await self._read(_RUNS), now):
+            await self._db.write(open_ended_txn(now))
 
     async def ended_season(self, *, guild_id: int, season: int) -> EndedSeason | None:
         rows = await self._read(

@@ -156,7 +156,7 @@ async def test_two_processes_post_a_seasons_end_once(
     await play_procession(emu, zero, first)
     clock.forward(run.ends(1) + 60 - first.bot.clock())  # both processes' passes race for the post
     await emu.wait_until(lambda: bool(bot_messages(emu, zero.other_channel)), what="the season's post")
-    await asyncio.sleep(2.5)  # (both processes have made passes since: nothing more may come)
+    await asyncio.sleep(1.5)  # (both processes have made passes since, each second: nothing more came)
     await emu.wait_idle()
     assert len(emu.requests_matching(f"POST /channels/{zero.other_channel.id}/messages")) == 1
     (post,) = bot_messages(emu, zero.other_channel)
