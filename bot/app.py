@@ -53,6 +53,7 @@ from bot.table.records import Memory
 from bot.table.replies import GameTree, Replies, reply_private
 from bot.table.routing import ANY_GAME, Router
 from bot.table.rules import route_rules
+from bot.table.seasons import SeasonDesk
 from bot.table.shown import Shown
 from bot.table.threads import Places
 from bot.table.timeaway import TimeDesk
@@ -189,6 +190,7 @@ def _cogs(
     digests: DigestDesk,
     minds: Minds,
     puzzle_desk: PuzzleDesk | None = None,
+    season_desk: SeasonDesk | None = None,
 ) -> list[commands.Cog]:
     """Each game's cog (the catalog learns the game first), built by its spec from the parts it
     takes, then /game's, given what it uses (by name)."""
@@ -214,7 +216,7 @@ def _cogs(
         plays=table.plays, boards=table.boards, places=table.places, audiences=audiences, notify=notify,
         memory=memory, privacy_desk=privacy_desk, time_desk=TimeDesk(storage, finder, notify),
         undo_desk=table.undo, agenda=digests.agenda, digests=digests,
-        analyst=Analyst(storage, catalog, minds), puzzle_desk=puzzle_desk,
+        analyst=Analyst(storage, catalog, minds), puzzle_desk=puzzle_desk, season_desk=season_desk,
         hint_desk=HintDesk(storage=storage, games=games, catalog=catalog, minds=minds),
     )  # fmt: skip
     return [*cogs, admin]
@@ -402,6 +404,7 @@ class QuetBot(commands.Bot):
         self.puzzles = puzzle_desk = PuzzleDesk(
             client=self, storage=storage, router=router, audiences=audiences, clock=clock, maker=DAILY_PUZZLE
         )
+        self.seasons = season_desk = SeasonDesk(self, storage, catalog, audiences, clock)  # (issue 29)
         self.scheduler = Scheduler(
             storage,
             games,
@@ -416,12 +419,13 @@ class QuetBot(commands.Bot):
             takebacks=table.undo.expire_due,
             digests=digests,
             puzzles=puzzle_desk.run_due,
+            seasons=season_desk.run_due,
         )
         self.table = table
         self.cards = table.cards
         metrics.declare_games(GAMES)
         parts = (services, storage, catalog, router, outbox, notify, audiences, table, self.drawing, digests)
-        for cog in _cogs(*parts, computers.minds, puzzle_desk):
+        for cog in _cogs(*parts, computers.minds, puzzle_desk, season_desk):
             await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(audiences.seen, "on_interaction")

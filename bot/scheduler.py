@@ -42,6 +42,7 @@ TOKEN_KEPT = 14 * 60.0
 TYPED_KEPT = 24 * 3600.0
 RETENTION_EVERY = 60.0
 PUZZLE_EVERY = 30.0  # the daily puzzle's posts due are looked at every this many seconds at most
+SEASON_EVERY = 30.0  # the seasons ended (and their posts due) likewise (bot/table/seasons.py)
 
 
 class Scheduler:
@@ -61,7 +62,10 @@ class Scheduler:
         takebacks: Callable[[float], Awaitable[None]] | None = None,  # takeback requests past their hour
         digests: DigestDesk | None = None,  # the daily digests (issue 27)
         puzzles: Callable[[float, str], Awaitable[None]] | None = None,  # the daily puzzle's posts
+        seasons: Callable[[float, str], Awaitable[None]] | None = None,  # seasons ended, their posts
     ) -> None:
+        self.seasons = seasons
+        self._seasons_at = -SEASON_EVERY  # when the seasons ended were last looked at
         self.puzzles = puzzles
         self._puzzles_at = -PUZZLE_EVERY  # when the puzzle posts due were last looked at
         self.holder = holder
@@ -197,6 +201,11 @@ class Scheduler:
         ):
             self._puzzles_at = now
             await self.puzzles(now, self.holder)
+        if self.seasons is not None and (
+            now - self._seasons_at >= SEASON_EVERY or getattr(self.clock, "movable", False)
+        ):
+            self._seasons_at = now
+            await self.seasons(now, self.holder)
         for game_id in await self.storage.expired_lobbies(created_before=now - LOBBY_LIFETIME):
             changed = await self.lobby.expire_lobby(game_id, effects=[Expired()])
             if changed is not None:

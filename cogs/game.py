@@ -36,6 +36,7 @@ from bot.table.puzzles import PuzzleDesk
 from bot.table.records import PERIOD_CHOICES, Memory
 from bot.table.replays import send_replay
 from bot.table.replies import fit, mention, reply_private
+from bot.table.seasons import SEASON_MODES, SeasonDesk
 from bot.table.threads import Places
 from bot.table.timeaway import TimeDesk, more_time, zone_choices
 from bot.table.undo import UndoDesk
@@ -47,6 +48,14 @@ ON_OFF = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="
 LANGUAGE_CHOICES = [
     app_commands.Choice(name="auto: the server's Discord language (default)", value=AUTO),
     *(app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()),
+]
+SEASON_CHOICES = [
+    app_commands.Choice(name=name, value=mode)
+    for mode, name in zip(
+        SEASON_MODES,
+        ("off", "month: calendar months (UTC)", "quarter: calendar quarters (UTC)"),
+        strict=True,
+    )
 ]
 GAME_CHOICES = [app_commands.Choice(name=text.title, value=key) for key, text in RULES_TEXT.items()]
 NOTIFY_CHOICES = [
@@ -110,6 +119,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         analyst: Analyst,
         puzzle_desk: PuzzleDesk | None = None,
         hint_desk: HintDesk | None = None,
+        season_desk: SeasonDesk | None = None,
     ) -> None:
         self.finder, self.games, self.storage, self.catalog = finder, games, storage, catalog
         self.lobbies, self.plays, self.boards, self.places = lobbies, plays, boards, places
@@ -123,6 +133,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         self.analyst = analyst  # /game analyse (bot/table/analysis.py)
         self.puzzle_desk = puzzle_desk  # /game puzzle and its daily post (bot/table/puzzles.py)
         self.hint_desk = hint_desk  # /game hint (bot/table/hints.py)
+        self.season_desk = season_desk  # seasons: settings, their end posts (bot/table/seasons.py)
         super().__init__()
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
@@ -251,8 +262,10 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         puzzles="Post the daily puzzle in this channel every day",
         puzzle_hour="The hour of the daily puzzle's post, 0-23 UTC (default 12)",
         puzzles_off="True: stop posting the daily puzzle here",
+        seasons="Seasons here: off, calendar months or calendar quarters (UTC)",
+        announce="Post each season's champions in this channel when the season ends",
     )
-    @app_commands.choices(threads=ON_OFF, language=LANGUAGE_CHOICES)
+    @app_commands.choices(threads=ON_OFF, language=LANGUAGE_CHOICES, seasons=SEASON_CHOICES)
     async def settings(
         self,
         interaction: discord.Interaction,
@@ -261,6 +274,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         puzzles: discord.TextChannel | None = None,
         puzzle_hour: app_commands.Range[int, 0, 23] | None = None,
         puzzles_off: bool | None = None,
+        seasons: str | None = None,
+        announce: discord.TextChannel | None = None,
     ) -> None:
         places, audiences = self.places, self.audiences
         guild_id = interaction.guild_id
@@ -271,7 +286,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
                 "There is no language {language}: pick one from the list.", language=repr(language[:20])
             )
         puzzling = puzzles is not None or puzzle_hour is not None or bool(puzzles_off)
-        changing = threads is not None or language is not None or puzzling
+        seasoning = seasons is not None or announce is not None
+        changing = threads is not None or language is not None or puzzling or seasoning
         if changing and not interaction.permissions.manage_guild:
             raise NotAllowed(
                 "Only people with the Manage Server permission can change this server's settings. "
@@ -283,6 +299,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
             await audiences.choose(guild_id, language)
         if puzzling and self.puzzle_desk is not None:
             await self.puzzle_desk.configure(guild_id, puzzles, puzzle_hour, bool(puzzles_off))
+        if seasoning and self.season_desk is not None:
+            await self.season_desk.configure(guild_id, seasons, announce)
         lang = reader(interaction)  # a private answer: the asker's language
         on = await places.threads_on(guild_id)
         lines = [lang.t("Done.")] if changing else []
@@ -296,6 +314,8 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
             )
         if self.puzzle_desk is not None:  # (before the language, which ends the answer)
             lines.append(await self.puzzle_desk.summary(guild_id, lang))
+        if self.season_desk is not None:
+            lines.append(await self.season_desk.summary(guild_id, lang))
         choice = await audiences.choice(guild_id)
         public = await audiences.server(guild_id)
         if choice is None:
@@ -371,10 +391,20 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @app_commands.command(
         name="leaderboard", description="This server's best players of a game (only you see it)"
     )
-    @app_commands.describe(game="Which game", period="All time (default), this month or this week")
+    @app_commands.describe(
+        game="Which game",
+        period="All time (default), this month, this week or season",
+        season="period:season: which season (default: the current one)",
+    )
     @app_commands.choices(game=GAME_CHOICES, period=PERIOD_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction, game: str, period: str = "all") -> None:
-        await self.memory.leaderboard(interaction, game, period)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        period: str = "all",
+        season: app_commands.Range[int, 1, 100000] | None = None,
+    ) -> None:
+        await self.memory.leaderboard(interaction, game, period, season)
 
     @app_commands.command(
         name="stats", description="A player's games here: ratings, wins, rivals (only you see it)"

@@ -13,6 +13,7 @@ against the one signature there is:
     quiet.py     quiet hours: who has them, and sending what they held back
     agenda.py    what waits on one person across every server (/game mine)
     puzzles.py   the daily puzzle: the day's puzzle, answers and streaks, the servers' daily posts
+    seasons.py   seasons: each server's choice and run, the seasons that ended and their end posts
     replies.py   typed DM answers waiting for the player to say which game they meant
     outbox.py    what committed changes still owe the world, written with them
     records.py   the memory of finished games: results, ratings, rivals, leaderboards, history
@@ -71,6 +72,7 @@ from bot.storage.rows import (
     Written,
 )
 from bot.storage.schema import MIGRATIONS
+from bot.storage.seasons import Seasons
 from bot.storage.settings import Settings, SettingValue
 from bot.storage.sqlite import SqliteDriver
 from bot.storage.undo import Undos
@@ -125,6 +127,7 @@ class Storage(
     Analyses,
     Puzzles,
     Hints,
+    Seasons,
 ):
     """The bot's database: one driver, and every repository's queries run on it."""
 

@@ -393,11 +393,19 @@ class Records(Repository):
         return await self._db.write(backfill(self.score_ranked))
 
     async def leaderboard(
-        self, *, guild_id: int, kind: str, period: str = ALL_TIME, limit: int = 10, now: float | None = None
+        self,
+        *,
+        guild_id: int,
+        kind: str,
+        period: str = ALL_TIME,
+        limit: int = 10,
+        now: float | None = None,
+        key: str | None = None,
     ) -> list[BoardLine]:
         """The top of a server's board for one game: for all time, by rating; for a period ("month",
-        "week"), by the rating gained in it, then wins."""
-        key = _period(period, now)
+        "week"), by the rating gained in it, then wins. ``key``: the stored period key of the
+        standings to rank instead (a season's: "m2026-11")."""
+        key = key or _period(period, now)
 
         def work() -> Txn[list[BoardLine]]:
             if key is None:
@@ -426,10 +434,18 @@ class Records(Repository):
         return await self._db.read(work())
 
     async def board_line_of(
-        self, *, guild_id: int, kind: str, player_id: int, period: str = ALL_TIME, now: float | None = None
+        self,
+        *,
+        guild_id: int,
+        kind: str,
+        player_id: int,
+        period: str = ALL_TIME,
+        now: float | None = None,
+        key: str | None = None,
     ) -> BoardLine | None:
-        """A player's own line of the board (with their rank), or None when they have no game there."""
-        key = _period(period, now)
+        """A player's own line of the board (with their rank), or None when they have no game there
+        (``key``: as for `leaderboard`)."""
+        key = key or _period(period, now)
 
         def work() -> Txn[BoardLine | None]:
             if key is None:

@@ -438,4 +438,34 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE finished_games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
     """,
+    # 22 (seasons): a server's seasons (``/game settings seasons:``): ``mode`` 'month' or 'quarter'
+    # (NULL: off), the channel of the season-end posts, and the numbering of the current run: season
+    # ``first_season`` is the month or quarter ``first_index`` (`bot.memory.periods.period_index`), the
+    # next ones follow. ``seasons_ended``: one row per season that ended (its period's key and bounds,
+    # the channel then chosen), the durable list of past seasons; its end post is claimed by one
+    # process, then marked sent (``message_id``; 0 when nothing was posted).
+    """
+    CREATE TABLE season_settings (
+        guild_id INTEGER PRIMARY KEY,
+        mode TEXT CHECK (mode IN ('month', 'quarter')),
+        channel_id INTEGER,
+        first_season INTEGER NOT NULL,
+        first_index INTEGER NOT NULL,
+        changed_at REAL NOT NULL
+    );
+    CREATE TABLE seasons_ended (
+        guild_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        mode TEXT NOT NULL,
+        period TEXT NOT NULL,
+        starts_at REAL NOT NULL,
+        ends_at REAL NOT NULL,
+        channel_id INTEGER,
+        claimed_until REAL,
+        claimed_by TEXT,
+        message_id INTEGER,
+        PRIMARY KEY (guild_id, season)
+    );
+    CREATE INDEX seasons_unsent ON seasons_ended (guild_id, season) WHERE message_id IS NULL;
+    """,
 )

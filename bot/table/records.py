@@ -21,7 +21,8 @@ import re
 import discord
 from discord import app_commands
 
-from bot.errors import GameError, StaleButton
+from bot import clock as bot_clock
+from bot.errors import BadInput, GameError, StaleButton
 from bot.i18n import ENGLISH, N_, Lang, Msg
 from bot.i18n.audience import reader
 from bot.memory.periods import ALL_TIME, PERIODS
@@ -37,12 +38,16 @@ from bot.table.ids import ComponentId, custom_id
 from bot.table.privacy import who as shown_player
 from bot.table.replies import NO_PINGS, fit, mention
 from bot.table.routing import Router
+from bot.table.seasons import SEASON, SeasonShown, season_name, season_shown, span, won_text
 
 HISTORY = "history"
 PER_PAGE = 5
 TOP = 10
 EMBED_COLOUR = discord.Colour.from_rgb(92, 76, 20)
-PERIOD_CHOICES = [app_commands.Choice(name=name, value=key) for key, name in PERIODS.items()]
+PERIOD_CHOICES = [
+    *(app_commands.Choice(name=name, value=key) for key, name in PERIODS.items()),
+    app_commands.Choice(name="season", value=SEASON),  # (issue 29: bot/table/seasons.py)
+]
 RATING_NOTE = N_(
     "Rating: {base} + {scale} × (μ − 3σ), openskill's Plackett-Luce model; forfeits rate as last place."
 )
@@ -138,46 +143,60 @@ class Memory:
 
     # ---- /game leaderboard --------------------------------------------------------------------------
 
-    async def leaderboard(self, interaction: discord.Interaction, kind: str, period: str = ALL_TIME) -> None:
+    async def leaderboard(
+        self, interaction: discord.Interaction, kind: str, period: str = ALL_TIME, season: int | None = None
+    ) -> None:
         guild_id = _guild(interaction, "leaderboard")
         embed, file = await self.leaderboard_answer(
-            guild_id=guild_id, user_id=interaction.user.id, kind=kind, period=period, lang=reader(interaction)
+            guild_id=guild_id,
+            user_id=interaction.user.id,
+            kind=kind,
+            period=period,
+            season=season,
+            lang=reader(interaction),
         )
         await interaction.response.send_message(
             embed=embed, file=file, ephemeral=True, allowed_mentions=NO_PINGS
         )
 
     async def leaderboard_answer(
-        self, *, guild_id: int, user_id: int, kind: str, period: str = ALL_TIME, lang: Lang = ENGLISH
+        self,
+        *,
+        guild_id: int,
+        user_id: int,
+        kind: str,
+        period: str = ALL_TIME,
+        season: int | None = None,
+        lang: Lang = ENGLISH,
     ) -> tuple[discord.Embed, discord.File]:
-        """The server's top players of ``kind`` (and the asker's own line): an embed with the image."""
+        """The server's top players of ``kind`` (and the asker's own line): an embed with the image.
+        ``period`` "season": the current season, or ``season`` (a number) of this server's."""
         title = self._title(kind)
-        if period not in PERIODS:
-            raise GameError("Pick a period from the list: all time, this month or this week.")
+        if season is not None and period == ALL_TIME:
+            period = SEASON  # (season:3 alone means that season)
+        if season is not None and period != SEASON:
+            raise BadInput("The option season goes with period:season.")
+        if period not in PERIODS and period != SEASON:
+            raise GameError("Pick a period from the list: all time, this month, this week or season.")
+        shown_season: SeasonShown | None = None
+        key = None
+        if period == SEASON:
+            shown_season = await season_shown(self.storage, guild_id, season, bot_clock.now())
+            key = shown_season.period
         storage = self.storage
-        lines = await storage.leaderboard(guild_id=guild_id, kind=kind, period=period, limit=TOP)
+        lines = await storage.leaderboard(guild_id=guild_id, kind=kind, period=period, limit=TOP, key=key)
         if not lines:
-            if period == ALL_TIME:
-                nothing = Msg(
-                    "No {title} game has finished in this server yet. Play one with /{command} new "
-                    "(/game addbot adds a computer player).",
-                    title=title,
-                    command=kind,
-                )
-            else:
-                nothing = Msg(
-                    "No {title} game has finished in this server {period} yet. Play one with /{command} new "
-                    "(/game addbot adds a computer player).",
-                    title=title,
-                    period=Msg(PERIODS[period]),
-                    command=kind,
-                )
-            raise GameError(nothing)
+            raise GameError(_no_games(title, kind, period, shown_season))
         own = None
         if all(line.player_id != user_id for line in lines):
-            own = await storage.board_line_of(guild_id=guild_id, kind=kind, player_id=user_id, period=period)
+            own = await storage.board_line_of(
+                guild_id=guild_id, kind=kind, player_id=user_id, period=period, key=key
+            )
         timed = period != ALL_TIME
-        period_name = lang.t(PERIODS[period])
+        if shown_season is not None:
+            period_name = season_name(shown_season.number, lang)
+        else:
+            period_name = lang.t(PERIODS[period])
         board = render.Leaderboard(
             title=title,
             period=period_name,
@@ -195,9 +214,13 @@ class Memory:
             colour=EMBED_COLOUR,
         )
         embed.description = self._you(lines, own, user_id, kind, lang)
+        if shown_season is not None:
+            embed.description += "\n" + _season_line(shown_season, lang)
         embed.set_image(url=f"attachment://{filename}")
         footer = rating_note(lang)
-        if timed:
+        if shown_season is not None:
+            footer += " " + lang.t("Seasons follow UTC.")
+        elif timed:
             footer += " " + lang.t("Periods follow UTC; weeks start on Monday.")
         embed.set_footer(text=footer)
         return embed, file
@@ -261,6 +284,9 @@ class Memory:
             embed.add_field(name=self._title(record.kind), value=record_text(record, lang), inline=False)
         if rivals:
             embed.add_field(name=lang.t("Favourite opponents"), value=rivals_text(rivals, lang), inline=False)
+        won = await storage.seasons_won(guild_id=guild_id, player_id=player_id)
+        if won:
+            embed.add_field(name=lang.t("Seasons won"), value=won_text(won, self._title, lang), inline=False)
         embed.set_footer(text=rating_note(lang))
         return embed
 
@@ -363,6 +389,45 @@ class Memory:
             disabled=page + 1 >= pages,
         )
         return embed, self.router.view([prev, nxt])
+
+
+def _no_games(title: str, kind: str, period: str, season: SeasonShown | None) -> Msg:
+    """Why a leaderboard is empty: no game of ``kind`` finished here (in the period or season)."""
+    if season is not None:
+        return Msg(
+            "No {title} game has finished in this server in season {number} yet. Play one with "
+            "/{command} new (/game addbot adds a computer player).",
+            title=title,
+            number=season.number,
+            command=kind,
+        )
+    if period == ALL_TIME:
+        return Msg(
+            "No {title} game has finished in this server yet. Play one with /{command} new "
+            "(/game addbot adds a computer player).",
+            title=title,
+            command=kind,
+        )
+    return Msg(
+        "No {title} game has finished in this server {period} yet. Play one with /{command} new "
+        "(/game addbot adds a computer player).",
+        title=title,
+        period=Msg(PERIODS[period]),
+        command=kind,
+    )
+
+
+def _season_line(season: SeasonShown, lang: Lang) -> str:
+    """Which days the season of a leaderboard covers, and whether it is over."""
+    days = span(season.starts_at, season.ends_at, lang)
+    if season.over:
+        return lang.t("Season {number}: {days} (UTC), over.", number=season.number, days=days)
+    return lang.t(
+        "Season {number}: {days} (UTC), ends {moment}.",
+        number=season.number,
+        days=days,
+        moment=f"<t:{int(season.ends_at)}:R>",
+    )
 
 
 def _nothing(player_id: int, own: bool, title: str | None = None) -> Msg:

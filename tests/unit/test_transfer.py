@@ -44,6 +44,7 @@ TABLES = [
     *("away", "extensions", "quiet_hours"),  # (issue 27: time away, more time, quiet hours)
     "analyses",  # (issue 28)
     *("puzzles", "puzzle_answers", "puzzle_streaks", "puzzle_channels", "puzzle_posts"),  # (issue 28)
+    *("season_settings", "seasons_ended"),  # (issue 29: seasons)
 ]
 
 
@@ -188,6 +189,10 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
         await storage.claim_puzzle_post(
             guild_id=GUILD, day=20400, channel_id=99, holder="h", now=1.7e9, until=1.8e9
         )
+        # Seasons (issue 29): a server's choice, and a season that ended, its post claimed.
+        await storage.set_seasons(guild_id=GUILD, mode="month", channel_id=99, now=1.6e9)
+        await storage.open_ended_seasons(now=1.7e9)
+        await storage.claim_season_post(guild_id=GUILD, season=1, holder="h", now=1.7e9, until=1.8e9)
         # Time away and more time (issue 27).
         live_wait = next(w for w in await storage.due_waits(now=10**10) if w.game_id != cancelled.game.id)
         await storage.extend_wait(
