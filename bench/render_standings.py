@@ -45,7 +45,7 @@ def swiss() -> S.Standings:
     for credited, _ in FORFEITS:
         points[credited] += 1
     buchholz = [sum((points[q] for q in met[p]), Fraction(0)) for p in range(n)]
-    for credited, withdrawn in FORFEITS:  # an unplayed game counts as an opponent of one's own points
+    for credited, _ in FORFEITS:  # an unplayed game counts as an opponent of one's own points
         buchholz[credited] += points[credited]
     order = sorted(range(n), key=lambda p: (-points[p], -buchholz[p], p))
     rows: list[S.Row] = []

@@ -33,7 +33,9 @@ def table(you: bool = True, finished: bool = False, rows: int = 8) -> S.Standing
 
 def test_figures_are_written_as_people_write_points() -> None:
     assert S.figure(Fraction(3)) == "3" and S.figure(Fraction(5, 2)) == "2½" and S.figure(HALF) == "½"
-    assert S.figure(Fraction(3, 4)) == "¾" and S.figure(Fraction(9, 4)) == "2¼" and S.figure(Fraction(0)) == "0"
+    assert (
+        S.figure(Fraction(3, 4)) == "¾" and S.figure(Fraction(9, 4)) == "2¼" and S.figure(Fraction(0)) == "0"
+    )
     assert S.figure(Fraction(4, 3)) == "1.33" and S.figure(Fraction(4, 3), language("de")) == "1,33"
     assert S.figure(Fraction(-3, 2)) == "−1½"
 
