@@ -33,7 +33,7 @@ from bot.service import Games
 from bot.storage import GameRow, OutboxItem, StaleVersion, Storable, Storage
 from bot.storage.driver import Txn
 from bot.storage.games import cancel_change
-from bot.storage.tournaments import Entrant, NewGame, Pairing, TournamentRow
+from bot.storage.tournaments import GAME_VERSION, Entrant, NewGame, Pairing, TournamentRow
 
 __all__ = [
     "FORMATS",
@@ -61,7 +61,14 @@ TRIES = 5  # a change lost to another (`StaleVersion`) is read again and tried t
 class Table(Protocol):
     """What the table layer does for the service (`bot.table.tournaments.TournamentDesk`)."""
 
-    def opening(self, kind: str, seats: Sequence[int], state: object, version: int) -> list[Storable]:
+    async def place(self, guild_id: int | None, channel_id: int) -> str:
+        """Where a round's games are to be played: "thread" (each its own), or why in place ("off",
+        "in-thread"), as a lobby's Start says (`bot.table.threads.Places.intent`)."""
+        ...
+
+    def opening(
+        self, kind: str, seats: Sequence[int], state: object, version: int, place: str
+    ) -> list[Storable]:
         """What a round's game owes the world as it opens (its card, thread, first board, panels)."""
         ...
 
@@ -85,7 +92,12 @@ class Table(Protocol):
 class Detached:
     """No table (service tests): games open owing nothing, posts wait."""
 
-    def opening(self, kind: str, seats: Sequence[int], state: object, version: int) -> list[Storable]:
+    async def place(self, guild_id: int | None, channel_id: int) -> str:
+        return "thread"
+
+    def opening(
+        self, kind: str, seats: Sequence[int], state: object, version: int, place: str
+    ) -> list[Storable]:
         return []
 
     def closing(self) -> list[Storable]:
@@ -348,7 +360,8 @@ class Tournaments:
             first = pairing.swiss(seeds, {}, [])
             rounds = min(t.rounds or (n - 1).bit_length(), pairing.max_swiss_rounds(n))
         seated = replace(t, entrants=tuple(Entrant(p, t.name(p), i) for i, p in enumerate(seeds)))
-        games = self._new_games(seated, rules, [(b, g) for b, g in enumerate(first.games, start=1)])
+        place = await self.table.place(t.guild_id, t.channel_id)
+        games = self._new_games(seated, rules, list(enumerate(first.games, start=1)), place)
         txn = self.storage.open_round(
             t,
             1,
@@ -368,7 +381,7 @@ class Tournaments:
         return await self.get(tournament_id)
 
     def _new_games(
-        self, t: TournamentRow, rules: AnyRules, boards: Sequence[tuple[int, Sequence[int]]]
+        self, t: TournamentRow, rules: AnyRules, boards: Sequence[tuple[int, Sequence[int]]], place: str
     ) -> list[NewGame]:
         """The games of a round, dealt: each one's state from a fresh seed, and what it owes."""
         out = []
@@ -383,7 +396,8 @@ class Tournaments:
                     seed=seed,
                     state=state.to_dict(),
                     waiting=tuple(sorted(rules.to_act(state))),
-                    effects=tuple(self.table.opening(t.kind, tuple(players), state, 1)),
+                    effects=tuple(self.table.opening(t.kind, tuple(players), state, GAME_VERSION, place)),
+                    place=place,
                 )
             )
         return out
@@ -431,7 +445,7 @@ class Tournaments:
             await self.storage.finish_tournament(tournament_id=t.id, expected_version=t.version)
             self.table.posted()
             return
-        games = self._new_games(t, rules, boards)
+        games = self._new_games(t, rules, boards, await self.table.place(t.guild_id, t.channel_id))
         opened = await self.storage.write_round(self.storage.open_round(t, rnd, games, nxt.byes))
         self._opened(opened.effects)
 

@@ -133,6 +133,7 @@ class NewGame:
     state: JSONMap
     waiting: tuple[int, ...]
     effects: tuple[Storable, ...]
+    place: str = "thread"  # where it is to be played (the games' ``start_place``)
 
 
 @dataclass(frozen=True)
@@ -243,7 +244,7 @@ def open_game(
     rows = yield Q(
         "INSERT INTO games (kind, guild_id, channel_id, place_id, status, host_id, options, seed, state, "
         "version, created_at, updated_at, timeout_s, start_place) "
-        "VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, 'thread') RETURNING id",
+        "VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             t.kind,
             t.guild_id,

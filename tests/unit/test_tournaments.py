@@ -35,7 +35,9 @@ class Forfeiting(Detached):
         self.services = services
         self.forfeited: list[tuple[int, int]] = []
 
-    def opening(self, kind: str, seats: Sequence[int], state: object, version: int) -> list[Storable]:
+    def opening(
+        self, kind: str, seats: Sequence[int], state: object, version: int, place: str
+    ) -> list[Storable]:
         return []
 
     async def forfeit(self, game_id: int, user_id: int) -> None:
