@@ -258,6 +258,7 @@ def open_game(
             now,
             now,
             t.timeout_s,
+            game.place,
         ),
     )
     game_id = _int(rows[0][0])

@@ -223,9 +223,9 @@ class TournamentDesk:
                 return True
             await self._later(post)
             return False
-        except _NotYet as wait:
+        except _NotYet as wait:  # (a card: it keeps no order with the other posts)
             await self.storage.retry_post(post_id=post.id, not_before=wait.until)
-            return False
+            return True
         except Exception:
             log.exception("Tournament %s: post %s (%s) failed", post.tournament_id, post.id, post.kind)
             await self._later(post)
