@@ -22,6 +22,7 @@ from bot import metrics
 from bot.clock import Clock
 from bot.clock import install as install_clock
 from bot.config import Settings
+from bot.events.tournaments import Tournaments
 from bot.i18n import N_
 from bot.i18n.audience import Audiences, reader
 from bot.i18n.commands import CommandTranslator
@@ -56,9 +57,11 @@ from bot.table.rules import route_rules
 from bot.table.shown import Shown
 from bot.table.threads import Places
 from bot.table.timeaway import TimeDesk
+from bot.table.tournaments import TournamentDesk
 from bot.table.typed import TypedAnswers
 from bot.table.undo import UndoDesk
 from cogs.game import GameAdmin
+from cogs.tournament.commands import cog as tournament_cog
 
 if TYPE_CHECKING:  # (discord.py's payload types are for the type checker only)
     from discord.types.interactions import Interaction as InteractionPayload
@@ -189,6 +192,9 @@ def _cogs(
     digests: DigestDesk,
     minds: Minds,
     puzzle_desk: PuzzleDesk | None = None,
+    *,
+    tournaments: Tournaments | None = None,
+    tournament_desk: TournamentDesk | None = None,
 ) -> list[commands.Cog]:
     """Each game's cog (the catalog learns the game first), built by its spec from the parts it
     takes, then /game's, given what it uses (by name)."""
@@ -217,6 +223,10 @@ def _cogs(
         analyst=Analyst(storage, catalog, minds), puzzle_desk=puzzle_desk,
         hint_desk=HintDesk(storage=storage, games=games, catalog=catalog, minds=minds),
     )  # fmt: skip
+    # tournaments (tourB): the /tournament cog, built from ``tournaments`` and ``tournament_desk`` (it
+    # registers its presenter with the desk, which carries the tournament's posts from then on).
+    if tournaments is not None and tournament_desk is not None:
+        cogs.append(tournament_cog(tournaments, tournament_desk, audiences, router))
     return [*cogs, admin]
 
 
@@ -419,9 +429,20 @@ class QuetBot(commands.Bot):
         )
         self.table = table
         self.cards = table.cards
+        # Tournaments (issue 29): the service, and its desk (each round's games, the event's posts,
+        # the pass that moves a round on once its games are over, also after a restart).
+        self.tournaments = tournaments = Tournaments(storage, games)
+        self.tournament_desk = tournament_desk = TournamentDesk(
+            client=self, storage=storage, tournaments=tournaments, moves=services.moves, catalog=catalog,
+            outbox=outbox, notify=notify, places=table.places, clock=clock, holder=holder,
+            ready=self.wait_until_ready,
+        )  # fmt: skip
+        changes.listen(tournament_desk.changed)
         metrics.declare_games(GAMES)
         parts = (services, storage, catalog, router, outbox, notify, audiences, table, self.drawing, digests)
-        for cog in _cogs(*parts, computers.minds, puzzle_desk):
+        for cog in _cogs(
+            *parts, computers.minds, puzzle_desk, tournaments=tournaments, tournament_desk=tournament_desk
+        ):
             await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(audiences.seen, "on_interaction")
@@ -432,6 +453,7 @@ class QuetBot(commands.Bot):
         await self.sync_commands()
         outbox.start()
         self.scheduler.start()
+        tournament_desk.start()
         if shared:  # a choice made through another process is followed within seconds
             notify.follow()
 
@@ -471,7 +493,7 @@ class QuetBot(commands.Bot):
         log.info("Stopped")
 
     async def close(self) -> None:
-        parts = ("scheduler", "computers", "outbox", "cards", "notify", "drawing")
+        parts = ("scheduler", "tournament_desk", "computers", "outbox", "cards", "notify", "drawing")
         for part in (getattr(self, name, None) for name in parts):
             if part is not None:
                 await part.stop()

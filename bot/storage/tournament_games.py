@@ -1,0 +1,63 @@
+"""What a game's end writes into its tournament, in the game's own transaction: its pairing done
+with its winners, and the tournament's card owed an update (`bot.storage.tournaments` has the rest;
+this part stands alone so that `bot.storage.games` and `bot.storage.records` may call it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot import clock
+from bot.jsontypes import JSONMap
+from bot.storage.driver import Q, Txn
+from bot.storage.rows import dumps
+
+
+def add_post(tournament_id: int, kind: str, *, round: int = 0, delay: float = 0.0) -> Txn[None]:
+    """Owe a post. A card post is owed once: one not yet claimed brings the card to what it is when
+    it is carried out, so another is not added."""
+    now = clock.now()
+    if kind == "card":
+        pending = yield Q(
+            "SELECT id FROM tournament_posts WHERE tournament_id = ? AND kind = 'card' "
+            "AND claimed_by IS NULL LIMIT 1",
+            (tournament_id,),
+        )
+        if pending:
+            return
+    yield Q(
+        "INSERT INTO tournament_posts (tournament_id, kind, round, created_at, not_before) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (tournament_id, kind, round, now, now + delay),
+    )
+
+
+def game_over(game_id: int, winners: Iterable[int] | None) -> Txn[None]:
+    """A game ended: if it is a tournament's, its pairing is done with ``winners`` (user ids; None: a
+    cancelled game, lost by all), and the tournament's card is owed an update. Written in the game's
+    own finishing (or cancelling) transaction."""
+    rows = yield Q(
+        "UPDATE tournament_games SET status = 'done', winners = ? WHERE game_id = ? AND status = 'live' "
+        "RETURNING tournament_id",
+        (dumps(sorted(winners or ())), game_id),
+    )
+    if rows:
+        yield from add_post(int(str(rows[0][0])), "card")
+
+
+def finished_winners(game_id: int, result: JSONMap, forfeited: set[int]) -> Txn[list[int]]:
+    """The user ids winning a finished game: its ``winners`` seats (all the remaining seats on a
+    draw: a shared win) but those that forfeited."""
+    seat_rows = yield Q("SELECT user_id FROM seats WHERE game_id = ? ORDER BY position", (game_id,))
+    seats = [int(str(r[0])) for r in seat_rows]
+    raw = result.get("winners") or ()
+    won = {s for s in raw if isinstance(s, int) and 0 <= s < len(seats)} if isinstance(raw, list) else set()
+    return [seats[s] for s in sorted(won - forfeited)]
+
+
+def tournament_game_over(game_id: int, result: JSONMap, forfeited: set[int]) -> Txn[None]:
+    """`game_over` for a finished game (cheap when it is no tournament's: one indexed read)."""
+    found = yield Q("SELECT 1 FROM tournament_games WHERE game_id = ? AND status = 'live'", (game_id,))
+    if not found:
+        return
+    winners = yield from finished_winners(game_id, result, forfeited)
+    yield from game_over(game_id, winners)
