@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import cogs.tournament.present as present
 from bot.deadlines import parse_timeout
 from bot.errors import BadInput, GameError, NoGameHere
 from bot.events.pairing import MAX_PLAYERS
@@ -28,7 +29,6 @@ from bot.table.lobby import channel_of
 from bot.table.replies import NO_PINGS, mention, reply_private, within_time
 from bot.table.routing import Router
 from bot.table.tournaments import TournamentDesk
-from cogs.tournament import present
 from cogs.tournament.present import TournamentPresenter
 
 log = logging.getLogger(__name__)
