@@ -448,3 +448,17 @@ async def test_a_cancelled_game_counts_as_lost_by_both(tours: Tournaments, servi
     assert done.status == "done" and done.winners == ()
     await tours.run_due()  # the round is over: the next opens
     assert (await tours.snapshot(tid)).tournament.round == 2
+
+
+async def test_a_forgotten_player_leaves_their_tournaments_under_a_placeholder(tours: Tournaments) -> None:
+    signing = await signup(tours, 3)
+    tid = await signup(tours, 4)
+    await tours.start(tid, 1)
+    placeholder, _, _ = await tours.storage.forget_user(user_id=4)
+    assert [e.user_id for e in (await tours.get(signing)).entrants] == [1, 2, 3]  # out of the sign-up
+    snap = await tours.snapshot(tid)
+    gone = snap.tournament.entrant(placeholder)
+    assert gone is not None and gone.withdrawn == 1 and gone.name == "Deleted player"
+    assert all(4 not in p.players for p in snap.pairings)
+    later = [p for p in snap.pairings if p.round > 1 and placeholder in p.players]
+    assert len(later) == 2 and all(p.forfeit and placeholder not in p.winners for p in later)
