@@ -24,7 +24,7 @@ from bot.jsontypes import JSON, DBValue, JSONObject
 from bot.storage.driver import Q, Repository, Rows, Txn
 from bot.storage.puzzles import export_puzzles, forget_puzzles
 from bot.storage.rows import Written, dumps
-from bot.storage.tournament_games import forget_entrant
+from bot.storage.tournament_games import export_entrant, forget_entrant
 
 DELETED_FIRST = 1 << 21
 DELETED_LAST = (1 << 22) - 1
@@ -169,6 +169,7 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
     digest = yield Q("SELECT hour, timezone FROM digests WHERE user_id = ?", (user_id,))
     time_off = yield from _time_off(user_id)
     time_off |= yield from export_puzzles(user_id)  # (issue 28)
+    time_off |= yield from export_entrant(user_id)  # (issue 29)
     return {
         "user_id": str(user_id),
         "games": exported_games,

@@ -122,3 +122,27 @@ def forget_entrant(old: int, new: int, name: str) -> Txn[None]:
     for (tid,) in touched:
         yield Q("UPDATE tournaments SET version = version + 1, updated_at = ? WHERE id = ?", (now, tid))
         yield from add_post(int(str(tid)), "card")
+
+
+def export_entrant(user_id: int) -> Txn[dict[str, list[dict[str, object]]]]:
+    """The tournaments the person entered, for /game privacy export (their games are among the
+    export's games)."""
+    rows = yield Q(
+        "SELECT t.id, t.guild_id, t.kind, t.format, t.status, e.name, e.withdrawn FROM tournament_entrants e "
+        "JOIN tournaments t ON t.id = e.tournament_id WHERE e.user_id = ? ORDER BY t.id",
+        (user_id,),
+    )
+    return {
+        "tournaments": [
+            {
+                "tournament": int(str(tid)),
+                "server": None if guild is None else str(guild),
+                "game": str(kind),
+                "format": str(fmt),
+                "status": str(status),
+                "name": str(name),
+                "withdrawn_in_round": None if withdrawn is None else int(str(withdrawn)),
+            }
+            for tid, guild, kind, fmt, status, name, withdrawn in rows
+        ]
+    }

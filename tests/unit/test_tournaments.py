@@ -451,9 +451,14 @@ async def test_a_cancelled_game_counts_as_lost_by_both(tours: Tournaments, servi
 
 
 async def test_a_forgotten_player_leaves_their_tournaments_under_a_placeholder(tours: Tournaments) -> None:
-    signing = await signup(tours, 3)
+    signing = await signup(tours, 4)
     tid = await signup(tours, 4)
     await tours.start(tid, 1)
+    exported = await tours.storage.export_user(user_id=4, secret_kinds=[])
+    assert [(e["tournament"], e["status"]) for e in exported["tournaments"]] == [  # type: ignore[index,union-attr]
+        (signing, "signup"),
+        (tid, "running"),
+    ]
     placeholder, _, _ = await tours.storage.forget_user(user_id=4)
     assert [e.user_id for e in (await tours.get(signing)).entrants] == [1, 2, 3]  # out of the sign-up
     snap = await tours.snapshot(tid)
