@@ -375,7 +375,8 @@ class Tournaments:
         )
         try:
             opened = await self.storage.write_round(txn)
-        except StaleVersion:
+        except StaleVersion:  # (another Start, or a join, came first: say which)
+            self._require_signup(await self.get(tournament_id))
             raise self._busy(tournament_id) from None
         self._opened(opened.effects)
         return await self.get(tournament_id)

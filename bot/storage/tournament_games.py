@@ -4,6 +4,7 @@ this part stands alone so that `bot.storage.games` and `bot.storage.records` may
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 
 from bot import clock
@@ -61,3 +62,87 @@ def tournament_game_over(game_id: int, result: JSONMap, forfeited: set[int]) -> 
         return
     winners = yield from finished_winners(game_id, result, forfeited)
     yield from game_over(game_id, winners)
+
+
+def forget_entrant(old: int, new: int, name: str) -> Txn[None]:
+    """A person forgotten (`bot.storage.privacy.forget`): out of the sign-ups they are in; withdrawn
+    from the running tournaments (their scheduled pairings credited to the others, as a withdrawal
+    does; their live games were forfeited by the same transaction); and ``old`` replaced by the
+    placeholder ``new`` (named ``name``) wherever a tournament keeps it."""
+    now = clock.now()
+    touched = yield Q(
+        "SELECT DISTINCT e.tournament_id FROM tournament_entrants e "
+        "JOIN tournaments t ON t.id = e.tournament_id "
+        "WHERE e.user_id = ? AND t.status IN ('signup', 'running')",
+        (old,),
+    )
+    yield Q(
+        "DELETE FROM tournament_entrants WHERE user_id = ? "
+        "AND tournament_id IN (SELECT id FROM tournaments WHERE status = 'signup')",
+        (old,),
+    )
+    yield Q(
+        "UPDATE tournament_entrants "
+        "SET withdrawn = (SELECT t.round FROM tournaments t WHERE t.id = tournament_id) "
+        "WHERE user_id = ? AND withdrawn IS NULL "
+        "AND tournament_id IN (SELECT id FROM tournaments WHERE status = 'running')",
+        (old,),
+    )
+    rows = yield Q(
+        "SELECT tournament_id, round, board, players, status, winners FROM tournament_games "
+        "WHERE players LIKE ?",
+        (f"%{old}%",),
+    )
+    for tid, rnd, board, players_text, status, winners_text in rows:
+        players = [int(p) for p in json.loads(str(players_text))]
+        if old not in players:
+            continue
+        winners = [int(p) for p in json.loads(str(winners_text))] if winners_text else []
+        forfeit = status == "scheduled"
+        if forfeit:
+            winners = [p for p in players if p != old]
+        yield Q(
+            "UPDATE tournament_games SET players = ?, winners = ?, "
+            "status = CASE WHEN ? = 1 THEN 'done' ELSE status END, "
+            "forfeit = CASE WHEN ? = 1 THEN 1 ELSE forfeit END "
+            "WHERE tournament_id = ? AND round = ? AND board = ?",
+            (
+                dumps([new if p == old else p for p in players]),
+                dumps([new if p == old else p for p in winners]) if forfeit or status == "done" else None,
+                int(forfeit),
+                int(forfeit),
+                tid,
+                rnd,
+                board,
+            ),
+        )
+    yield Q("UPDATE tournament_byes SET user_id = ? WHERE user_id = ?", (new, old))
+    yield Q("UPDATE tournament_entrants SET user_id = ?, name = ? WHERE user_id = ?", (new, name, old))
+    yield Q("UPDATE tournaments SET host_id = ? WHERE host_id = ?", (new, old))
+    for (tid,) in touched:
+        yield Q("UPDATE tournaments SET version = version + 1, updated_at = ? WHERE id = ?", (now, tid))
+        yield from add_post(int(str(tid)), "card")
+
+
+def export_entrant(user_id: int) -> Txn[dict[str, list[dict[str, object]]]]:
+    """The tournaments the person entered, for /game privacy export (their games are among the
+    export's games)."""
+    rows = yield Q(
+        "SELECT t.id, t.guild_id, t.kind, t.format, t.status, e.name, e.withdrawn FROM tournament_entrants e "
+        "JOIN tournaments t ON t.id = e.tournament_id WHERE e.user_id = ? ORDER BY t.id",
+        (user_id,),
+    )
+    return {
+        "tournaments": [
+            {
+                "tournament": int(str(tid)),
+                "server": None if guild is None else str(guild),
+                "game": str(kind),
+                "format": str(fmt),
+                "status": str(status),
+                "name": str(name),
+                "withdrawn_in_round": None if withdrawn is None else int(str(withdrawn)),
+            }
+            for tid, guild, kind, fmt, status, name, withdrawn in rows
+        ]
+    }

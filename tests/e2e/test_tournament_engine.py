@@ -1,6 +1,6 @@
 """The tournament engine in the running bot, below its slash commands (the face's tests are
 tests/e2e/test_tournament.py): a round robin of three driven through the service, its games opened
-as ordinary games (card, first board) in the tournament's channel, each round opened by the desk's
+as ordinary games (card in the tournament's channel, a thread, first board), each round opened by the desk's
 pass once the one before is over, and the event's posts (card, rounds, final) carried out once each
 by a stand-in presenter."""
 
@@ -41,6 +41,7 @@ class Stand:
 
 
 @pytest.mark.both_dbs
+@pytest.mark.threads  # (each game in a thread of its own, as on a server with the default settings)
 async def test_a_round_robin_of_three_runs_its_rounds_and_posts_once(
     emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
@@ -78,6 +79,7 @@ async def test_a_round_robin_of_three_runs_its_rounds_and_posts_once(
         await emu.wait_until(opened, what=f"round {rnd}'s first board")
         row = await bot.storage.get_game(game_id=game.game_id)
         assert row.status == "active" and row.lobby_message_id is not None  # its card, in the channel
+        assert row.place_id == row.lobby_message_id  # played in the thread started from its card
         loser = max(game.players)
         await bot.services.moves.forfeit(game.game_id, loser)  # the round is over: the desk moves on
 

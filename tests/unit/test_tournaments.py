@@ -448,3 +448,54 @@ async def test_a_cancelled_game_counts_as_lost_by_both(tours: Tournaments, servi
     assert done.status == "done" and done.winners == ()
     await tours.run_due()  # the round is over: the next opens
     assert (await tours.snapshot(tid)).tournament.round == 2
+
+
+async def test_a_forgotten_player_leaves_their_tournaments_under_a_placeholder(tours: Tournaments) -> None:
+    signing = await signup(tours, 4)
+    tid = await signup(tours, 4)
+    await tours.start(tid, 1)
+    exported = await tours.storage.export_user(user_id=4, secret_kinds=[])
+    assert [(e["tournament"], e["status"]) for e in exported["tournaments"]] == [  # type: ignore[index,union-attr]
+        (signing, "signup"),
+        (tid, "running"),
+    ]
+    placeholder, _, _ = await tours.storage.forget_user(user_id=4)
+    assert [e.user_id for e in (await tours.get(signing)).entrants] == [1, 2, 3]  # out of the sign-up
+    snap = await tours.snapshot(tid)
+    gone = snap.tournament.entrant(placeholder)
+    assert gone is not None and gone.withdrawn == 1 and gone.name == "Deleted player"
+    assert all(4 not in p.players for p in snap.pairings)
+    later = [p for p in snap.pairings if p.round > 1 and placeholder in p.players]
+    assert len(later) == 2 and all(p.forfeit and placeholder not in p.winners for p in later)
+
+
+async def test_a_withdrawal_at_a_table_forfeits_the_seat_and_the_others_play_on(
+    tours: Tournaments, services: Services
+) -> None:
+    tid = await signup(tours, 7, SWISS, rounds=2, table_size=4)
+    await tours.start(tid, 1)
+    snap = await tours.snapshot(tid)
+    table = next(p for p in snap.round_pairings(1) if len(p.players) == 4)
+    leaving = table.players[-1]
+    await tours.withdraw(tid, leaving)
+    row = await services.games.storage.get_game(game_id=table.game_id or 0)
+    assert row.status == "active"  # three play on
+    snap = await play_out(tours, tid)
+    done = next(p for p in snap.pairings if p.game_id == table.game_id)
+    assert leaving not in done.winners
+    assert all(leaving not in p.players for p in snap.round_pairings(2))
+    check_standings(snap)
+
+
+async def test_two_processes_starting_at_once_open_round_one_once(tours: Tournaments, database: str) -> None:
+    tid = await signup(tours, 4)
+    other = await Storage.open(database)
+    try:
+        second = Tournaments(other, Services.build(other, RULES).games)
+        outcomes = await asyncio.gather(tours.start(tid, 1), second.start(tid, 1), return_exceptions=True)
+    finally:
+        await other.close()
+    assert sum(not isinstance(o, BaseException) for o in outcomes) >= 1
+    assert all(isinstance(o, LobbyError) for o in outcomes if isinstance(o, BaseException))
+    assert query(database, "SELECT COUNT(*) FROM games")[0][0] == 2
+    assert query(database, "SELECT COUNT(*) FROM tournament_games WHERE tournament_id = ?", (tid,))[0][0] == 6
