@@ -44,6 +44,7 @@ assert {c.value for c in FORMAT_CHOICES} == set(FORMATS)
 Rounds = app_commands.Range[int, 1, MAX_PLAYERS - 1]
 OptionValue = app_commands.Range[int, 2, 25]
 TournamentId = app_commands.Range[int, 1, 2**53]
+TableSize = app_commands.Range[int, 2, 10]  # (the game's own player counts are checked by the service)
 
 
 def game_options(kind: str, given: dict[str, int | None]) -> dict[str, int]:
@@ -108,6 +109,7 @@ class TournamentCommands(
         n="Procession: how many digits the row has (2-12, default 6)",
         m="Numbers To Number: moves per round (3-8); The Numerical Card Game: cards up to m (2-25)",
         size="Lines By The Dots: dots per side (3-10, default 5)",
+        players="Players per game: 2 (default), or more for tables seated by score",
         timeout=TIMEOUT_HELP,
     )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
@@ -121,6 +123,7 @@ class TournamentCommands(
         n: OptionValue | None = None,
         m: OptionValue | None = None,
         size: OptionValue | None = None,
+        players: TableSize = 2,
         timeout: Timeout = None,
     ) -> None:
         options = game_options(game, {"n": n, "m": m, "size": size})
@@ -133,6 +136,7 @@ class TournamentCommands(
             host_name=interaction.user.display_name,
             options=options,
             rounds=rounds,
+            table_size=players,
             timeout_s=parse_timeout(timeout),
         )
         row, deferred = await within_time(interaction, opening, ephemeral=False)

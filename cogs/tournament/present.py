@@ -63,6 +63,21 @@ def schedule(row: TournamentRow, lang: Lang) -> str:
     """How the tournament runs: its rounds and the time each move has."""
     players = len(row.active)
     per_move = lang.t("each move within {duration}", duration=lang.duration(row.timeout_s))
+    if row.table_size > 2:
+        tables = lang.n(
+            "tables of {count} player, seated by score",
+            "tables of {count} players, seated by score",
+            row.table_size,
+        )
+        if row.rounds:
+            return lang.n(
+                "{count} round, at {tables}; {per_move}.",
+                "{count} rounds, at {tables}; {per_move}.",
+                row.rounds,
+                tables=tables,
+                per_move=per_move,
+            )
+        return lang.t("Rounds at {tables}; {per_move}.", tables=tables, per_move=per_move)
     if row.format == ROUND_ROBIN:
         rounds = planned_rounds(row, players)
         return lang.n(

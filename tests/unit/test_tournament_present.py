@@ -50,6 +50,9 @@ def test_the_sign_up_card_says_the_format_schedule_and_players() -> None:
     assert "5 rounds with the players in now" in five  # an odd count: a bye each round
     swiss = present.card_text(snap(row(format="swiss", rounds=4)), ENGLISH)
     assert "· Swiss" in swiss and "4 rounds, paired by score, never the same pair twice" in swiss
+    tables = present.card_text(snap(row(format="swiss", table_size=3, rounds=2)), ENGLISH)
+    assert "2 rounds, at tables of 3 players, seated by score; each move within 1 hour." in tables
+    assert "Rounds at tables of 4 players" in present.card_text(snap(row(table_size=4)), ENGLISH)
     labels = [b.label for b in present.card_controls(snap(row(players=(A, B))), ENGLISH)]  # type: ignore[attr-defined]
     assert labels == ["Join", "Leave", "Start", "Cancel"]
     start = present.card_controls(snap(row(players=(A, B))), ENGLISH)[2]
