@@ -78,6 +78,13 @@ def schedule(row: TournamentRow, lang: Lang) -> str:
                 per_move=per_move,
             )
         return lang.t("Rounds at {tables}; {per_move}.", tables=tables, per_move=per_move)
+    if row.format == ROUND_ROBIN and row.status != "signup":
+        return lang.n(
+            "Everyone plays everyone once, over {count} round; {per_move}.",
+            "Everyone plays everyone once, over {count} rounds; {per_move}.",
+            row.rounds,
+            per_move=per_move,
+        )
     if row.format == ROUND_ROBIN:
         rounds = planned_rounds(row, players)
         return lang.n(

@@ -129,7 +129,8 @@ def people(emu: DiscordEmulator, scene: Scene, count: int) -> list[User]:
 
 
 def card_of(f: Field, tournament_id: int) -> MessageRecord:
-    cards = [m for m in bot_messages(f.emu, f.channel) if f":{tournament_id}:-:tour_" in str(m.components)]
+    mark = f":{tournament_id}:-:tour_"
+    cards = [m for m in bot_messages(f.emu, f.channel) if any(mark in str(v.components) for v in m.versions)]
     assert cards, f"no card of tournament #{tournament_id}"
     return cards[0]
 
@@ -258,7 +259,6 @@ async def test_a_round_robin_of_four_played_to_the_end_and_who_may_cancel(
     assert post.attachments and post.attachments[0].description
     names = {u.id: f.name(u.id) for u in players}
     assert await standings_said(f, bob, tid) == count.table("Sonneborn-Berger", names)
-    await emu.wait_until(lambda: "The winner is" in card_of(f, tid).content, 10, "the card's end")
 
     # A second one, running: the admin (Manage Server) cancels it, and its live games with it.
     other = await open_tournament(f, bob, players[2:], format="round-robin")
@@ -266,11 +266,21 @@ async def test_a_round_robin_of_four_played_to_the_end_and_who_may_cancel(
     await emu.wait_until(lambda: round_post(f, other, 1), 15, "the second tournament's round")
     live = query(bot_db, "SELECT COUNT(*) FROM games WHERE status = 'active'")[0][0]
     assert live == 1  # three players: one game and a bye
-    cancelled = await emu.slash(f.users[max(f.users)], f.channel, "tournament cancel", tournament_id=other)
+    admin = next(u for u in f.users.values() if u.name == "admin")
+    cancelled = await emu.slash(admin, f.channel, "tournament cancel", tournament_id=other)
+    await cancelled.response()
     assert "was cancelled by" in "\n".join(cancelled.texts())
     await emu.wait_idle()
     assert query(bot_db, "SELECT COUNT(*) FROM games WHERE status = 'active'")[0][0] == 0
     assert "cancelled" in card_of(f, other).content
+    # And a host cancels their own sign-up with the card's Cancel.
+    third = await open_tournament(f, carol, [], format="swiss")
+    assert await click(f, carol, third, "cancel") == ""
+    assert card_of(f, third).content.endswith("This tournament was cancelled.")
+    assert card_of(f, third).custom_ids == []
+    # The first one's card followed it to its end: the winner named, the Standings button kept.
+    await emu.wait_until(lambda: "The winner is" in card_of(f, tid).content, 10, "the card's end")
+    assert card_of(f, tid).custom_ids == [f"q:{tid}:-:tour_table"]
 
 
 async def test_a_round_robin_of_five_with_a_withdrawal(

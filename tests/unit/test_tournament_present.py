@@ -50,6 +50,8 @@ def test_the_sign_up_card_says_the_format_schedule_and_players() -> None:
     assert "5 rounds with the players in now" in five  # an odd count: a bye each round
     swiss = present.card_text(snap(row(format="swiss", rounds=4)), ENGLISH)
     assert "· Swiss" in swiss and "4 rounds, paired by score, never the same pair twice" in swiss
+    running = present.card_text(snap(row("running", round=2, rounds=3)), ENGLISH)
+    assert "Round 2 of 3 is being played.\nEveryone plays everyone once, over 3 rounds; each move" in running
     tables = present.card_text(snap(row(format="swiss", table_size=3, rounds=2)), ENGLISH)
     assert "2 rounds, at tables of 3 players, seated by score; each move within 1 hour." in tables
     assert "Rounds at tables of 4 players" in present.card_text(snap(row(table_size=4)), ENGLISH)
