@@ -193,7 +193,6 @@ def _cogs(
     minds: Minds,
     puzzle_desk: PuzzleDesk | None = None,
     *,
-    tournaments: Tournaments | None = None,
     tournament_desk: TournamentDesk | None = None,
 ) -> list[commands.Cog]:
     """Each game's cog (the catalog learns the game first), built by its spec from the parts it
@@ -223,11 +222,34 @@ def _cogs(
         analyst=Analyst(storage, catalog, minds), puzzle_desk=puzzle_desk,
         hint_desk=HintDesk(storage=storage, games=games, catalog=catalog, minds=minds),
     )  # fmt: skip
-    # tournaments (tourB): the /tournament cog, built from ``tournaments`` and ``tournament_desk`` (it
+    # tournaments (tourB): the /tournament cog, built from ``tournament_desk`` and its service (it
     # registers its presenter with the desk, which carries the tournament's posts from then on).
-    if tournaments is not None and tournament_desk is not None:
-        cogs.append(tournament_cog(tournaments, tournament_desk, audiences, router))
+    if tournament_desk is not None:
+        cogs.append(tournament_cog(tournament_desk.tournaments, tournament_desk, audiences, router))
     return [*cogs, admin]
+
+
+def _tournaments(
+    client: QuetBot,
+    services: Services,
+    catalog: Catalog,
+    outbox: Outbox,
+    notify: Notify,
+    table: Table,
+    changes: Changes,
+) -> TournamentDesk:
+    """Tournaments (issue 29): the service and its desk (each round's games, the event's posts, and
+    the pass that moves a round on once its games are over, also after a restart), told of every
+    change; in this process's name (`QuetBot.outbox`'s) and by its clock."""
+    storage, tournaments = services.games.storage, Tournaments(services.games.storage, services.games)
+    desk = TournamentDesk(
+        client=client, storage=storage, tournaments=tournaments, moves=services.moves, catalog=catalog,
+        outbox=outbox, notify=notify, places=table.places, clock=client.clock,
+        holder=client.scheduler.holder,
+        ready=client.wait_until_ready,
+    )  # fmt: skip
+    changes.listen(desk.changed)
+    return desk
 
 
 class TaskOptions(TypedDict, total=False):
@@ -244,6 +266,13 @@ class QuetBot(commands.Bot):
     scheduler: Scheduler
     outbox: Outbox
     table: Table
+
+    tournament_desk: TournamentDesk
+
+    @property
+    def tournaments(self) -> Tournaments:
+        """The tournaments' service (issue 29)."""
+        return self.tournament_desk.tournaments
 
     def __init__(self, settings: Settings, **client_options: Any) -> None:
         """``client_options``: more of discord.py's client options, passed on as they are (a sharded
@@ -429,20 +458,10 @@ class QuetBot(commands.Bot):
         )
         self.table = table
         self.cards = table.cards
-        # Tournaments (issue 29): the service, and its desk (each round's games, the event's posts,
-        # the pass that moves a round on once its games are over, also after a restart).
-        self.tournaments = tournaments = Tournaments(storage, games)
-        self.tournament_desk = tournament_desk = TournamentDesk(
-            client=self, storage=storage, tournaments=tournaments, moves=services.moves, catalog=catalog,
-            outbox=outbox, notify=notify, places=table.places, clock=clock, holder=holder,
-            ready=self.wait_until_ready,
-        )  # fmt: skip
-        changes.listen(tournament_desk.changed)
+        self.tournament_desk = desk = _tournaments(self, services, catalog, outbox, notify, table, changes)
         metrics.declare_games(GAMES)
         parts = (services, storage, catalog, router, outbox, notify, audiences, table, self.drawing, digests)
-        for cog in _cogs(
-            *parts, computers.minds, puzzle_desk, tournaments=tournaments, tournament_desk=tournament_desk
-        ):
+        for cog in _cogs(*parts, computers.minds, puzzle_desk, tournament_desk=desk):
             await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(audiences.seen, "on_interaction")
@@ -453,7 +472,7 @@ class QuetBot(commands.Bot):
         await self.sync_commands()
         outbox.start()
         self.scheduler.start()
-        tournament_desk.start()
+        desk.start()
         if shared:  # a choice made through another process is followed within seconds
             notify.follow()
 

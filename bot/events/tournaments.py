@@ -269,6 +269,7 @@ class Tournaments:
     async def set_card(self, tournament_id: int, message_id: int) -> None:
         """The message that answered the command opening the tournament: its card."""
         await self.storage.set_tournament_card(tournament_id=tournament_id, message_id=message_id)
+        self.table.posted()
 
     async def join(self, tournament_id: int, user_id: int, name: str) -> TournamentRow:
         for _ in range(TRIES):

@@ -15,15 +15,16 @@ from bot.storage.rows import dumps
 
 def add_post(tournament_id: int, kind: str, *, round: int = 0, delay: float = 0.0) -> Txn[None]:
     """Owe a post. A card post is owed once: one not yet claimed brings the card to what it is when
-    it is carried out, so another is not added."""
+    it is carried out, so another is not added (the one there is made due no later than this one
+    would be)."""
     now = clock.now()
     if kind == "card":
         pending = yield Q(
-            "SELECT id FROM tournament_posts WHERE tournament_id = ? AND kind = 'card' "
-            "AND claimed_by IS NULL LIMIT 1",
-            (tournament_id,),
+            "UPDATE tournament_posts SET not_before = CASE WHEN not_before > ? THEN ? ELSE not_before END "
+            "WHERE tournament_id = ? AND kind = 'card' AND claimed_by IS NULL RETURNING id",
+            (now + delay, now + delay, tournament_id),
         )
-        if pending:
+        if pending:  # (due no later than this one would be)
             return
     yield Q(
         "INSERT INTO tournament_posts (tournament_id, kind, round, created_at, not_before) "

@@ -420,10 +420,20 @@ class Tournaments(Repository):
         return await self._db.write(work())
 
     async def set_tournament_card(self, *, tournament_id: int, message_id: int) -> None:
-        await self._write(
-            "UPDATE tournaments SET card_message_id = ? WHERE id = ? AND card_message_id IS NULL",
-            (message_id, tournament_id),
-        )
+        """The card's message is known: recorded, and a card post waiting for it due now."""
+
+        def work() -> Txn[None]:
+            yield Q(
+                "UPDATE tournaments SET card_message_id = ? WHERE id = ? AND card_message_id IS NULL",
+                (message_id, tournament_id),
+            )
+            yield Q(
+                "UPDATE tournament_posts SET not_before = ? "
+                "WHERE tournament_id = ? AND kind = 'card' AND claimed_by IS NULL AND not_before > ?",
+                (clock.now(), tournament_id, clock.now()),
+            )
+
+        await self._db.write(work())
 
     async def change_signup(
         self,

@@ -248,14 +248,14 @@ class TournamentDesk:
         channel = self.client.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
         nonce = f"t{post.id:x}.{int(post.created_at * 1000):x}"[:25]
         if post.kind == "card":
+            if t.card_message_id is None and self.clock() < t.created_at + CARD_GRACE:
+                raise _NotYet(t.created_at + CARD_GRACE)  # (the command's answer may still record it)
             made = await self.presenter.card(snap)
             if t.card_message_id is not None:
                 message = channel.get_partial_message(t.card_message_id)
                 with contextlib.suppress(discord.NotFound):  # (the card was deleted: the event goes on)
                     await message.edit(content=made.content, view=made.view, allowed_mentions=NO_PINGS)
                 return None
-            if self.clock() < t.created_at + CARD_GRACE:
-                raise _NotYet(t.created_at + CARD_GRACE)  # (the command's answer may still record it)
             return await _post_message(channel, made, nonce)
         if post.kind == "round":
             made = await self.presenter.round_post(snap, post.round)

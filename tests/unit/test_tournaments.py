@@ -16,7 +16,7 @@ import pytest
 
 from bot.errors import BadInput, GameOver, LobbyError, NotAllowed, NotAPlayer
 from bot.events import scoring
-from bot.events.tournaments import ROUND_ROBIN, SWISS, Detached, Pairing, Snapshot, Tournaments
+from bot.events.tournaments import CARD_GRACE, ROUND_ROBIN, SWISS, Detached, Pairing, Snapshot, Tournaments
 from bot.registry import RULES
 from bot.service import Services
 from bot.storage import Storable, Storage
@@ -442,7 +442,10 @@ async def test_a_cancelled_game_counts_as_lost_by_both(tours: Tournaments, servi
     await tours.start(tid, 1)
     snap = await tours.snapshot(tid)
     game = snap.round_pairings(1)[0]
+    told: list[str] = []
+    services.games.changes.listen(lambda g: told.append(g.row.status if g is not None else "-"))
     await services.lobby.cancel(game.game_id or 0, 1, can_manage=True)
+    assert told == ["cancelled"]  # (the listeners are told: the desk looks at the round at once)
     snap = await tours.snapshot(tid)
     done = next(p for p in snap.pairings if p.game_id == game.game_id)
     assert done.status == "done" and done.winners == ()
@@ -499,3 +502,26 @@ async def test_two_processes_starting_at_once_open_round_one_once(tours: Tournam
     assert all(isinstance(o, LobbyError) for o in outcomes if isinstance(o, BaseException))
     assert query(database, "SELECT COUNT(*) FROM games")[0][0] == 2
     assert query(database, "SELECT COUNT(*) FROM tournament_games WHERE tournament_id = ?", (tid,))[0][0] == 6
+
+
+async def test_the_card_waits_for_its_grace_only_while_nothing_changed(
+    tours: Tournaments, database: str
+) -> None:
+    def card_due(tid: int) -> list[float]:
+        rows = query(
+            database, "SELECT not_before - created_at FROM tournament_posts WHERE tournament_id = ?", (tid,)
+        )
+        return [float(r[0]) for r in rows]
+
+    t = await tours.open(
+        kind=KIND, format=ROUND_ROBIN, guild_id=GUILD, channel_id=CHANNEL, host_id=1, host_name="A"
+    )
+    assert card_due(t.id) == [CARD_GRACE]  # (the command's answer may still record it)
+    await tours.set_card(t.id, 777)
+    assert len(card_due(t.id)) == 1 and card_due(t.id)[0] < 1  # recorded: due now
+    assert (await tours.get(t.id)).card_message_id == 777
+    t = await tours.open(
+        kind=KIND, format=ROUND_ROBIN, guild_id=GUILD, channel_id=CHANNEL, host_id=1, host_name="A"
+    )
+    await tours.join(t.id, 2, "B")  # a change: the one card post owed is due now
+    assert len(card_due(t.id)) == 1 and card_due(t.id)[0] < 1
