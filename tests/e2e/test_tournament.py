@@ -113,7 +113,6 @@ class Field:
     scene: Scene
     db: str
     users: dict[int, User]
-    poke: Callable[[], None]
 
     @property
     def channel(self) -> Channel:
@@ -179,7 +178,6 @@ async def play_round(
             rec = await f.emu.slash(f.scene.mod, thread_of(f, game_id), "game cancel")
             await rec.response()
             assert "was cancelled by" in "\n".join(rec.texts()), rec.texts()
-            f.poke()  # (until tourA's fix: a cancel does not tell the tournament desk)
             count.games.append(Game((a, b), None))
             continue
         rec = await f.emu.slash(f.users[out], thread_of(f, game_id), "game leave")
@@ -222,7 +220,7 @@ def field_of(harness: BotHarness, scene: Scene, db: str, players: list[User]) ->
     emu = harness.emulator
     admin = emu.add_user("admin", guilds=[scene.guild], permissions=int(Perm.MANAGE_GUILD))
     users = {u.id: u for u in (*players, scene.mod, admin)}
-    return Field(emu, scene, db, users, lambda: harness.bot.tournament_desk.poke())
+    return Field(emu, scene, db, users)
 
 
 # ---- the tests ------------------------------------------------------------------------------------
