@@ -250,6 +250,9 @@ async def test_a_round_robin_of_four_played_to_the_end_and_who_may_cancel(
         def loser(a: int, b: int, cancel: bool = number == 2) -> int:
             return CANCEL if cancel and carol.id not in (a, b) else beaten(a, b)
 
+        await emu.wait_until(
+            lambda n=number: f"Round {n} of 3 is being played." in card_of(f, tid).content, 10, "the card"
+        )
         await play_round(f, tid, number, count, loser)
     assert len(count.games) == 6 and len(count.met()) == 6 and not count.byes  # every pair once
     post = await final_post(f, tid)
@@ -311,6 +314,8 @@ async def test_a_round_robin_of_five_with_a_withdrawal(
     (live,) = [(a, b) for a, b in met[-2:] if erin.id in (a, b)]
     count.games.append(Game(live, live[0] if live[1] == erin.id else live[1]))
     count.withdrawn.add(erin.id)
+    struck = f"~~<@{erin.id}>~~ (withdrew in round {number})"
+    await emu.wait_until(lambda: struck in card_of(f, tid).content, 10, "the card marking her withdrawn")
     # Her games to come are credited to their opponents, unplayed; the later rounds skip her.
     ids = [u.id for u in players]
     for later in range(number + 1, 6):
