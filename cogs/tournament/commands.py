@@ -73,6 +73,16 @@ def game_options(kind: str, given: dict[str, int | None]) -> dict[str, int]:
     return chosen
 
 
+def places_of(interaction: discord.Interaction) -> list[int]:
+    """Where a command was used: the channel, and when it is a thread (a tournament game's), the
+    channel the thread is in (the tournament's)."""
+    places = [channel_of(interaction)]
+    parent = getattr(interaction.channel, "parent_id", None)
+    if isinstance(parent, int):
+        places.append(parent)
+    return places
+
+
 def pick(rows: list[TournamentRow], *, what: str) -> TournamentRow:
     """The one tournament a command without an id means; several: say which ids to choose from."""
     if not rows:
@@ -229,11 +239,16 @@ class TournamentCommands(
                     "There is no tournament #{tournament_id} on this server.", tournament_id=tournament_id
                 )
             return row
+        places = places_of(interaction)
         if what == "leave":
             mine = await self.tournaments.for_player(interaction.user.id, interaction.guild_id)
-            here = [r for r in mine if r.channel_id == channel_of(interaction)]
+            here = [r for r in mine if r.channel_id in places]
             return pick(here or mine, what=what)
-        return pick(await self.tournaments.in_channel(channel_of(interaction)), what=what)
+        for place in places:  # this channel's, or (in a game's thread) its channel's
+            found = await self.tournaments.in_channel(place)
+            if found:
+                return pick(found, what=what)
+        return pick([], what=what)
 
     async def _leave(self, interaction: discord.Interaction, row: TournamentRow) -> None:
         lang = reader(interaction)

@@ -383,3 +383,7 @@ async def test_a_swiss_of_six_over_three_rounds(
     assert f"<@{order[0]}>" in post.content
     names = {u.id: f.name(u.id) for u in players}
     assert await standings_said(f, players[0], tid) == count.table("Buchholz", names)
+    # In a game's thread, /tournament standings without a number means that game's tournament.
+    (first_game,) = query(bot_db, "SELECT MIN(id) FROM games")[0]
+    there = await emu.slash(players[1], thread_of(f, first_game), "tournament standings")
+    assert f"tournament #{tid}**" in await private_reply(there)
