@@ -232,7 +232,16 @@ async def test_a_round_robin_of_four_played_to_the_end_and_who_may_cancel(
     players = people(emu, scene, 4)
     f = field_of(bot_harness, scene, bot_db, players)
     alice, bob, carol = players[:3]
+    # What /tournament new refuses, privately: rounds for a round robin, an option of another game.
+    wrong = await emu.slash(
+        alice, f.channel, "tournament new", game="procession", format="round-robin", rounds=3
+    )
+    assert "leave rounds out, or choose swiss" in await private_reply(wrong)
+    wrong = await emu.slash(alice, f.channel, "tournament new", game="numbers", format="swiss", size=4)
+    assert "Numbers To Number has no option `size`" in await private_reply(wrong)
     tid = await open_tournament(f, alice, players[1:], format="round-robin", timeout="1h")
+    early = await emu.slash(bob, f.channel, "tournament standings")
+    assert "It has not started yet" in await private_reply(early)
     card = card_of(f, tid)
     assert "4 players in" in card.content and "3 rounds" in card.content
     # Only the host starts; only the host or Manage Server cancels (Manage Messages is not enough).
