@@ -196,6 +196,16 @@ def round_text(snap: Snapshot, number: int, lang: Lang) -> str:
                 players=lang.words([mention(p) for p in byes]),
             )
         )
+    credited = [w for p in snap.round_pairings(number) if p.forfeit for w in p.winners]
+    if credited:
+        lines.append(
+            lang.n(
+                "A win without playing (the opponent withdrew): {players}.",
+                "Wins without playing (their opponents withdrew): {players}.",
+                len(credited),
+                players=lang.words([mention(p) for p in credited]),
+            )
+        )
     lines.append(lang.t("Each game has its card here and is played in its own thread. Good luck!"))
     return fit("\n".join(lines))
 

@@ -330,11 +330,19 @@ async def test_a_round_robin_of_five_with_a_withdrawal(
     for later in range(number + 1, 6):
         met += await play_round(f, tid, later, count, stronger(order))
     unplayed = {frozenset(p) for p in itertools.combinations(ids, 2)} - {frozenset(m) for m in met}
-    assert all(erin.id in pair for pair in unplayed)
+    assert unplayed and all(erin.id in pair for pair in unplayed)
     for pair in unplayed:
         a, b = sorted(pair)
         count.games.append(Game((a, b), b if a == erin.id else a, played=False))
     assert len({frozenset(m) for m in met}) == len(met)  # never the same pair twice
+    # The round posts after her withdrawal name those credited with her games.
+    credited = []
+    for later in range(number + 1, 6):
+        said = round_post(f, tid, later)
+        assert said is not None
+        found = re.search(r"without playing \([^)]*\): (.*)\.$", said.content, re.M)
+        credited += re.findall(r"<@(\d+)>", found.group(1)) if found else []
+    assert sorted(int(c) for c in credited) == sorted(next(iter(pair - {erin.id})) for pair in unplayed)
     # One bye each (Erin's too, unless it was to come after she withdrew).
     assert len(count.byes) == len(set(count.byes)) and set(ids[:4]) <= set(count.byes)
     played = "SELECT g.status FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ?"

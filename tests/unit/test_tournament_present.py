@@ -68,6 +68,7 @@ def test_a_round_post_names_the_boards_and_the_bye() -> None:
         Pairing(2, 1, (A, C), 40, "live"),
         Pairing(2, 2, (D, B), 41, "live"),
         Pairing(1, 1, (A, B), 30, "done", (A,)),
+        Pairing(2, 3, (C, E), None, "done", (C,), forfeit=True),
     )
     text = present.round_text(snap(running, pairings=pairings, byes={2: (E,)}), 2, ENGLISH)
     assert text.split("\n")[1:] == [
@@ -75,6 +76,7 @@ def test_a_round_post_names_the_boards_and_the_bye() -> None:
         f"Board 1: <@{A}> vs <@{C}> · game #40",
         f"Board 2: <@{D}> vs <@{B}> · game #41",
         f"A bye (a point without playing): <@{E}>.",
+        f"A win without playing (the opponent withdrew): <@{C}>.",
         "Each game has its card here and is played in its own thread. Good luck!",
     ]
     german = present.round_text(snap(running, pairings=pairings, byes={2: (E,)}), 2, language("de"))
