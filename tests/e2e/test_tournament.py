@@ -404,3 +404,47 @@ async def test_a_swiss_of_six_over_three_rounds(
     (first_game,) = query(bot_db, "SELECT MIN(id) FROM games")[0]
     there = await emu.slash(players[1], thread_of(f, first_game), "tournament standings")
     assert f"tournament #{tid}**" in await private_reply(there)
+
+
+async def test_a_tournament_speaks_its_servers_language_and_each_readers(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
+) -> None:
+    """A German server: the card, the round posts and the final post in German; a Russian player's
+    standings in Russian. (A round robin of three: one game and a bye a round.)"""
+    emu.set_locale(scene.guild, "de")
+    emu.set_locale(scene.alice, "ru")
+    players = people(emu, scene, 3)
+    f = field_of(bot_harness, scene, bot_db, players)
+    tid = await open_tournament(f, players[0], players[1:], format="round-robin")
+    card = card_of(f, tid)
+    assert card.content.startswith(f"🏆 **Turnier #{tid}: Procession** · Rundenturnier")
+    assert "Anmeldung: 3 Spieler dabei (3 bis 32 können mitspielen)" in card.content
+    assert "Jeder gegen jeden, einmal: 3 Runden mit den jetzigen Spielern" in card.content
+    await click(f, players[0], tid, "start")
+    beaten = stronger([u.id for u in (players[1], players[2], players[0])])
+    for number in (1, 2, 3):
+        marks = (f"Turnier #{tid}: Procession**", f"**Runde {number} von 3** hat begonnen:")
+
+        def post(marks: tuple[str, str] = marks) -> MessageRecord | None:
+            return next((m for m in bot_messages(emu, f.channel) if all(s in m.content for s in marks)), None)
+
+        said = await emu.wait_until(post, 15, f"Runde {number}")
+        assert "Spielfrei (ein Punkt ohne Partie): <@" in said.content
+        ((_, a, b, game_id),) = re.findall(
+            r"Brett (\d+): <@(\d+)> gegen <@(\d+)> · Spiel #(\d+)", said.content
+        )
+        await emu.wait_until(lambda g=int(game_id): thread_of(f, g), 10, "the game's thread")
+        loser = beaten(int(a), int(b))
+        await (await emu.slash(f.users[loser], thread_of(f, int(game_id)), "game leave")).response()
+        await emu.wait_idle()
+
+    def final() -> MessageRecord | None:
+        return next((m for m in bot_messages(emu, f.channel) if "nach 3 Runden beendet" in m.content), None)
+
+    said = await emu.wait_until(final, 15, "the final post")
+    assert f"🥇 Es gewinnt <@{players[1].id}>, mit 3 Punkten!" in said.content
+    assert said.attachments[0].description.startswith(f"Turnier #{tid}: Procession: Rundenturnier")
+    rec = await emu.slash(players[0], f.channel, "tournament standings")
+    assert (await private_reply(rec)).startswith(f"🏆 **Турнир #{tid} по Procession** · круговой турнир")
+    (shown,) = [a for m in rec.messages for a in m.attachments]
+    assert f"1. {f.name(players[1].id)}: очков 3, Sonneborn-Berger 3, " in (shown.description or "")
