@@ -250,6 +250,13 @@ async def test_a_round_robin_of_four_played_to_the_end_and_who_may_cancel(
     refused = await emu.slash(scene.mod, f.channel, "tournament cancel")
     assert "host" in await private_reply(refused)
     assert await click(f, alice, tid, "start") == ""
+    # /game mine lists a tournament's games like any other.
+    first = await emu.wait_until(lambda: round_post(f, tid, 1), 15, "round 1")
+    (game_id,) = [int(g) for _, x, y, g in PAIR.findall(first.content) if str(alice.id) in (x, y)]
+    await emu.wait_until(lambda: thread_of(f, game_id), 10, "her game's thread")
+    assert f"**Procession** game #{game_id}" in await private_reply(
+        await emu.slash(alice, f.channel, "game mine")
+    )
 
     count = Count([u.id for u in players])
     order = [u.id for u in (carol, alice, players[3], bob)]  # Carol beats everyone, Bob no one
