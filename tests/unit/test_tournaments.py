@@ -575,3 +575,19 @@ async def test_a_swiss_down_to_two_lets_them_meet_once_then_ends(tours: Tourname
     snap = await play_out(tours, tid)
     assert snap.tournament.status == "finished" and snap.tournament.round == 2  # no pairing left: the end
     check_standings(snap)
+
+
+async def test_finding_a_players_a_channels_and_a_games_tournament(tours: Tournaments) -> None:
+    old = await signup(tours, 3)
+    await tours.cancel(old, 1, can_manage=False)
+    tid = await signup(tours, 3)
+    await tours.start(tid, 1)
+    assert [t.id for t in await tours.in_channel(CHANNEL)] == [tid, old]  # the live one first
+    assert [t.id for t in await tours.for_player(2, GUILD)] == [tid]
+    assert await tours.for_player(2, GUILD + 1) == [] and await tours.for_player(9, GUILD) == []
+    game = (await tours.snapshot(tid)).round_pairings(1)[0]
+    found = await tours.of_game(game.game_id or 0)
+    assert found is not None and found.id == tid
+    assert await tours.of_game(10**6) is None
+    with pytest.raises(BadInput):
+        await tours.get(10**6)
