@@ -463,6 +463,12 @@ class Tournaments:
             [e.user_id for e in t.entrants], results_of(pairings), all_byes(byes, t.round)
         )
         history = history_of(pairings, byes, t.round)
+        active = t.active
+        if len(active) < pairing.MIN_PLAYERS:  # (withdrawals left two, or one: they meet, if they have not)
+            met = {frozenset(p.players) for p in pairings}
+            if len(active) == 2 and (t.table_size > 2 or frozenset(active) not in met):
+                return pairing.Round((tuple(active),))
+            return None
         try:
             if t.table_size > 2:
                 return pairing.tables(t.active, score, history, max(2, rules.MIN_PLAYERS), t.table_size)

@@ -525,3 +525,69 @@ async def test_the_card_waits_for_its_grace_only_while_nothing_changed(
     )
     await tours.join(t.id, 2, "B")  # a change: the one card post owed is due now
     assert len(card_due(t.id)) == 1 and card_due(t.id)[0] < 1
+
+
+class Crashing(Forfeiting):
+    """A process that dies between a withdrawal and its forfeit."""
+
+    async def forfeit(self, game_id: int, user_id: int) -> None:
+        raise ConnectionError("gone")
+
+
+async def test_after_a_restart_the_pass_finishes_what_was_left(
+    tours: Tournaments, services: Services, database: str
+) -> None:
+    tid = await signup(tours, 4)
+    await tours.start(tid, 1)
+    tours.attach(Crashing(services))
+    await tours.withdraw(tid, 4)  # committed; its live game not forfeited (the process "died")
+    snap = await tours.snapshot(tid)
+    mine = next(p for p in snap.round_pairings(1) if 4 in p.players)
+    assert mine.status == "live"
+    other = next(p for p in snap.round_pairings(1) if 4 not in p.players)
+    await finish(tours.storage, other.game_id or 0, [min(other.players)])  # nobody moves the round on
+    # A new process over the same database: its pass forfeits the game and opens round 2.
+    storage = await Storage.open(database)
+    try:
+        again = Services.build(storage, RULES)
+        restarted = Tournaments(storage, again.games)
+        restarted.attach(Forfeiting(again))
+        await restarted.run_due()
+        snap = await restarted.snapshot(tid)
+    finally:
+        await storage.close()
+    done = next(p for p in snap.pairings if p.game_id == mine.game_id)
+    assert done.status == "done" and 4 not in done.winners
+    assert snap.tournament.round == 2 and all(
+        p.status == "live" for p in snap.round_pairings(2) if not p.forfeit
+    )
+
+
+async def test_a_swiss_down_to_two_lets_them_meet_once_then_ends(tours: Tournaments) -> None:
+    tid = await signup(tours, 4, SWISS, rounds=3)
+    await tours.start(tid, 1)
+    first = {frozenset(p.players) for p in (await tours.snapshot(tid)).round_pairings(1)}
+    assert frozenset({1, 2}) not in first
+    await tours.withdraw(tid, 3)  # both in round 1: their games forfeited, the round over
+    await tours.withdraw(tid, 4)
+    snap = await tours.snapshot(tid)
+    assert [set(p.players) for p in snap.round_pairings(2)] == [{1, 2}] and not snap.byes.get(2)
+    snap = await play_out(tours, tid)
+    assert snap.tournament.status == "finished" and snap.tournament.round == 2  # no pairing left: the end
+    check_standings(snap)
+
+
+async def test_finding_a_players_a_channels_and_a_games_tournament(tours: Tournaments) -> None:
+    old = await signup(tours, 3)
+    await tours.cancel(old, 1, can_manage=False)
+    tid = await signup(tours, 3)
+    await tours.start(tid, 1)
+    assert [t.id for t in await tours.in_channel(CHANNEL)] == [tid, old]  # the live one first
+    assert [t.id for t in await tours.for_player(2, GUILD)] == [tid]
+    assert await tours.for_player(2, GUILD + 1) == [] and await tours.for_player(9, GUILD) == []
+    game = (await tours.snapshot(tid)).round_pairings(1)[0]
+    found = await tours.of_game(game.game_id or 0)
+    assert found is not None and found.id == tid
+    assert await tours.of_game(10**6) is None
+    with pytest.raises(BadInput):
+        await tours.get(10**6)
