@@ -22,6 +22,7 @@ from bot import metrics
 from bot.clock import Clock
 from bot.clock import install as install_clock
 from bot.config import Settings
+from bot.events.tournaments import Tournaments
 from bot.i18n import N_
 from bot.i18n.audience import Audiences, reader
 from bot.i18n.commands import CommandTranslator
@@ -57,9 +58,11 @@ from bot.table.seasons import SeasonDesk
 from bot.table.shown import Shown
 from bot.table.threads import Places
 from bot.table.timeaway import TimeDesk
+from bot.table.tournaments import TournamentDesk
 from bot.table.typed import TypedAnswers
 from bot.table.undo import UndoDesk
 from cogs.game import GameAdmin
+from cogs.tournament.commands import cog as tournament_cog
 
 if TYPE_CHECKING:  # (discord.py's payload types are for the type checker only)
     from discord.types.interactions import Interaction as InteractionPayload
@@ -191,6 +194,8 @@ def _cogs(
     minds: Minds,
     puzzle_desk: PuzzleDesk | None = None,
     season_desk: SeasonDesk | None = None,
+    *,
+    tournament_desk: TournamentDesk | None = None,
 ) -> list[commands.Cog]:
     """Each game's cog (the catalog learns the game first), built by its spec from the parts it
     takes, then /game's, given what it uses (by name)."""
@@ -219,7 +224,34 @@ def _cogs(
         analyst=Analyst(storage, catalog, minds), puzzle_desk=puzzle_desk, season_desk=season_desk,
         hint_desk=HintDesk(storage=storage, games=games, catalog=catalog, minds=minds),
     )  # fmt: skip
+    # tournaments (tourB): the /tournament cog, built from ``tournament_desk`` and its service (it
+    # registers its presenter with the desk, which carries the tournament's posts from then on).
+    if tournament_desk is not None:
+        cogs.append(tournament_cog(tournament_desk.tournaments, tournament_desk, audiences, router))
     return [*cogs, admin]
+
+
+def _tournaments(
+    client: QuetBot,
+    services: Services,
+    catalog: Catalog,
+    outbox: Outbox,
+    notify: Notify,
+    table: Table,
+    changes: Changes,
+) -> TournamentDesk:
+    """Tournaments (issue 29): the service and its desk (each round's games, the event's posts, and
+    the pass that moves a round on once its games are over, also after a restart), told of every
+    change; in this process's name (`QuetBot.outbox`'s) and by its clock."""
+    storage, tournaments = services.games.storage, Tournaments(services.games.storage, services.games)
+    desk = TournamentDesk(
+        client=client, storage=storage, tournaments=tournaments, moves=services.moves, catalog=catalog,
+        outbox=outbox, notify=notify, places=table.places, clock=client.clock,
+        holder=client.scheduler.holder,
+        ready=client.wait_until_ready,
+    )  # fmt: skip
+    changes.listen(desk.changed)
+    return desk
 
 
 class TaskOptions(TypedDict, total=False):
@@ -236,6 +268,13 @@ class QuetBot(commands.Bot):
     scheduler: Scheduler
     outbox: Outbox
     table: Table
+
+    tournament_desk: TournamentDesk
+
+    @property
+    def tournaments(self) -> Tournaments:
+        """The tournaments' service (issue 29)."""
+        return self.tournament_desk.tournaments
 
     def __init__(self, settings: Settings, **client_options: Any) -> None:
         """``client_options``: more of discord.py's client options, passed on as they are (a sharded
@@ -406,26 +445,17 @@ class QuetBot(commands.Bot):
         )
         self.seasons = season_desk = SeasonDesk(self, storage, catalog, audiences, clock)  # (issue 29)
         self.scheduler = Scheduler(
-            storage,
-            games,
-            services.lobby,
-            table.plays,
-            outbox,
-            computers=computers,
-            ready=self.wait_until_ready,
-            clock=clock,
-            holder=holder,
-            changes=changes,
-            takebacks=table.undo.expire_due,
-            digests=digests,
-            puzzles=puzzle_desk.run_due,
+            storage, games, services.lobby, table.plays, outbox, computers=computers,
+            ready=self.wait_until_ready, clock=clock, holder=holder, changes=changes,
+            takebacks=table.undo.expire_due, digests=digests, puzzles=puzzle_desk.run_due,
             seasons=season_desk.run_due,
-        )
+        )  # fmt: skip
         self.table = table
         self.cards = table.cards
+        self.tournament_desk = desk = _tournaments(self, services, catalog, outbox, notify, table, changes)
         metrics.declare_games(GAMES)
         parts = (services, storage, catalog, router, outbox, notify, audiences, table, self.drawing, digests)
-        for cog in _cogs(*parts, computers.minds, puzzle_desk, season_desk):
+        for cog in _cogs(*parts, computers.minds, puzzle_desk, season_desk, tournament_desk=desk):
             await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(audiences.seen, "on_interaction")
@@ -436,6 +466,7 @@ class QuetBot(commands.Bot):
         await self.sync_commands()
         outbox.start()
         self.scheduler.start()
+        desk.start()
         if shared:  # a choice made through another process is followed within seconds
             notify.follow()
 
@@ -475,7 +506,7 @@ class QuetBot(commands.Bot):
         log.info("Stopped")
 
     async def close(self) -> None:
-        parts = ("scheduler", "computers", "outbox", "cards", "notify", "drawing")
+        parts = ("scheduler", "tournament_desk", "computers", "outbox", "cards", "notify", "drawing")
         for part in (getattr(self, name, None) for name in parts):
             if part is not None:
                 await part.stop()

@@ -273,9 +273,12 @@ class LobbyLife:
         )
 
     def _closed(self, written: Written) -> Changed:
-        """A game that has ended, once its lock is let go of: released, and its change."""
+        """A game that has ended, once its lock is let go of: released, and its change (the
+        listeners told: a tournament's round may be over)."""
         self.games.release(written.row.id)
-        return self.left(written)
+        closed = self.left(written)
+        self.games.changed(closed.game)
+        return closed
 
     @staticmethod
     def _require_room(row: GameRow, rules: AnyRules) -> None:

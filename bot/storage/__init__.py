@@ -17,6 +17,7 @@ against the one signature there is:
     replies.py   typed DM answers waiting for the player to say which game they meant
     outbox.py    what committed changes still owe the world, written with them
     records.py   the memory of finished games: results, ratings, rivals, leaderboards, history
+    tournaments.py  tournaments: entrants, pairings per round, byes, their durable posts
     settings.py  per-server and per-player settings
     privacy.py   people's data: one person's export, and forgetting them (a placeholder id)
     meta.py      the bot's own key-value bookkeeping
@@ -75,6 +76,7 @@ from bot.storage.schema import MIGRATIONS
 from bot.storage.seasons import Seasons
 from bot.storage.settings import Settings, SettingValue
 from bot.storage.sqlite import SqliteDriver
+from bot.storage.tournaments import Tournaments
 from bot.storage.undo import Undos
 from bot.storage.waits import Waits
 
@@ -128,6 +130,7 @@ class Storage(
     Puzzles,
     Hints,
     Seasons,
+    Tournaments,
 ):
     """The bot's database: one driver, and every repository's queries run on it."""
 

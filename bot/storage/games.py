@@ -22,6 +22,7 @@ from bot.storage.moves import select_moves
 from bot.storage.outbox import insert_effects
 from bot.storage.records import on_move as remember
 from bot.storage.rows import GameRow, MoveRow, OutboxItem, Storable, Written, dumps
+from bot.storage.tournament_games import game_over as tournament_game_over
 from bot.storage.waits import sync as sync_waits
 
 # The columns of a game row, named as `GameRow`'s fields (its seats come from ``seats``).
@@ -133,7 +134,9 @@ def lobby_change(
 def cancel_change(game_id: int, expected_version: int, *, effects: Sequence[Storable] = ()) -> Txn[Written]:
     """The game (or lobby) cancelled: it waits for nobody any more."""
     sets = {"status": "cancelled"}
-    return change(game_id, expected_version, sets, sync_waits(game_id, ()), effects=effects)
+    # (a tournament's game cancelled counts as lost by every player of it)
+    writes = (sync_waits(game_id, ()), tournament_game_over(game_id, None))
+    return change(game_id, expected_version, sets, *writes, effects=effects)
 
 
 class MoveChange(TypedDict, total=False):

@@ -24,6 +24,7 @@ from bot.jsontypes import JSON, DBValue, JSONObject
 from bot.storage.driver import Q, Repository, Rows, Txn
 from bot.storage.puzzles import export_puzzles, forget_puzzles
 from bot.storage.rows import Written, dumps
+from bot.storage.tournament_games import export_entrant, forget_entrant
 
 DELETED_FIRST = 1 << 21
 DELETED_LAST = (1 << 22) - 1
@@ -84,6 +85,7 @@ def forget(user_id: int) -> Txn[tuple[int, list[int]]]:
     yield Q("DELETE FROM away WHERE user_id = ?", (old,))
     yield Q("DELETE FROM quiet_hours WHERE user_id = ?", (old,))
     yield from forget_puzzles(old)  # (issue 28: the daily puzzle's answers and streak)
+    yield from forget_entrant(old, new, DELETED_NAME)  # (issue 29: their tournaments)
     # What others share with them keeps its shape, under the placeholder.
     yield Q("UPDATE seats SET user_id = ?, name = ? WHERE user_id = ?", (new, DELETED_NAME, old))
     yield Q("UPDATE games SET host_id = ? WHERE host_id = ?", (new, old))
@@ -167,6 +169,7 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
     digest = yield Q("SELECT hour, timezone FROM digests WHERE user_id = ?", (user_id,))
     time_off = yield from _time_off(user_id)
     time_off |= yield from export_puzzles(user_id)  # (issue 28)
+    time_off |= yield from export_entrant(user_id)  # (issue 29)
     return {
         "user_id": str(user_id),
         "games": exported_games,

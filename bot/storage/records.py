@@ -31,6 +31,7 @@ from bot.memory.ratings import Entry, Finished, Rating, SeatResult, identity_nam
 from bot.storage.driver import Many, Q, Repository, Row, Txn
 from bot.storage.privacy import DELETED_FIRST, DELETED_LAST
 from bot.storage.rows import BoardLine, HistoryPage, KindRecord, PastGame, PastSeat, Rival, from_row
+from bot.storage.tournament_games import tournament_game_over
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,7 @@ def on_move(
     yield from record_finished(
         game_id, result, forfeited=forfeited, clock=clock, finished_at=now, score_ranked=score_ranked
     )
+    yield from tournament_game_over(game_id, result, forfeited)  # (a tournament's game: its pairing)
 
 
 def record_finished(

@@ -468,4 +468,72 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX seasons_unsent ON seasons_ended (guild_id, season) WHERE message_id IS NULL;
     """,
+    # 23 (tournaments): a tournament (its sign-up, rounds and end; ``version`` is compared-and-swapped
+    # by every change, so a round opens once across processes), its entrants (``seed``: join order,
+    # then seeding at the start; ``withdrawn``: the round they withdrew in), its pairings per round
+    # (``players``: JSON user ids in seat order; ``game_id``: the ordinary game once opened;
+    # ``winners``: JSON user ids once done), its byes, and the durable posts it owes (its card, a
+    # round's announcement, the final post), claimed by one process and deleted once carried out.
+    """
+    CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER,
+        channel_id INTEGER NOT NULL,
+        host_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        format TEXT NOT NULL,
+        rounds INTEGER NOT NULL,
+        options TEXT NOT NULL,
+        table_size INTEGER NOT NULL,
+        timeout_s INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+        round INTEGER NOT NULL DEFAULT 0,
+        version INTEGER NOT NULL DEFAULT 0,
+        card_message_id INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        finished_at REAL
+    );
+    CREATE INDEX tournaments_by_channel ON tournaments (channel_id, id);
+    CREATE INDEX tournaments_live ON tournaments (status) WHERE status IN ('signup', 'running');
+    CREATE TABLE tournament_entrants (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        withdrawn INTEGER,
+        PRIMARY KEY (tournament_id, user_id)
+    );
+    CREATE INDEX tournament_entrants_by_user ON tournament_entrants (user_id);
+    CREATE TABLE tournament_games (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        board INTEGER NOT NULL,
+        players TEXT NOT NULL,
+        game_id INTEGER REFERENCES games (id) ON DELETE SET NULL,
+        status TEXT NOT NULL CHECK (status IN ('scheduled', 'live', 'done')),
+        winners TEXT,
+        forfeit INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, round, board)
+    );
+    CREATE UNIQUE INDEX tournament_games_by_game ON tournament_games (game_id);
+    CREATE TABLE tournament_byes (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        PRIMARY KEY (tournament_id, round, user_id)
+    );
+    CREATE TABLE tournament_posts (
+        id INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        round INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        not_before REAL NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        claimed_by TEXT,
+        claimed_until REAL
+    );
+    CREATE INDEX tournament_posts_due ON tournament_posts (not_before);
+    """,
 )

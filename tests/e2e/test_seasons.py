@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -18,13 +18,21 @@ import pytest
 from bot.registry import SCORE_RANKED
 from bot.storage import Storage
 from tests.e2e import test_shards
-from tests.e2e.driver import bot_messages, private_reply, start_game
+from tests.e2e.driver import assert_discord_accepted_all, bot_messages, private_reply, start_game
 from tests.e2e.test_threads import command_for
 from tests.e2e.test_time_away import Clock, tick
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness, project_bot_factory
 from tests.emulator.models import Perm
 from tests.emulator.world import Scene
+
+
+@pytest.fixture(autouse=True)
+def _discord_accepted_all(emu: DiscordEmulator) -> Iterator[None]:
+    """After each test: Discord would have accepted every request, each payload fits its schema."""
+    yield
+    assert_discord_accepted_all(emu)
+
 
 pytestmark = pytest.mark.both_dbs
 

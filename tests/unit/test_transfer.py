@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from bot.__main__ import main
+from bot.events.tournaments import Tournaments
 from bot.players.seats import computer_id, computer_name
 from bot.registry import RULES
 from bot.service import Services
@@ -45,6 +46,13 @@ TABLES = [
     "analyses",  # (issue 28)
     *("puzzles", "puzzle_answers", "puzzle_streaks", "puzzle_channels", "puzzle_posts"),  # (issue 28)
     *("season_settings", "seasons_ended"),  # (issue 29: seasons)
+    *(
+        "tournaments",
+        "tournament_entrants",
+        "tournament_games",
+        "tournament_byes",
+        "tournament_posts",
+    ),  # (29)
 ]
 
 
@@ -214,6 +222,19 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
         # A finished game's analysis (issue 28).
         done_id, done_kind = query(path, "SELECT id, kind FROM games WHERE status = 'finished' LIMIT 1")[0]
         await storage.keep_analysis(game_id=int(done_id), review={"kind": done_kind, "moves": []}, now=1.0)
+        # A tournament (issue 29): a round robin of three under way (its game, a bye, its posts owed).
+        tours = Tournaments(storage, service.games)
+        tour = await tours.open(
+            kind="procession",
+            format="round-robin",
+            guild_id=GUILD,
+            channel_id=97,
+            host_id=1011,
+            host_name="A",
+        )
+        await tours.join(tour.id, 1012, "B")
+        await tours.join(tour.id, 1013, "C")
+        await tours.start(tour.id, 1011)
         # Due work claimed by a process (a game's outbox lease, a computer's wait), as when it stopped.
         live = [w for w in await storage.due_waits(now=10**10) if w.game_id != cancelled.game.id]
         assert await storage.claim_wait(

@@ -1,0 +1,112 @@
+"""The tournament engine in the running bot, below its slash commands (the face's tests are
+tests/e2e/test_tournament.py): a round robin of three driven through the service, its games opened
+as ordinary games (card in the tournament's channel, a thread, first board), each round opened by the desk's
+pass once the one before is over, and the event's posts (card, rounds, final) carried out once each
+by a stand-in presenter."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+
+from bot.events.tournaments import ROUND_ROBIN, Snapshot
+from bot.table.tournaments import Post
+from tests.db import change, query
+from tests.e2e.driver import assert_discord_accepted_all, bot_messages
+from tests.emulator import DiscordEmulator
+from tests.emulator.harness import BotHarness
+from tests.emulator.world import Scene
+
+
+@pytest.fixture(autouse=True)
+def _discord_accepted_all(emu: DiscordEmulator) -> Iterator[None]:
+    """After each test: Discord would have accepted every request, each payload fits its schema."""
+    yield
+    assert_discord_accepted_all(emu)
+
+
+class Stand:
+    """A presenter that says only what it was asked for (the face writes the real one)."""
+
+    def __init__(self) -> None:
+        self.asked: Counter[str] = Counter()
+
+    async def card(self, snap: Snapshot) -> Post:
+        self.asked["card"] += 1
+        return Post(
+            f"Tournament #{snap.tournament.id}: {snap.tournament.status}, round {snap.tournament.round}"
+        )
+
+    async def round_post(self, snap: Snapshot, round: int) -> Post:
+        self.asked[f"round {round}"] += 1
+        return Post(f"Tournament #{snap.tournament.id}: round {round} begins")
+
+    async def final_post(self, snap: Snapshot) -> Post:
+        self.asked["final"] += 1
+        return Post(f"Tournament #{snap.tournament.id}: won by <@{snap.winners()[0]}>")
+
+
+@pytest.mark.both_dbs
+@pytest.mark.threads  # (each game in a thread of its own, as on a server with the default settings)
+async def test_a_round_robin_of_three_runs_its_rounds_and_posts_once(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
+) -> None:
+    bot = bot_harness.bot
+    tours, desk = bot.tournaments, bot.tournament_desk
+    stand = Stand()
+    alice, bob, carol = scene.alice, scene.bob, scene.carol
+    t = await tours.open(
+        kind="procession", format=ROUND_ROBIN, guild_id=scene.guild.id, channel_id=scene.channel.id,
+        host_id=alice.id, host_name="alice", options={"n": 5}, timeout_s=3600,
+    )  # fmt: skip
+    await tours.join(t.id, bob.id, "bob")
+    await tours.join(t.id, carol.id, "carol")
+    # Nobody recorded the card (the face's command would): past its grace, the desk posts it.
+    # (Before the presenter comes, the desk carries no post: nothing races these changes.)
+    await change(bot_db, "UPDATE tournaments SET created_at = created_at - 120 WHERE id = ?", (t.id,))
+    await change(bot_db, "UPDATE tournament_posts SET not_before = 0 WHERE tournament_id = ?", (t.id,))
+    desk.present_with(stand)  # (posts are carried from now on)
+
+    def card() -> int | None:
+        return query(bot_db, "SELECT card_message_id FROM tournaments WHERE id = ?", (t.id,))[0][0]
+
+    await emu.wait_until(lambda: card() is not None, what="the card")
+    await emu.wait_idle()
+    card_id = card()
+
+    await tours.start(t.id, alice.id)
+    for rnd in (1, 2, 3):
+        snap = await tours.snapshot(t.id)
+        assert snap.tournament.round == rnd
+        (game,) = snap.round_pairings(rnd)
+        assert game.game_id is not None
+
+        def opened(game_id: int = game.game_id) -> bool:
+            rows = query(bot_db, "SELECT board_message_id FROM games WHERE id = ?", (game_id,))
+            return rows[0][0] is not None
+
+        await emu.wait_until(opened, what=f"round {rnd}'s first board")
+        row = await bot.storage.get_game(game_id=game.game_id)
+        assert row.status == "active" and row.lobby_message_id is not None  # its card, in the channel
+        assert row.place_id == row.lobby_message_id  # played in the thread started from its card
+        loser = max(game.players)
+        await bot.services.moves.forfeit(game.game_id, loser)  # the round is over: the desk moves on
+
+        def moved(rnd: int = rnd) -> bool:
+            rows = query(bot_db, "SELECT round, status FROM tournaments WHERE id = ?", (t.id,))
+            return rows[0][0] > rnd or rows[0][1] == "finished"
+
+        await emu.wait_until(moved, timeout=10.0, what=f"the end of round {rnd}")
+    await emu.wait_until(lambda: stand.asked["final"] == 1, what="the final post")
+    await emu.wait_idle()
+    snap = await tours.snapshot(t.id)
+    assert snap.tournament.status == "finished" and snap.winners() == [alice.id]
+    assert [stand.asked[f"round {n}"] for n in (1, 2, 3)] == [1, 1, 1] and stand.asked["final"] == 1
+    texts = [m.content for m in bot_messages(emu, scene.channel)]
+    assert texts.count(f"Tournament #{t.id}: won by <@{alice.id}>") == 1
+    assert sum(f"Tournament #{t.id}: round" in text for text in texts) == 3
+    card = next(m for m in bot_messages(emu, scene.channel) if m.id == card_id)
+    assert card.content == f"Tournament #{t.id}: finished, round 3"  # the card followed the event
+    assert query(bot_db, "SELECT COUNT(*) FROM tournament_posts")[0][0] == 0
