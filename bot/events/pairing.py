@@ -27,11 +27,14 @@ small enough to test fully):
    first), the Dutch way: the player at place ``g // 2`` (the top of the lower half), then the
    places below it, then those above it up the group; then the lower score groups, highest first
    (``p`` floats down). An odd group thus floats its lowest-ranked player down to the next group.
-   "Can still be paired" is a full search (backtracking), and it looks first for a pairing with no
-   game between different scores, then with one, and so on: the round has as few floats as any
-   pairing without repeats can have, and among those it is the first in the order above. When no
-   pairing without a repeat exists, `PairingError` says so; it says so too when the search passes
-   `SEARCH_STEPS` tries (late rounds of a long Swiss: keep to `max_swiss_rounds`).
+   "Can still be paired" is a full search (backtracking). It first finds the pairing first in that
+   order with as many floats as it takes; then it looks for one with fewer games between different
+   scores (none, then one, and so on, each search at most `FEWER_STEPS` tries): the round has as few
+   floats as any pairing without repeats can have whenever a search that short finds or rules them
+   out (always in practice, but where a large group's repeats make a lower count slow to rule out:
+   then the first one found with fewer), and among those it is the first in the order above. When no
+   pairing without a repeat exists, `PairingError` says so; it says so too when the first search
+   passes `SEARCH_STEPS` tries (late rounds of a long Swiss: keep to `max_swiss_rounds`).
 4. First move: the one of the two who has moved first less often (counting first moves minus second
    moves); then the one who moved second in their last game; then the higher-ranked on even boards,
    the lower-ranked on odd boards.
@@ -57,6 +60,7 @@ Game = tuple[int, ...]
 MIN_PLAYERS = 3
 MAX_PLAYERS = 32
 SEARCH_STEPS = 10_000  # (a Swiss round's search gives up after this many tries: see rule 3)
+FEWER_STEPS = 1_000  # (each search for a pairing with fewer floats gives up after this many)
 
 
 def max_swiss_rounds(n: int) -> int:
@@ -146,40 +150,54 @@ def _match(
     met: set[frozenset[int]],
     failed: set[tuple[tuple[int, ...], int]],
     steps: list[int],
+    limit: int,
 ) -> list[tuple[int, int]] | None:
     """The preferred pairing of ``ranked`` (rule 3) with at most ``budget`` games between different
-    scores, or None if there is none."""
+    scores, or None if there is none; `_TooLong` past ``limit`` tries."""
     if not ranked:
         return []
     odd_groups = sum(count % 2 for count in Counter(score[p] for p in ranked).values())
     if (ranked, budget) in failed or odd_groups > 2 * budget:  # (each odd group floats someone)
         return None
     steps[0] += 1
-    if steps[0] > SEARCH_STEPS:
-        raise PairingError(TOO_HARD)
+    if steps[0] > limit:
+        raise _TooLong()
     p, rest = ranked[0], ranked[1:]
     for q in _preference(p, rest, score):
         cost = int(score[q] != score[p])
         if frozenset((p, q)) in met or cost > budget:
             continue
-        tail = _match(tuple(r for r in rest if r != q), budget - cost, score, met, failed, steps)
+        tail = _match(tuple(r for r in rest if r != q), budget - cost, score, met, failed, steps, limit)
         if tail is not None:
             return [(p, q), *tail]
     failed.add((ranked, budget))
     return None
 
 
+class _TooLong(Exception):
+    """A search passed its number of tries."""
+
+
 def _fewest_floats(
     ranked: tuple[int, ...], score: Mapping[int, Fraction], met: set[frozenset[int]]
 ) -> list[tuple[int, int]] | None:
-    """Rule 3's pairing with the fewest games between different scores."""
-    failed: set[tuple[tuple[int, ...], int]] = set()
-    steps = [0]
-    for budget in range(len(ranked) // 2 + 1):
-        pairs = _match(ranked, budget, score, met, failed, steps)
-        if pairs is not None:
-            return pairs
-    return None
+    """Rule 3's pairing with the fewest games between different scores (see there)."""
+    failed: set[tuple[tuple[int, ...], int]] = set()  # (what a search ruled out holds for the next)
+    try:
+        found = _match(ranked, len(ranked) // 2, score, met, failed, [0], SEARCH_STEPS)
+    except _TooLong:
+        raise PairingError(TOO_HARD) from None
+    if found is None:
+        return None
+    floats = sum(score[a] != score[b] for a, b in found)
+    for budget in range(floats):
+        try:
+            fewer = _match(ranked, budget, score, met, failed, [0], FEWER_STEPS)
+        except _TooLong:
+            continue
+        if fewer is not None:
+            return fewer
+    return found
 
 
 NO_PAIRING = (

@@ -17,6 +17,7 @@ Sonneborn-Berger, the others by Buchholz (`bot.events.scoring`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Mapping, Sequence
@@ -440,7 +441,8 @@ class Tournaments:
                 ]
                 nxt = pairing.Round(())
             else:
-                nxt = self._pair(t, rules, pairings, byes)
+                # (a Swiss round's search may take a moment: off the event loop)
+                nxt = await asyncio.to_thread(self._pair, t, rules, pairings, byes)
                 if nxt is not None:
                     boards = list(enumerate(nxt.games, start=1))
         if nxt is None:

@@ -1,8 +1,9 @@
 """The tournament engine in the running bot, below its slash commands (the face's tests are
-tests/e2e/test_tournament.py): a round robin of three driven through the service, its games opened
-as ordinary games (card in the tournament's channel, a thread, first board), each round opened by the desk's
-pass once the one before is over, and the event's posts (card, rounds, final) carried out once each
-by a stand-in presenter."""
+tests/e2e/test_tournament.py): a round robin of three driven through the service, its games opened as
+ordinary games (the card in the tournament's channel, a thread, the first board), each round opened by
+the desk's pass once the one before is over, a withdrawal's live game forfeited by the desk and its
+later game credited, and the event's posts (card, rounds, final) carried out once each by a stand-in
+presenter."""
 
 from __future__ import annotations
 
@@ -81,6 +82,9 @@ async def test_a_round_robin_of_three_runs_its_rounds_and_posts_once(
         snap = await tours.snapshot(t.id)
         assert snap.tournament.round == rnd
         (game,) = snap.round_pairings(rnd)
+        if rnd == 3:  # carol withdrew in round 2: her game is bob's without playing, and it is over
+            assert game.forfeit and game.game_id is None and game.winners == (bob.id,)
+            break
         assert game.game_id is not None
 
         def opened(game_id: int = game.game_id) -> bool:
@@ -92,7 +96,14 @@ async def test_a_round_robin_of_three_runs_its_rounds_and_posts_once(
         assert row.status == "active" and row.lobby_message_id is not None  # its card, in the channel
         assert row.place_id == row.lobby_message_id  # played in the thread started from its card
         loser = max(game.players)
-        await bot.services.moves.forfeit(game.game_id, loser)  # the round is over: the desk moves on
+        if rnd == 1:
+            await bot.services.moves.forfeit(game.game_id, loser)  # the round is over: the desk moves on
+        else:  # a withdrawal: the desk forfeits her live game (its board says so)
+            assert loser == carol.id
+            await tours.withdraw(t.id, loser)
+            await emu.wait_until(lambda game_id=game.game_id: query(
+                bot_db, "SELECT status FROM games WHERE id = ?", (game_id,)
+            )[0][0] == "finished", what="the forfeit")  # fmt: skip
 
         def moved(rnd: int = rnd) -> bool:
             rows = query(bot_db, "SELECT round, status FROM tournaments WHERE id = ?", (t.id,))
@@ -103,6 +114,12 @@ async def test_a_round_robin_of_three_runs_its_rounds_and_posts_once(
     await emu.wait_idle()
     snap = await tours.snapshot(t.id)
     assert snap.tournament.status == "finished" and snap.winners() == [alice.id]
+    # alice: beat bob, carol forfeited to her, a bye; bob: a bye, carol's credited game; carol: a bye.
+    assert [(s.player, s.points, s.withdrawn) for s in snap.standings] == [
+        (alice.id, 3, False),
+        (bob.id, 2, False),
+        (carol.id, 1, True),
+    ]
     assert [stand.asked[f"round {n}"] for n in (1, 2, 3)] == [1, 1, 1] and stand.asked["final"] == 1
     texts = [m.content for m in bot_messages(emu, scene.channel)]
     assert texts.count(f"Tournament #{t.id}: won by <@{alice.id}>") == 1

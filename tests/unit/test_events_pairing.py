@@ -216,3 +216,24 @@ def test_a_withdrawal_forfeits_the_right_games_and_later_rounds_skip_them() -> N
     assert [r.byes for r in out.later] == [(), (2,), (1,)]  # (3's own bye is dropped)
     done = withdraw(3, current, later, finished=[(5, 3)])
     assert (5, 3) not in done.forfeits and len(done.forfeits) == len(games_of_3) - 1
+
+
+def test_a_large_swiss_pairs_round_two_when_a_drawn_pair_cannot_meet_again() -> None:
+    """32 players, round 1 all won but one draw: 15 on 1, the two drawn on 1/2, 15 on 0. One float
+    cannot do (the drawn pair may not meet again), which a full search proves only slowly: the round
+    is still paired, with the two floats it takes, and quickly."""
+    import time
+
+    from bot.events.scoring import Result, points
+
+    players = list(range(1, 33))
+    first = swiss(players, {}, [])
+    drawn = first.games[-1]
+    results = [Result(g, frozenset(g if g == drawn else g[:1])) for g in first.games]
+    score = points(players, results, [])
+    started = time.perf_counter()
+    second = swiss(players, score, [first])
+    assert time.perf_counter() - started < 2.0
+    met = {frozenset(g) for g in first.games}
+    assert all(frozenset(g) not in met for g in second.games) and len(second.games) == 16
+    assert sum(score[a] != score[b] for a, b in second.games) == 2

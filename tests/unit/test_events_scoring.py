@@ -83,3 +83,24 @@ def test_games_left_counts_scheduled_games_and_unpaired_rounds_but_not_the_withd
     assert left == {1: 3, 2: 2, 3: 3, 4: 0}
     table = standings([1, 2], [], [], BUCHHOLZ, pending=[(1, 2)], withdrawn=[2])
     assert [(s.player, s.games_left, s.withdrawn) for s in table] == [(1, 1, False), (2, 0, True)]
+
+
+def test_the_core_is_pure() -> None:
+    """pairing.py and scoring.py import nothing but the standard library and each other."""
+    import ast
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "bot" / "events"
+    for name in ("pairing.py", "scoring.py"):
+        tree = ast.parse((root / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                modules = [node.module or ""]
+            else:
+                continue
+            for module in modules:
+                top = module.split(".")[0]
+                assert top in sys.stdlib_module_names or module in ("bot.events.pairing",), (name, module)

@@ -9,17 +9,19 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from fractions import Fraction
 
 import pytest
 
+from bot import clock
 from bot.errors import BadInput, GameOver, LobbyError, NotAllowed, NotAPlayer
 from bot.events import scoring
 from bot.events.tournaments import CARD_GRACE, ROUND_ROBIN, SWISS, Detached, Pairing, Snapshot, Tournaments
 from bot.registry import RULES
 from bot.service import Services
 from bot.storage import Storable, Storage
+from bot.storage.tournaments import TournamentPost
 from tests.db import query
 
 pytestmark = pytest.mark.both_dbs
@@ -591,3 +593,35 @@ async def test_finding_a_players_a_channels_and_a_games_tournament(tours: Tourna
     assert await tours.of_game(10**6) is None
     with pytest.raises(BadInput):
         await tours.get(10**6)
+
+
+async def test_a_post_is_claimed_by_one_process_and_gone_once_carried(
+    tours: Tournaments, database: str
+) -> None:
+    tid = await signup(tours, 3)
+    await tours.start(tid, 1)
+    posts = await tours.storage.due_posts(now=10**10, holder="a")
+    assert sorted(p.kind for p in posts) == ["card", "round"] and {
+        p.round for p in posts if p.kind == "round"
+    } == {1}
+    post = posts[0]
+    now = clock.now() + 1
+    other = await Storage.open(database)
+    try:
+        claims = await asyncio.gather(
+            tours.storage.claim_post(post_id=post.id, holder="a", now=now, until=now + 100),
+            other.claim_post(post_id=post.id, holder="b", now=now, until=now + 100),
+        )
+        assert sorted(claims) == [False, True]
+        winner = "a" if claims[0] else "b"
+
+        def due(at: float, holder: str) -> Awaitable[list[TournamentPost]]:
+            return other.due_posts(now=now + at, holder=holder)
+
+        assert post.id not in {p.id for p in await due(50, "c")}  # held
+        assert post.id in {p.id for p in await due(50, winner)}  # its holder's, again (a restart)
+        assert post.id in {p.id for p in await due(200, "c")}  # expired: anyone's
+        await other.finish_post(post_id=post.id, tournament_id=tid)
+    finally:
+        await other.close()
+    assert post.id not in {p.id for p in await tours.storage.pending_posts(tournament_id=tid)}
