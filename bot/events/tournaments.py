@@ -225,10 +225,11 @@ class Tournaments:
         rounds: int | None = None,
         table_size: int = 2,
         timeout_s: int = DEFAULT_TIMEOUT,
+        token: str | None = None,
     ) -> TournamentRow:
         """A sign-up with its host in, committed with its card's post (due `CARD_GRACE` later: the
         card is the answer to the command, recorded with `set_card`; if it is not by then, the desk
-        posts it in the channel)."""
+        finds that answer again through the command's ``token``, or posts the card in the channel)."""
         rules = self.games.rules_for(kind)
         if format not in FORMATS:
             raise BadInput(
@@ -263,6 +264,7 @@ class Tournaments:
             table_size=table_size,
             timeout_s=timeout_s,
             card_delay=CARD_GRACE,
+            card_token=token,
         )
         self.table.posted()
         return t

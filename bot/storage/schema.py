@@ -474,6 +474,8 @@ MIGRATIONS: tuple[str, ...] = (
     # (``players``: JSON user ids in seat order; ``game_id``: the ordinary game once opened;
     # ``winners``: JSON user ids once done), its byes, and the durable posts it owes (its card, a
     # round's announcement, the final post), claimed by one process and deleted once carried out.
+    # ``card_token``: the token of the command that opened it, whose answer is the card (found again
+    # through it after a crash before the card's id was recorded).
     """
     CREATE TABLE tournaments (
         id INTEGER PRIMARY KEY,
@@ -490,6 +492,7 @@ MIGRATIONS: tuple[str, ...] = (
         round INTEGER NOT NULL DEFAULT 0,
         version INTEGER NOT NULL DEFAULT 0,
         card_message_id INTEGER,
+        card_token TEXT,
         created_at REAL NOT NULL,
         updated_at REAL NOT NULL,
         finished_at REAL

@@ -387,14 +387,15 @@ class Tournaments(Repository):
         table_size: int,
         timeout_s: int,
         card_delay: float,
+        card_token: str | None = None,
     ) -> TournamentRow:
         now = clock.now()
 
         def work() -> Txn[TournamentRow]:
             rows = yield Q(
                 "INSERT INTO tournaments (guild_id, channel_id, host_id, kind, format, rounds, options, "
-                "table_size, timeout_s, status, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'signup', ?, ?) RETURNING id",
+                "table_size, timeout_s, status, created_at, updated_at, card_token) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'signup', ?, ?, ?) RETURNING id",
                 (
                     guild_id,
                     channel_id,
@@ -407,6 +408,7 @@ class Tournaments(Repository):
                     timeout_s,
                     now,
                     now,
+                    card_token,
                 ),
             )
             tid = _int(rows[0][0])
@@ -418,6 +420,15 @@ class Tournaments(Repository):
             return (yield from select_tournament(tid))
 
         return await self._db.write(work())
+
+    async def tournament_card_token(self, *, tournament_id: int) -> str | None:
+        """The token of the command that opened the tournament (its answer is the card)."""
+
+        def read() -> Txn[str | None]:
+            rows = yield Q("SELECT card_token FROM tournaments WHERE id = ?", (tournament_id,))
+            return None if not rows or rows[0][0] is None else str(rows[0][0])
+
+        return await self._db.read(read())
 
     async def set_tournament_card(self, *, tournament_id: int, message_id: int) -> None:
         """The card's message is known: recorded, and a card post waiting for it due now."""

@@ -26,13 +26,15 @@ from bot.events.tournaments import CARD_GRACE, Snapshot, Tournaments
 from bot.rules.base import FORFEIT
 from bot.service import Loaded, Moves
 from bot.storage import OutboxItem, Storable, Storage
-from bot.storage.tournaments import TournamentPost
+from bot.storage.tournaments import TournamentPost, TournamentRow
+from bot.table.boards import TOKEN_LIFETIME
+from bot.table.cards import FIRST_ANSWER_WITHIN
 from bot.table.catalog import Catalog
 from bot.table.effects import Card, Closed, OutboxEffect, Panel, PostCard, Start, Thread
 from bot.table.notify import Notify
 from bot.table.outbox import Outbox
 from bot.table.play import Source, owed
-from bot.table.replies import NO_PINGS
+from bot.table.replies import NO_PINGS, original_answer
 from bot.table.threads import Places
 
 log = logging.getLogger(__name__)
@@ -248,9 +250,13 @@ class TournamentDesk:
         channel = self.client.get_partial_messageable(t.channel_id, guild_id=t.guild_id)
         nonce = f"t{post.id:x}.{int(post.created_at * 1000):x}"[:25]
         if post.kind == "card":
-            if t.card_message_id is None and self.clock() < t.created_at + CARD_GRACE:
+            answer = None if t.card_message_id is not None else await self._answer_of(t)
+            if t.card_message_id is None and answer is None and self.clock() < t.created_at + CARD_GRACE:
                 raise _NotYet(t.created_at + CARD_GRACE)  # (the command's answer may still record it)
             made = await self.presenter.card(snap)
+            if answer is not None:  # the command's answer is the card: brought up to date, recorded
+                await answer.edit(content=made.content, view=made.view, allowed_mentions=NO_PINGS)
+                return answer.id
             if t.card_message_id is not None:
                 message = channel.get_partial_message(t.card_message_id)
                 with contextlib.suppress(discord.NotFound):  # (the card was deleted: the event goes on)
@@ -266,6 +272,20 @@ class TournamentDesk:
             return None
         await _post_message(channel, made, nonce)
         return None
+
+    async def _answer_of(self, t: TournamentRow) -> discord.WebhookMessage | None:
+        """The answer to the command that opened ``t``, found again through its token when its id was
+        never recorded (the process died right after answering): it is the card, not to be posted
+        twice. None when there is none (Discord forgot the command, or its token has expired)."""
+        if self.clock() - t.created_at >= TOKEN_LIFETIME:
+            return None
+        token = await self.storage.tournament_card_token(tournament_id=t.id)
+        if token is None:
+            return None
+        if self.clock() < t.created_at + FIRST_ANSWER_WITHIN:  # (the command may still be answered)
+            raise _NotYet(t.created_at + FIRST_ANSWER_WITHIN)
+        answer = await original_answer(self.client, token)
+        return None if answer is None or answer.flags.ephemeral else answer
 
 
 async def _post_message(channel: discord.PartialMessageable, made: Post, nonce: str) -> int:

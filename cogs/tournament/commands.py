@@ -148,6 +148,7 @@ class TournamentCommands(
             rounds=rounds,
             table_size=players,
             timeout_s=parse_timeout(timeout),
+            token=interaction.token,
         )
         row, deferred = await within_time(interaction, opening, ephemeral=False)
         snap = await self.tournaments.snapshot(row.id)

@@ -19,7 +19,7 @@ from fractions import Fraction
 import pytest
 
 from bot.render.standings import figure
-from tests.db import query
+from tests.db import change, query
 from tests.e2e.driver import assert_discord_accepted_all, bot_messages, private_reply
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
@@ -463,3 +463,48 @@ async def test_a_tournament_speaks_its_servers_language_and_each_readers(
     assert (await private_reply(rec)).startswith(f"🏆 **Турнир #{tid} по Procession** · круговой турнир")
     (shown,) = [a for m in rec.messages for a in m.attachments]
     assert f"1. {f.name(players[1].id)}: очков 3, Sonneborn-Berger 3, " in (shown.description or "")
+
+
+async def test_a_card_answered_just_before_a_crash_is_found_again_not_posted_twice(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process answers /tournament new with the card and dies before recording its id: the desk,
+    past the card's grace, finds that answer again through the command's token and makes it the card
+    (up to date, its buttons working) instead of posting a second one."""
+    bot = bot_harness.bot
+    f = field_of(bot_harness, scene, bot_db, people(emu, scene, 3))
+
+    async def died(tournament_id: int, message_id: int) -> None:  # (the id is never recorded)
+        return None
+
+    monkeypatch.setattr(bot.tournaments, "set_card", died)
+    rec = await emu.slash(scene.alice, f.channel, "tournament new", game="procession", format="swiss", n=3)
+    await rec.response()
+    (answer,) = rec.messages
+    tournament_id = int(answer.custom_ids[0].split(":")[1])
+    assert query(bot_db, "SELECT card_message_id FROM tournaments WHERE id = ?", (tournament_id,)) == [
+        (None,)
+    ]
+    monkeypatch.undo()
+    # A minute on (the card's grace), the desk's pass: the answer is the card.
+    await change(
+        bot_db, "UPDATE tournaments SET created_at = created_at - 120 WHERE id = ?", (tournament_id,)
+    )
+    await change(
+        bot_db, "UPDATE tournament_posts SET not_before = 0 WHERE tournament_id = ?", (tournament_id,)
+    )
+    bot.tournament_desk.poke()
+    await emu.wait_until(
+        lambda: (
+            query(bot_db, "SELECT card_message_id FROM tournaments WHERE id = ?", (tournament_id,))
+            == [(answer.id,)]
+        ),
+        10,
+        "the answer recorded as the card",
+    )
+    await emu.wait_idle()
+    mark = f":{tournament_id}:-:tour_"
+    cards = [m for m in bot_messages(emu, f.channel) if any(mark in str(v.components) for v in m.versions)]
+    assert [m.id for m in cards] == [answer.id]  # one card: the command's answer
+    assert await click(f, scene.bob, tournament_id, "join") == ""  # its buttons work, and it follows
+    assert f"<@{scene.bob.id}>" in card_of(f, tournament_id).content
