@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bot.registry import SCORE_RANKED
-from bot.storage import Storage
-from tests.e2e import test_shards
+from tests.e2e import test_shards, test_time_away
 from tests.e2e.driver import assert_discord_accepted_all, bot_messages, private_reply, start_game
 from tests.e2e.test_threads import command_for
 from tests.e2e.test_time_away import Clock, tick
 from tests.emulator import DiscordEmulator
-from tests.emulator.harness import BotHarness, project_bot_factory
+from tests.emulator.harness import BotHarness
 from tests.emulator.models import Perm
 from tests.emulator.world import Scene
 
@@ -35,24 +33,7 @@ def _discord_accepted_all(emu: DiscordEmulator) -> Iterator[None]:
 
 
 pytestmark = pytest.mark.both_dbs
-
-
-@pytest.fixture
-async def timed(
-    emu: DiscordEmulator, scene: Scene, bot_db: str, tmp_path: Path
-) -> AsyncIterator[tuple[BotHarness, Clock]]:
-    storage = await Storage.open(bot_db, score_ranked=SCORE_RANKED)
-    try:  # (the game is played in the channel: one place to look)
-        await storage.set_guild_setting(guild_id=scene.guild.id, key="threads", value=0)
-    finally:
-        await storage.close()
-    offset = tmp_path / "clock-offset"
-    harness = BotHarness(emu, project_bot_factory(bot_db, clock_offset_file=str(offset)))
-    await harness.start()
-    try:
-        yield harness, Clock(offset)
-    finally:
-        await harness.stop()
+timed = test_time_away.timed  # (the fixture: the bot, games where they are opened, a clock the test moves)
 
 
 async def play_procession(emu: DiscordEmulator, scene: Scene, harness: BotHarness) -> int:
