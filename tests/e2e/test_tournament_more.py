@@ -1,0 +1,111 @@
+"""/tournament end to end, beyond tests/e2e/test_tournament.py, on both databases: a tournament at
+tables of three (Procession, `players:3`), its tables seated by score in the later round and its
+standings (points, Buchholz) equal to a count made here from the games as they were played."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from fractions import Fraction
+
+import pytest
+
+from bot.render.standings import figure
+from tests.e2e.driver import assert_discord_accepted_all
+from tests.e2e.test_tournament import (
+    Field,
+    click,
+    field_of,
+    final_post,
+    open_tournament,
+    people,
+    round_post,
+    standings_said,
+    thread_of,
+)
+from tests.emulator import DiscordEmulator
+from tests.emulator.harness import BotHarness
+from tests.emulator.world import Scene
+
+
+@pytest.fixture(autouse=True)
+def _discord_accepted_all(emu: DiscordEmulator) -> Iterator[None]:
+    """After each test: Discord would have accepted every request, each payload fits its schema."""
+    yield
+    assert_discord_accepted_all(emu)
+
+
+pytestmark = [pytest.mark.threads, pytest.mark.both_dbs]
+
+BOARD = re.compile(r"Board (\d+): (.*) · game #(\d+)")
+ZERO = Fraction(0)
+
+
+async def play_tables(f: Field, tid: int, number: int, order: list[int]) -> list[tuple[tuple[int, ...], int]]:
+    """Round ``number``'s tables read from its post, each game ended by its players' /game leave in
+    its thread, the weakest (later in ``order``) first, until one is left: the winner. Returns each
+    table's players (as seated) and winner."""
+    post = await f.emu.wait_until(lambda: round_post(f, tid, number), 15, f"round {number}")
+    tables = [
+        (tuple(int(u) for u in re.findall(r"<@(\d+)>", who)), int(g))
+        for _, who, g in BOARD.findall(post.content)
+    ]
+    assert "bye" not in post.content.lower()
+    played = []
+    for players, game_id in tables:
+        await f.emu.wait_until(lambda g=game_id: thread_of(f, g), 10, f"game #{game_id}'s thread")
+        weakest_first = sorted(players, key=order.index, reverse=True)
+        for loser in weakest_first[:-1]:
+            rec = await f.emu.slash(f.users[loser], thread_of(f, game_id), "game leave")
+            await rec.response()
+            await f.emu.wait_idle()
+        played.append((players, weakest_first[-1]))
+    return played
+
+
+def buchholz_lines(
+    ids: list[int], games: list[tuple[tuple[int, ...], int]], names: dict[int, str]
+) -> list[str]:
+    """The standings by the issue's rules, counted here: a win 1; Buchholz the sum of the opponents'
+    final points over the player's games (every game played, no byes)."""
+    points = {p: ZERO for p in ids}
+    for _, winner in games:
+        points[winner] += 1
+    tie = {p: ZERO for p in ids}
+    for players, _ in games:
+        for p in players:
+            tie[p] += sum((points[q] for q in players if q != p), ZERO)
+    order = sorted(ids, key=lambda p: (-points[p], -tie[p]))
+    lines, rank, last = [], 0, None
+    for place, p in enumerate(order, start=1):
+        if (points[p], tie[p]) != last:
+            rank, last = place, (points[p], tie[p])
+        lines.append(
+            f"{rank}. {names[p]}: score {figure(points[p])}, Buchholz {figure(tie[p])}, 0 games left."
+        )
+    return lines
+
+
+async def test_tables_of_three_seated_by_score(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
+) -> None:
+    players = people(emu, scene, 5)
+    f = field_of(bot_harness, scene, bot_db, players)
+    ids = [u.id for u in players]
+    tid = await open_tournament(f, players[0], players[1:], format="swiss", rounds=2, players=3)
+    await click(f, players[0], tid, "start")
+    order = [ids[4], ids[2], ids[0], ids[3], ids[1]]  # the earlier in the list wins
+    first = await play_tables(f, tid, 1, order)
+    # Five players at tables of up to three: one of three and one of two, nobody left out.
+    assert sorted(len(p) for p, _ in first) == [2, 3]
+    assert sorted(p for t, _ in first for p in t) == sorted(ids)
+    winners = {w for _, w in first}
+    second = await play_tables(f, tid, 2, order)
+    # Seated by score: the first table is the round's winners' (the highest scores), then the rest.
+    (top, _), (rest, _) = second
+    assert len(top) == 3 and winners <= set(top)
+    assert sorted([*top, *rest]) == sorted(ids)
+    post = await final_post(f, tid)
+    assert f"<@{order[0]}>" in post.content
+    names = {u.id: f.name(u.id) for u in players}
+    assert await standings_said(f, players[1], tid) == buchholz_lines(ids, first + second, names)
