@@ -11,8 +11,11 @@ from fractions import Fraction
 import pytest
 
 from bot.render.standings import figure
+from tests.e2e import test_time_away
 from tests.e2e.driver import assert_discord_accepted_all
+from tests.e2e.test_time_away import Clock, tick
 from tests.e2e.test_tournament import (
+    PAIR,
     Field,
     click,
     field_of,
@@ -109,3 +112,32 @@ async def test_tables_of_three_seated_by_score(
     assert f"<@{order[0]}>" in post.content
     names = {u.id: f.name(u.id) for u in players}
     assert await standings_said(f, players[1], tid) == buchholz_lines(ids, first + second, names)
+
+
+timed = test_time_away.timed  # (the fixture: the bot, games where they are opened, a clock the test moves)
+
+
+async def test_a_deadline_forfeits_and_the_next_round_opens(
+    emu: DiscordEmulator, scene: Scene, bot_db: str, timed: tuple[BotHarness, Clock]
+) -> None:
+    harness, clock = timed
+    players = people(emu, scene, 3)
+    f = field_of(harness, scene, bot_db, players)
+    tid = await open_tournament(f, players[0], players[1:], format="round-robin", timeout="30m")
+    await click(f, players[0], tid, "start")
+    post = await emu.wait_until(lambda: round_post(f, tid, 1), 15, "round 1")
+    ((_, a, b, game_id),) = PAIR.findall(post.content)
+    game = await harness.bot.services.games.get(int(game_id))
+    late, other = game.row.seats[0], game.row.seats[1]  # the first to move lets the clock run
+    assert {late, other} == {int(a), int(b)}
+    clock.forward(1801)
+    await tick(emu, harness)
+    # Nobody acts: the game is forfeited at its deadline, and round 2 opens by itself.
+    await emu.wait_until(lambda: round_post(f, tid, 2), 15, "round 2")
+    game = await harness.bot.services.games.get(int(game_id))
+    assert game.row.status == "finished"
+    snap = await harness.bot.tournaments.snapshot(tid)
+    assert snap.tournament.round == 2
+    (first,) = snap.round_pairings(1)
+    assert first.winners == (other,)
+    assert len(snap.round_pairings(2)) == 1 and snap.round_pairings(2)[0].game_id is not None
