@@ -1,9 +1,13 @@
 """/tournament end to end, beyond tests/e2e/test_tournament.py, on both databases: a tournament at
 tables of three (Procession, `players:3`), its tables seated by score in the later round and its
-standings (points, Buchholz) equal to a count made here from the games as they were played."""
+standings (points, Buchholz) equal to a count made here from the games as they were played; a game
+whose player lets the clock run out forfeited at its deadline and the next round opened with nobody
+acting; and two processes (shards 0 and 1 of 2) over one database running one tournament, its round
+posts, games, card and final post each once."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterator
 from fractions import Fraction
@@ -11,12 +15,16 @@ from fractions import Fraction
 import pytest
 
 from bot.render.standings import figure
-from tests.e2e import test_time_away
-from tests.e2e.driver import assert_discord_accepted_all
+from tests.db import query
+from tests.e2e import test_shards, test_time_away
+from tests.e2e.driver import assert_discord_accepted_all, bot_messages
 from tests.e2e.test_time_away import Clock, tick
 from tests.e2e.test_tournament import (
+    BYES,
     PAIR,
+    Count,
     Field,
+    Game,
     click,
     field_of,
     final_post,
@@ -141,3 +149,50 @@ async def test_a_deadline_forfeits_and_the_next_round_opens(
     (first,) = snap.round_pairings(1)
     assert first.winners == (other,)
     assert len(snap.round_pairings(2)) == 1 and snap.round_pairings(2)[0].game_id is not None
+
+
+# Two processes over one database (shards 0 and 1 of 2: tests/e2e/test_shards.py).
+scenes = test_shards.scenes
+two_processes = test_shards.two_processes
+
+
+async def test_two_processes_run_one_tournament(
+    emu: DiscordEmulator,
+    scenes: tuple[Scene, Scene],
+    two_processes: tuple[BotHarness, BotHarness],
+    bot_db: str,
+) -> None:
+    first, second = two_processes
+    one = scenes[1]  # (server One is on shard 1, the second process; each game in its thread)
+    players = [one.alice, one.bob, one.carol]
+    f = field_of(second, one, bot_db, players)
+    tid = await open_tournament(f, players[0], players[1:], format="round-robin")
+    await click(f, players[0], tid, "start")
+    count = Count([u.id for u in players])
+    for number in (1, 2, 3):
+        post = await emu.wait_until(lambda n=number: round_post(f, tid, n), 15, f"round {number}")
+        ((_, a, b, game_id),) = PAIR.findall(post.content)
+        count.byes += [int(u) for u in re.findall(r"<@(\d+)>", BYES.search(post.content).group(1))]
+        a, b = int(a), int(b)
+        await emu.wait_until(lambda g=int(game_id): thread_of(f, g), 10, f"game #{game_id}'s thread")
+        loser = max(a, b)
+        if number == 2:  # by /game leave in its thread: the second process
+            rec = await emu.slash(f.users[loser], thread_of(f, int(game_id)), "game leave")
+            await rec.response()
+        else:  # ended in the first process (as a deadline's pass there would)
+            await first.bot.services.moves.forfeit(int(game_id), loser)
+        count.games.append(Game((a, b), min(a, b)))
+    post = await final_post(f, tid)
+    await asyncio.sleep(1.5)  # (both processes' passes have come round since: nothing more comes)
+    await emu.wait_idle()
+    assert f"<@{min(u.id for u in players)}>" in post.content
+    texts = [m.content for m in bot_messages(emu, one.channel)]
+    for number in (1, 2, 3):
+        assert sum(f"**Round {number} of" in t and f"tournament #{tid}**" in t for t in texts) == 1
+    assert sum("is over after" in t for t in texts) == 1
+    cards = [m for m in bot_messages(emu, one.channel) if f":{tid}:-:tour_" in str(m.components)]
+    assert len(cards) == 1
+    assert query(bot_db, "SELECT COUNT(*) FROM games")[0][0] == 3  # one game a round, none doubled
+    assert query(bot_db, "SELECT COUNT(*) FROM games WHERE status = 'finished'")[0][0] == 3
+    names = {u.id: f.name(u.id) for u in players}
+    assert await standings_said(f, players[1], tid) == count.table("Sonneborn-Berger", names)
