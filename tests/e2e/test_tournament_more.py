@@ -1,16 +1,18 @@
 """/tournament end to end, beyond tests/e2e/test_tournament.py, on both databases: a tournament at
-tables of three (Procession, `players:3`), its tables seated by score in the later round and its
-standings (points, Buchholz) equal to a count made here from the games as they were played; a game
-whose player lets the clock run out forfeited at its deadline and the next round opened with nobody
-acting; and two processes (shards 0 and 1 of 2) over one database running one tournament, its round
-posts, games, card and final post each once."""
+tables of three (Lines By The Dots, `players:3`), its tables seated by score in the later round, a
+shared win, and its standings (points, Buchholz) equal to a count made here from the games as they
+were played; a game whose player lets the clock run out forfeited at its deadline and the next round
+opened with nobody acting; and two processes (shards 0 and 1 of 2) over one database running one
+tournament, its round posts, games, card and final post each once."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -36,7 +38,7 @@ from tests.e2e.test_tournament import (
 )
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
-from tests.emulator.world import Scene
+from tests.emulator.world import Scene, User
 
 
 @pytest.fixture(autouse=True)
@@ -52,36 +54,82 @@ BOARD = re.compile(r"Board (\d+): (.*) · game #(\d+)")
 ZERO = Fraction(0)
 
 
-async def play_tables(f: Field, tid: int, number: int, order: list[int]) -> list[tuple[tuple[int, ...], int]]:
-    """Round ``number``'s tables read from its post, each game ended by its players' /game leave in
-    its thread, the weakest (later in ``order``) first, until one is left: the winner. Returns each
-    table's players (as seated) and winner."""
+Table = tuple[tuple[int, ...], tuple[int, ...]]  # a game's players (as seated) and its winners
+
+
+async def open_dots(f: Field, host: User, others: list[User], **options: object) -> int:
+    """A Swiss of Lines By The Dots on the smallest board, at tables of three."""
+    rec = await f.emu.slash(host, f.channel, "tournament new", game="dots", size=3, **options)
+    await rec.response()
+    (card,) = rec.messages
+    tournament_id = int(card.custom_ids[0].split(":")[1])
+    for user in others:
+        assert await click(f, user, tournament_id, "join") == ""
+    return tournament_id
+
+
+def shared_line(rules: Any, state: Any) -> tuple[list[tuple[int, dict[str, Any]]], tuple[int, ...]]:
+    """Moves from ``state`` to an end where two players share the win (random playouts, by the rules
+    alone), and the winners' seats."""
+    for seed in range(1000):
+        rng, now, moves = random.Random(seed), state, []
+        while rules.outcome(now) is None:
+            seat = min(rules.to_act(now))
+            action = rng.choice([a for a in rules.legal_actions(now, seat) if a["type"] != "drop"])
+            moves.append((seat, action))
+            now = rules.apply(now, seat, action)
+        if len(rules.outcome(now).winners) == 2:
+            return moves, tuple(rules.outcome(now).winners)
+    raise AssertionError("no shared win found")
+
+
+async def play_tables(f: Field, harness: BotHarness, tid: int, number: int, order: list[int]) -> list[Table]:
+    """Round ``number``'s tables read from its post. In round 1 the table of three is played to a
+    shared win by /dots line in its thread; every other game is ended by its players' /game leave,
+    the weakest (later in ``order``) first, until one is left: the winner."""
     post = await f.emu.wait_until(lambda: round_post(f, tid, number), 15, f"round {number}")
     tables = [
         (tuple(int(u) for u in re.findall(r"<@(\d+)>", who)), int(g))
         for _, who, g in BOARD.findall(post.content)
     ]
     assert "bye" not in post.content.lower()
-    played = []
+    played: list[Table] = []
     for players, game_id in tables:
         await f.emu.wait_until(lambda g=game_id: thread_of(f, g), 10, f"game #{game_id}'s thread")
+        place = thread_of(f, game_id)
+        if number == 1 and len(players) == 3:
+            row, rules, state = await test_shards.stored(harness, game_id)
+            moves, seats = shared_line(rules, state)
+            for seat, action in moves:
+                options = {"to": action["to"], **({"from": action["from"]} if action.get("from") else {})}
+                rec = await f.emu.slash(f.users[row.seats[seat]], place, "dots line", **options)
+                assert not (await rec.response()).ephemeral, rec.ephemeral_texts()
+                await f.emu.wait_idle()
+            assert (await harness.bot.storage.get_game(game_id=game_id)).status == "finished"
+            played.append((players, tuple(row.seats[s] for s in seats)))
+            continue
         weakest_first = sorted(players, key=order.index, reverse=True)
         for loser in weakest_first[:-1]:
-            rec = await f.emu.slash(f.users[loser], thread_of(f, game_id), "game leave")
+            rec = await f.emu.slash(f.users[loser], place, "game leave")
             await rec.response()
             await f.emu.wait_idle()
-        played.append((players, weakest_first[-1]))
+        played.append((players, (weakest_first[-1],)))
     return played
 
 
-def buchholz_lines(
-    ids: list[int], games: list[tuple[tuple[int, ...], int]], names: dict[int, str]
-) -> list[str]:
-    """The standings by the issue's rules, counted here: a win 1; Buchholz the sum of the opponents'
-    final points over the player's games (every game played, no byes)."""
+def points_of(ids: list[int], games: list[Table]) -> dict[int, Fraction]:
+    """A win 1, a shared win 1/2 to each winner, a loss 0."""
     points = {p: ZERO for p in ids}
-    for _, winner in games:
-        points[winner] += 1
+    for _, winners in games:
+        for w in winners:
+            points[w] += 1 if len(winners) == 1 else Fraction(1, 2)
+    return points
+
+
+def buchholz_lines(ids: list[int], games: list[Table], names: dict[int, str]) -> list[str]:
+    """The standings by the issue's rules, counted here: Buchholz the sum of the opponents' final
+    points over the player's games (every game played, no byes); equals in seeding (join) order."""
+    points = points_of(ids, games)
     tie = {p: ZERO for p in ids}
     for players, _ in games:
         for p in players:
@@ -97,29 +145,31 @@ def buchholz_lines(
     return lines
 
 
-async def test_tables_of_three_seated_by_score(
+async def test_tables_of_three_seated_by_score_with_a_shared_win(
     emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str
 ) -> None:
     players = people(emu, scene, 5)
     f = field_of(bot_harness, scene, bot_db, players)
     ids = [u.id for u in players]
-    tid = await open_tournament(f, players[0], players[1:], format="swiss", rounds=2, players=3)
+    tid = await open_dots(f, players[0], players[1:], format="swiss", rounds=2, players=3)
     await click(f, players[0], tid, "start")
-    order = [ids[4], ids[2], ids[0], ids[3], ids[1]]  # the earlier in the list wins
-    first = await play_tables(f, tid, 1, order)
+    order = [ids[4], ids[2], ids[0], ids[3], ids[1]]  # the earlier in the list wins (by leaving last)
+    first = await play_tables(f, bot_harness, tid, 1, order)
     # Five players at tables of up to three: one of three and one of two, nobody left out.
     assert sorted(len(p) for p, _ in first) == [2, 3]
     assert sorted(p for t, _ in first for p in t) == sorted(ids)
-    winners = {w for _, w in first}
-    second = await play_tables(f, tid, 2, order)
-    # Seated by score: the first table is the round's winners' (the highest scores), then the rest.
+    assert sorted(len(w) for _, w in first) == [1, 2]  # a sole win and a shared one
+    second = await play_tables(f, bot_harness, tid, 2, order)
+    # Seated by score: the first table holds the three highest scores (the winners of round 1).
     (top, _), (rest, _) = second
-    assert len(top) == 3 and winners <= set(top)
+    assert set(top) == {w for _, winners in first for w in winners}
     assert sorted([*top, *rest]) == sorted(ids)
-    post = await final_post(f, tid)
-    assert f"<@{order[0]}>" in post.content
     names = {u.id: f.name(u.id) for u in players}
-    assert await standings_said(f, players[1], tid) == buchholz_lines(ids, first + second, names)
+    lines = buchholz_lines(ids, first + second, names)
+    assert await standings_said(f, players[1], tid) == lines
+    post = await final_post(f, tid)
+    champion = next(p for p in ids if lines[0].startswith(f"1. {names[p]}:"))
+    assert f"<@{champion}>" in post.content
 
 
 timed = test_time_away.timed  # (the fixture: the bot, games where they are opened, a clock the test moves)
