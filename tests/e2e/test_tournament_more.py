@@ -12,6 +12,7 @@ import random
 import re
 from collections.abc import Iterator
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import pytest
@@ -95,8 +96,7 @@ async def play_tables(f: Field, harness: BotHarness, tid: int, number: int, orde
     assert "bye" not in post.content.lower()
     played: list[Table] = []
     for players, game_id in tables:
-        await f.emu.wait_until(lambda g=game_id: thread_of(f, g), 10, f"game #{game_id}'s thread")
-        place = thread_of(f, game_id)
+        place = await f.emu.wait_until(partial(thread_of, f, game_id), 10, f"game #{game_id}'s thread")
         if number == 1 and len(players) == 3:
             row, rules, state = await test_shards.stored(harness, game_id)
             moves, seats = shared_line(rules, state)
@@ -220,14 +220,16 @@ async def test_two_processes_run_one_tournament(
     await click(f, players[0], tid, "start")
     count = Count([u.id for u in players])
     for number in (1, 2, 3):
-        post = await emu.wait_until(lambda n=number: round_post(f, tid, n), 15, f"round {number}")
+        post = await emu.wait_until(partial(round_post, f, tid, number), 15, f"round {number}")
         ((_, a, b, game_id),) = PAIR.findall(post.content)
-        count.byes += [int(u) for u in re.findall(r"<@(\d+)>", BYES.search(post.content).group(1))]
+        byes = BYES.search(post.content)
+        assert byes is not None  # (three players: a bye each round)
+        count.byes += [int(u) for u in re.findall(r"<@(\d+)>", byes.group(1))]
         a, b = int(a), int(b)
-        await emu.wait_until(lambda g=int(game_id): thread_of(f, g), 10, f"game #{game_id}'s thread")
+        place = await emu.wait_until(partial(thread_of, f, int(game_id)), 10, f"game #{game_id}'s thread")
         loser = max(a, b)
         if number == 2:  # by /game leave in its thread: the second process
-            rec = await emu.slash(f.users[loser], thread_of(f, int(game_id)), "game leave")
+            rec = await emu.slash(f.users[loser], place, "game leave")
             await rec.response()
         else:  # ended in the first process (as a deadline's pass there would)
             await first.bot.services.moves.forfeit(int(game_id), loser)
