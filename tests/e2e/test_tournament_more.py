@@ -194,6 +194,8 @@ async def test_a_deadline_forfeits_and_the_next_round_opens(
     await emu.wait_until(lambda: round_post(f, tid, 2), 15, "round 2")
     game = await harness.bot.services.games.get(int(game_id))
     assert game.row.status == "finished"
+    said = [m.content for m in bot_messages(emu, scene.channel)]
+    assert any(f"<@{late}> ran out of time and forfeits." in text for text in said)
     snap = await harness.bot.tournaments.snapshot(tid)
     assert snap.tournament.round == 2
     (first,) = snap.round_pairings(1)
