@@ -28,6 +28,10 @@ pixels):
 - *texts*: the card in the channel, the thread's name, each player's DM panel and the move log end as
   in the reference; nothing was done twice (bench/crash_twice.py) and the outbox is empty.
 
+Tournaments and seasons (issue 29) are cases too: a tournament's table (`TourTable`) has three
+players and follows the tournament's game still live; what is compared there is `observe_tournament`
+(the tournament as stored, its channel's posts in order, its card, its games' threads and boards).
+
 The fast form is tests/e2e/test_kill_sweep.py (a subset of kill points for each case); the long form
 ``python bench/crash_safety.py --sweep [--game G] [--path P] [--points all|ends]`` runs every kill
 point of every case.
@@ -1305,7 +1309,8 @@ def observe_tournament(t: TourTable) -> dict[str, Any]:
     return {
         "tournament": t.fingerprint(),
         "owed": query(t.db, "SELECT kind, round FROM tournament_posts WHERE tournament_id = ?", (tid,)),
-        "channel": [shown(m) for m in bot_posts(t, t.channel)],
+        # (A game's card follows its moves lazily, as in `observe`: whose move it is, masked.)
+        "channel": [(a, WHOSE_MOVE.sub("<whose move>", b)) for a, b in map(shown, bot_posts(t, t.channel))],
         "cards": len(cards),
         "card controls": sorted(
             str(c.get("label"))
