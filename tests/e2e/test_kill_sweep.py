@@ -4,7 +4,8 @@ Every game and every input path: the bot runs as a process, is SIGKILLed right a
 while handling one scripted interaction, restarted on the same database, and what the players were
 shown is compared with a run that was not killed. Here each case is killed once, to keep the suite
 within its budget: the move cases in turn right after their first request (the answer, mostly) and
-right after their last (the last effect), the lobby cases right after their first. CI runs the long
+right after their last (the last effect), the lobby cases right after their first, four tournament
+cases at the point each names (``EVENTS_FAST``). CI runs the long
 form, ``python bench/crash_safety.py --sweep``, which kills after every request of every case.
 """
 
@@ -22,11 +23,26 @@ LOBBY_FAST = {f"procession-lobby-{p}" for p in LOBBY_PATHS} | {
     f"{kind}-lobby-{p}" for kind in ("dots", "updown", "numbers", "divisors") for p in ("new", "start-button")
 }
 
+# Tournament and season cases kept in the fast form (the long form runs them all), each at the point
+# that tells most: /tournament new killed right after its answer (the card, its id not yet recorded),
+# the Start button and the move that ends round one after their last request (the next round opened),
+# a withdrawal right after its answer.
+EVENTS_FAST = {
+    "tournament-new": "first",
+    "tournament-start-button": "last",
+    "tournament-round-end": "last",
+    "tournament-leave": "first",
+}
+
 
 def params() -> list[object]:
     out: list[object] = []
     moves = 0
     for name in CASES:
+        if name.startswith(("tournament-", "seasons-")):
+            if name in EVENTS_FAST:
+                out.append(pytest.param(name, EVENTS_FAST[name], id=name))
+            continue
         if "-lobby-" in name:
             if name in LOBBY_FAST:
                 out.append(pytest.param(name, "first", id=name))

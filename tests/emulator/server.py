@@ -199,6 +199,10 @@ class DiscordEmulator(UserActions):
                 record.json, record.files = await self._read_body(request)
             except ValueError:
                 raise ApiError(400, 50109, "The request body contains invalid JSON.") from None
+            except ConnectionError:
+                # The client went away while sending (a process killed mid-upload): Discord never
+                # got the request, and nobody is left to answer. Not applied, not the emulator's fault.
+                return self._finish(record, 499, None)
             if route is None or not full_path.startswith(API_PREFIX + "/"):
                 if path_known:
                     raise ApiError(405, 0, "405: Method Not Allowed")
