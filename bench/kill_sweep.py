@@ -607,6 +607,25 @@ def to_the_last_move() -> Act:
     return act
 
 
+def next_round_open() -> Act:
+    """Nothing done: wait until the tournament's next round has a game being played (the desk opens
+    it once the round's last game ended, after a restart too), for the moves that follow."""
+
+    async def act(t: Table) -> Reply:
+        assert isinstance(t, TourTable)
+
+        def opened() -> bool:
+            tid = t.tournament_id()
+            live = "SELECT 1 FROM tournament_games WHERE tournament_id = ? AND status = 'live'"
+            return tid is not None and bool(query(t.db, live, (tid,)))
+
+        await t.emu.wait_until(opened, 30, "the next round's game")
+        await t.emu.wait_idle()
+        return None
+
+    return act
+
+
 def seasons_settings(mode: str, announce: bool) -> Act:
     """``/game settings seasons:<mode> [announce:<the table's channel>]`` by seat 0 (Manage Server)."""
 
@@ -848,6 +867,7 @@ def build_cases() -> list[Case]:
             *started,
             Step("to the last move", to_the_last_move()),
             target("last move", command_move()),
+            Step("round two opens", next_round_open()),
             *one_move,
         ],
     )
