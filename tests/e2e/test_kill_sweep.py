@@ -4,8 +4,8 @@ Every game and every input path: the bot runs as a process, is SIGKILLed right a
 while handling one scripted interaction, restarted on the same database, and what the players were
 shown is compared with a run that was not killed. Here each case is killed once, to keep the suite
 within its budget: the move cases in turn right after their first request (the answer, mostly) and
-right after their last (the last effect), the lobby cases right after their first, four tournament
-cases at the point each names (``EVENTS_FAST``). CI runs the long
+right after their last (the last effect), some lobby cases right after their first (``LOBBY_FAST``),
+two tournament cases at the point each names (``EVENTS_FAST``). CI runs the long
 form, ``python bench/crash_safety.py --sweep``, which kills after every request of every case.
 """
 
@@ -17,21 +17,20 @@ import pytest
 
 from bench.kill_sweep import CASES, LOBBY_PATHS, first_point, last_point, report_line, sweep_case
 
-# Lobby cases kept in the fast form: every path of Procession's lobby, and for the other games the
-# command that opens it and the Start button (the first board, the thread, the DM panels).
+# Lobby cases kept in the fast form (the long form runs them all): every path of Procession's lobby
+# (the lobby is one piece of code for every game), and the Start button of the games with secrets
+# (their DM panels go out with the first board).
 LOBBY_FAST = {f"procession-lobby-{p}" for p in LOBBY_PATHS} | {
-    f"{kind}-lobby-{p}" for kind in ("dots", "updown", "numbers", "divisors") for p in ("new", "start-button")
+    f"{kind}-lobby-start-button" for kind in ("updown", "numbers", "divisors")
 }
 
-# Tournament and season cases kept in the fast form (the long form runs them all), each at the point
-# that tells most: /tournament new killed right after its answer (the card, its id not yet recorded),
-# the Start button and the move that ends round one after their last request (the next round opened),
-# a withdrawal right after its answer.
+# Tournament cases kept in the fast form (the long form runs them all, and the season setting), each
+# at the point that tells most: /tournament new killed right after its answer (the card, its id not
+# yet recorded), and the move that ends round one after its last request (the next round opened,
+# its game's card, thread and first board, as the Start button opens round one).
 EVENTS_FAST = {
     "tournament-new": "first",
-    "tournament-start-button": "last",
     "tournament-round-end": "last",
-    "tournament-leave": "first",
 }
 
 
