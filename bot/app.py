@@ -490,8 +490,11 @@ class QuetBot(commands.Bot):
         self.stopping = True
         log.info("Stopping: finishing %d interactions and the work under way", len(self.inflight))
         scheduler = getattr(self, "scheduler", None)
-        if scheduler is not None:
-            await scheduler.stop(wait=max(0.0, end - OUTBOX_RESERVE - CLOSING_RESERVE - loop.time()))
+        desk = getattr(self, "tournament_desk", None)
+        passes = [part for part in (scheduler, desk) if part is not None]
+        if passes:  # (the deadlines' pass and the tournaments' pass end together)
+            wait = max(0.0, end - OUTBOX_RESERVE - CLOSING_RESERVE - loop.time())
+            await asyncio.gather(*(part.stop(wait=wait) for part in passes))
         computers = getattr(self, "computers", None)
         running = [*self.inflight, *(computers.running() if computers is not None else ())]
         left = end - OUTBOX_RESERVE - CLOSING_RESERVE - loop.time()
@@ -517,6 +520,7 @@ class QuetBot(commands.Bot):
                 await storage.release_claims(holder=self.scheduler.holder)
                 if self.outbox.holder is not None:
                     await storage.release_leases(holder=self.outbox.holder)
+                await storage.release_posts(holder=self.tournament_desk.holder)
         await super().close()
         if storage is not None:
             await storage.close()

@@ -626,6 +626,16 @@ class Tournaments(Repository):
             (not_before, post_id),
         )
 
+    async def release_posts(self, *, holder: str) -> int:
+        """Give up every claim ``holder`` holds on a post (a graceful stop): another process may
+        carry it out at once, not once the claim expires. How many were released."""
+        rows = await self._write(
+            "UPDATE tournament_posts SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ? "
+            "RETURNING id",
+            (holder,),
+        )
+        return len(rows)
+
     async def pending_posts(self, *, tournament_id: int) -> list[TournamentPost]:
         rows = await self._read(
             "SELECT id, tournament_id, kind, round, created_at, not_before, attempts FROM tournament_posts "

@@ -100,6 +100,9 @@ class TournamentDesk:
         self.presenter: Presenter | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._closing = False  # stopping: no new pass
+        self._between = asyncio.Event()  # set while no pass is under way
+        self._between.set()
         self.idle = asyncio.Event()  # set whenever a pass has finished (tests wait on it)
         tournaments.attach(self)
 
@@ -164,9 +167,16 @@ class TournamentDesk:
 
     def start(self) -> None:
         if self._task is None:
+            self._closing = False
             self._task = asyncio.create_task(self._run(), name="quetbot-tournaments")
 
-    async def stop(self) -> None:
+    async def stop(self, wait: float = 0.0) -> None:
+        """Take on no new pass; with ``wait``, let the pass under way finish first (at most that many
+        seconds): a post half sent is then finished, not left to its claim's expiry."""
+        self._closing = True
+        if self._task is not None and wait > 0 and not self._between.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._between.wait(), wait)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -180,12 +190,15 @@ class TournamentDesk:
     async def _run(self) -> None:
         if self.ready is not None:
             await self.ready()
-        while True:
+        while not self._closing:
             self._wake.clear()
+            self._between.clear()
             try:
                 await self.run_due()
             except Exception:
                 log.exception("The tournaments' pass failed; trying again shortly")
+            finally:
+                self._between.set()
             self.idle.set()
             poll = 1.0 if getattr(self.clock, "movable", False) else POLL
             with contextlib.suppress(TimeoutError):
@@ -201,6 +214,8 @@ class TournamentDesk:
         now = self.clock()
         failed: set[int] = set()  # a tournament whose post failed: its later posts wait (order)
         for post in await self.storage.due_posts(now=now, holder=self.holder):
+            if self._closing:
+                return  # (stopping: the posts left are the next pass's, here or in another process)
             if post.tournament_id in failed:
                 continue
             if not await self.storage.claim_post(

@@ -7,6 +7,7 @@ presenter."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Iterator
 
@@ -130,3 +131,56 @@ async def test_a_round_robin_of_three_runs_its_rounds_and_posts_once(
     card = next(m for m in bot_messages(emu, scene.channel) if m.id == card_id)
     assert card.content == f"Tournament #{t.id}: finished, round 3"  # the card followed the event
     assert query(bot_db, "SELECT COUNT(*) FROM tournament_posts")[0][0] == 0
+
+
+class Held(Stand):
+    """A presenter whose card waits until the test lets it go: a post is under way meanwhile."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.building, self.go = asyncio.Event(), asyncio.Event()
+
+    async def card(self, snap: Snapshot) -> Post:
+        self.building.set()
+        await self.go.wait()
+        return await super().card(snap)
+
+
+@pytest.mark.both_dbs
+@pytest.mark.parametrize("wait", [3.0, 0.0], ids=["with-grace", "no-grace"])
+async def test_a_graceful_stop_finishes_the_post_under_way_or_gives_up_its_claim(
+    emu: DiscordEmulator, scene: Scene, bot_harness: BotHarness, bot_db: str, wait: float
+) -> None:
+    """Stopping with time to spare, the desk's pass under way ends first: the card it was building is
+    posted and recorded, once. Stopping with none, the post is left to the next pass, and the
+    process's claim on it is given up, so that another process takes it up at once."""
+    bot = bot_harness.bot
+    tours, desk = bot.tournaments, bot.tournament_desk
+    await desk.stop()
+    t = await tours.open(
+        kind="procession", format=ROUND_ROBIN, guild_id=scene.guild.id, channel_id=scene.channel.id,
+        host_id=scene.alice.id, host_name="alice", options={"n": 5}, timeout_s=3600,
+    )  # fmt: skip
+    await change(bot_db, "UPDATE tournaments SET created_at = created_at - 120 WHERE id = ?", (t.id,))
+    await change(bot_db, "UPDATE tournament_posts SET not_before = 0 WHERE tournament_id = ?", (t.id,))
+    held = Held()
+    desk.present_with(held)
+    desk.start()
+    await asyncio.wait_for(held.building.wait(), 5.0)
+    stopping = asyncio.ensure_future(desk.stop(wait=wait))
+    await asyncio.sleep(0.2)
+    held.go.set()
+    await asyncio.wait_for(stopping, 5.0)
+    await bot.storage.release_posts(holder=desk.holder)  # (as the bot's close does after the stop)
+    await emu.wait_idle()
+    card_id, posts = (
+        query(bot_db, "SELECT card_message_id FROM tournaments WHERE id = ?", (t.id,))[0][0],
+        query(bot_db, "SELECT claimed_by FROM tournament_posts WHERE tournament_id = ?", (t.id,)),
+    )
+    cards = [m for m in bot_messages(emu, scene.channel) if m.content.startswith(f"Tournament #{t.id}:")]
+    if wait:
+        assert held.asked["card"] == 1 and card_id is not None and posts == []
+        assert [m.id for m in cards] == [card_id]
+    else:  # (cancelled while building: nothing sent, the post waits, claimed by nobody)
+        assert held.asked["card"] == 0 and card_id is None and cards == []
+        assert posts == [(None,)]
