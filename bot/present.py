@@ -4,6 +4,11 @@ Discord-free (the memory's replays and the table's boards both read it): `TableI
 facts about a game at one version), `News` (one move, as a viewer sees it), and the sentences every
 game's presentation uses (the result, whose move, a forfeit). The presenters themselves, whose
 controls are Discord components, are in `bot.table.present`.
+
+How a seat's player is named, the one rule: a person who asked to be forgotten (their id a placeholder:
+`bot.players.seats.is_deleted`) is "Deleted player" in the reader's language, whatever name the rows
+kept (`shown_name`, `who`). A `TableInfo` applies it to its names itself, from the seat ids, in its
+own language, so every board, alt text, replay and analysis built from one reads it right.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from typing import Generic, TypeVar
 
 from bot.errors import player_number
 from bot.i18n import ENGLISH, N_, Lang
-from bot.players.seats import computer_name, is_computer
+from bot.players.seats import computer_name, is_computer, is_deleted
 from bot.rules.base import Outcome
 
 V = TypeVar("V")
@@ -25,11 +30,29 @@ WITH_HINTS = N_("💡 with hints")
 PLAYED_WITH_HINTS = N_("Played with hints (/game hint): not rated.")
 
 
+# The name of a person who asked to be forgotten, as every reader sees it (the rows keep an English
+# marker, `bot.storage.privacy.DELETED_NAME`, which no reader is shown).
+DELETED_PLAYER = N_("Deleted player")
+
+
 def mention(user_id: int) -> str:
-    """How a text names a player: a Discord mention, or a computer's name."""
+    """How a text names a player: a Discord mention, or a computer's name. For an id read from a
+    game's or a record's rows, which may be a forgotten person's placeholder, use `who`."""
     if is_computer(user_id):
         return f"🤖 {computer_name(user_id)}"
     return f"<@{user_id}>"
+
+
+def who(user_id: int, lang: Lang) -> str:
+    """How a text in ``lang`` names a seated player: a mention (a computer's name), or "Deleted
+    player" for a forgotten person (their placeholder names nobody)."""
+    return lang.t(DELETED_PLAYER) if is_deleted(user_id) else mention(user_id)
+
+
+def shown_name(user_id: int, name: str, lang: Lang) -> str:
+    """A seat's stored name as a reader of ``lang`` sees it: a forgotten person's is "Deleted player",
+    translated."""
+    return lang.t(DELETED_PLAYER) if is_deleted(user_id) else name
 
 
 @dataclass(frozen=True)
@@ -43,7 +66,7 @@ class TableInfo:
     current: bool  # the game's newest version: its controls may be drawn
     status: str  # lobby, active, finished, cancelled
     seats: tuple[int, ...]  # user ids in turn order
-    names: tuple[str, ...]  # display names, for images
+    names: tuple[str, ...]  # display names, for images (a forgotten person's: "Deleted player", in ``lang``)
     options: dict[str, int]
     timeout_s: int
     waiting: tuple[int, ...]  # the seats that must act now
@@ -56,6 +79,17 @@ class TableInfo:
     # A player asked for a hint (`/game hint`): the game is played "with hints", and not rated.
     hints: bool = False
 
+    def __post_init__(self) -> None:
+        # The names as ``lang``'s readers see them, from the seat ids (so a table re-spoken in another
+        # language, `speaking`, is right too): a forgotten person's stored marker never shows.
+        if any(is_deleted(u) for u in self.seats):
+            seats, lang = self.seats, self.lang
+            shown = tuple(
+                shown_name(seats[i], name, lang) if i < len(seats) else name
+                for i, name in enumerate(self.names)
+            )
+            object.__setattr__(self, "names", shown)
+
     @property
     def live(self) -> bool:
         return self.status in ("lobby", "active")
@@ -65,8 +99,12 @@ class TableInfo:
         return self if lang is self.lang else replace(self, lang=lang)
 
     def who(self, seat: int) -> str:
-        """How a text names the player in ``seat``: a mention."""
-        return mention(self.seats[seat]) if 0 <= seat < len(self.seats) else player_number(seat, self.lang)
+        """How a text names the player in ``seat``: a mention (or "Deleted player": `who`)."""
+        return (
+            who(self.seats[seat], self.lang)
+            if 0 <= seat < len(self.seats)
+            else player_number(seat, self.lang)
+        )
 
     @property
     def heading(self) -> str:

@@ -3,6 +3,12 @@
 A seat holds a user id. A computer's is negative (Discord's ids are positive), and says the computer's
 level and its number at the table: ``-(100 * level + k)`` for the k-th computer (1-based) at level
 ``LEVELS[level - 1]``. Its name is "Computer (hard)", or "Computer 2 (hard)" from the second on.
+
+A person who asked to be forgotten (`/game privacy delete`) keeps their seats under a placeholder id
+in [`DELETED_FIRST`, `DELETED_LAST`]: positive, so not a computer, and below 2**22, which no Discord id
+can be (a snowflake is its creation time in milliseconds since 2015 shifted left 22 bits). Whoever
+shows a seat asks `is_deleted` (`bot.present.shown_name`); the storage hands the placeholders out
+(`bot.storage.privacy`).
 """
 
 from __future__ import annotations
@@ -21,8 +27,17 @@ def computer_id(level: str, k: int) -> int:
     return -(100 * (LEVELS.index(level) + 1) + k)
 
 
+DELETED_FIRST = 1 << 21
+DELETED_LAST = (1 << 22) - 1
+
+
 def is_computer(user_id: int) -> bool:
     return user_id < 0
+
+
+def is_deleted(user_id: int) -> bool:
+    """Whether ``user_id`` is the placeholder of a person who asked to be forgotten."""
+    return DELETED_FIRST <= user_id <= DELETED_LAST
 
 
 def level_of(user_id: int) -> str:

@@ -7,12 +7,11 @@ anonymous placeholder, in one transaction; `Driver.purge` then makes what was ov
 unrecoverable from the database's files (SQLite: secure delete, the WAL checkpointed and the file
 rewritten).
 
-A placeholder is a user id in [`DELETED_FIRST`, `DELETED_LAST`]: positive (so not a computer, whose
-ids are negative: `bot.players.seats`) and below 2**22, which no Discord id can be (a snowflake is its
-creation time in milliseconds since 2015 shifted left 22 bits). Each forgotten person gets the next
-one (a counter in ``meta``), so two forgotten people at one table keep distinct seats, and the tables
-keyed by player (ratings, rivals) never collide. Rows keep a fixed marker for the name
-(`DELETED_NAME`); readers show it translated.
+A placeholder is a user id in [`DELETED_FIRST`, `DELETED_LAST`] (`bot.players.seats.is_deleted`, which
+says why no Discord id can be one). Each forgotten person gets the next one (a counter in ``meta``), so
+two forgotten people at one table keep distinct seats, and the tables keyed by player (ratings,
+rivals) never collide. Rows keep a fixed marker for the name (`DELETED_NAME`); readers never show it,
+but "Deleted player" in their own language, from the seat's id (`bot.present.shown_name`).
 """
 
 from __future__ import annotations
@@ -21,21 +20,16 @@ import json
 from collections.abc import Collection, Sequence
 
 from bot.jsontypes import JSON, DBValue, JSONObject
+from bot.players.seats import DELETED_FIRST, DELETED_LAST
+from bot.players.seats import is_deleted as is_deleted  # (kept importable from here)
 from bot.storage.driver import Q, Repository, Rows, Txn
 from bot.storage.puzzles import export_puzzles, forget_puzzles
 from bot.storage.rows import Written, dumps
 from bot.storage.tournament_games import export_entrant, forget_entrant
 
-DELETED_FIRST = 1 << 21
-DELETED_LAST = (1 << 22) - 1
-DELETED_NAME = "Deleted player"  # the stored marker; shown translated (`bot.table.privacy`)
+DELETED_NAME = "Deleted player"  # the stored marker; shown translated (`bot.present.shown_name`)
 _COUNTER = "deleted_players"
 OVER = ("finished", "cancelled")
-
-
-def is_deleted(user_id: int) -> bool:
-    """Whether ``user_id`` is the placeholder of a person who asked to be forgotten."""
-    return DELETED_FIRST <= user_id <= DELETED_LAST
 
 
 def replace_id(value: JSON, old: int, new: int) -> JSON:

@@ -24,12 +24,12 @@ from bot.deadlines import LOBBY_LIFETIME
 from bot.errors import NotAllowed, StaleButton
 from bot.i18n import ENGLISH, Lang
 from bot.i18n.audience import reader
+from bot.present import shown_name, who
 from bot.service import Games
 from bot.storage import AgendaEntry, Awaited, Storage
 from bot.table.catalog import Catalog
 from bot.table.components import button
 from bot.table.ids import ComponentId, custom_id
-from bot.table.privacy import shown_name, who
 from bot.table.replies import NO_PINGS, fit, reply_private
 from bot.table.routing import Router
 

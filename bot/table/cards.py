@@ -34,7 +34,7 @@ from bot.table.effects import Announce, Card, Lobby, PostCard
 from bot.table.ids import custom_id
 from bot.table.outbox import Carrier, Context, Done, E, Outbox
 from bot.table.present import whose_move
-from bot.table.replies import NO_PINGS, answer_webhook, fit, mention, original_answer
+from bot.table.replies import NO_PINGS, answer_webhook, fit, original_answer, who
 from bot.table.routing import Router
 from bot.table.threads import Places
 
@@ -65,7 +65,7 @@ class Cards:
         row = game.row
         table = kind.table(game).speaking(lang)
         title = table.heading
-        players = lang.words([mention(u) for u in row.seats])
+        players = lang.words([who(u, lang) for u in row.seats])
         if row.status == "lobby":
             return self._lobby(game, title, lang)
         if row.status == "cancelled":
@@ -102,7 +102,8 @@ class Cards:
         row = game.row
         rules = self.catalog.get(row.kind).rules
         players = "\n".join(
-            f"{i + 1}. " + (lang.t("{player} (host)", player=mention(u)) if u == row.host_id else mention(u))
+            f"{i + 1}. "
+            + (lang.t("{player} (host)", player=who(u, lang)) if u == row.host_id else who(u, lang))
             for i, u in enumerate(row.seats)
         )
         if rules.MAX_PLAYERS > rules.MIN_PLAYERS:

@@ -19,7 +19,7 @@ from bot.errors import BadInput, GameError, LobbyError, NotAllowed
 from bot.i18n import N_, Lang
 from bot.i18n.audience import Audiences, reader
 from bot.players import LEVELS
-from bot.players.seats import is_computer
+from bot.players.seats import is_computer, is_deleted
 from bot.service import Changed, Games, Loaded, LobbyLife
 from bot.storage import OutboxItem
 from bot.table.boards import Boards
@@ -158,7 +158,8 @@ class Lobbies:
         where = f"<#{new.channel_id}>"
         lang = reader(interaction)
         if opened:
-            others = [u for u in game.row.seats if u != user.id and not is_computer(u)]
+            # (a forgotten person, a placeholder now, can join nothing)
+            others = [u for u in game.row.seats if u != user.id and not is_computer(u) and not is_deleted(u)]
             note = lang.t(
                 "You opened game #{game_id}, a rematch of game #{old_id}, in {channel}.",
                 game_id=new.id,

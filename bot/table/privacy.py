@@ -7,7 +7,8 @@ not revealed yet: `bot.storage.privacy.export`), their settings and ratings.
 **Delete** asks first (a private message with a confirm button), then one transaction leaves every
 live game of theirs as /game leave leaves it (a lobby: they leave it; a game being played: they
 forfeit it, with the board and panels it owes) and replaces them everywhere by an anonymous
-placeholder (`bot.storage.privacy.forget`), which readers see as "Deleted player". The confirm
+placeholder (`bot.storage.privacy.forget`), which readers see as "Deleted player" in their language
+(`bot.present.shown_name` and `who`, kept importable from here). The confirm
 button is routed like the history's pages (no game is loaded for it): ``q:<user id>:-:forget``, and
 only that user may click it (its message is private anyway); it holds nothing secret.
 """
@@ -24,13 +25,14 @@ from collections.abc import Callable
 import discord
 
 from bot.errors import GameError, NotAllowed
-from bot.i18n import N_, Lang
 from bot.i18n.audience import reader
+from bot.present import DELETED_PLAYER as DELETED_PLAYER  # (the rule's home; kept importable from here)
+from bot.present import shown_name as shown_name
+from bot.present import who as who
 from bot.rules.base import FORFEIT
 from bot.service import Changed, Games, Loaded, LobbyLife, MoveResult, Moves
 from bot.storage import Storage, Written
 from bot.storage.driver import Txn
-from bot.storage.privacy import is_deleted
 from bot.table.catalog import Catalog
 from bot.table.components import button
 from bot.table.effects import ForSeat, Lobby
@@ -38,23 +40,12 @@ from bot.table.ids import ComponentId, custom_id
 from bot.table.notify import Notify
 from bot.table.outbox import Outbox
 from bot.table.play import Source, owed
-from bot.table.replies import NO_PINGS, mention, reply_private
+from bot.table.replies import NO_PINGS, reply_private
 from bot.table.routing import Router
 
 log = logging.getLogger(__name__)
 
 FORGET = "forget"  # the confirm button's verb
-DELETED_PLAYER = N_("Deleted player")
-
-
-def shown_name(user_id: int, name: str, lang: Lang) -> str:
-    """A seat's name as a reader sees it: a forgotten person's is "Deleted player", translated."""
-    return lang.t(DELETED_PLAYER) if is_deleted(user_id) else name
-
-
-def who(user_id: int, lang: Lang) -> str:
-    """A mention, or "Deleted player" for a forgotten person (their placeholder names nobody)."""
-    return lang.t(DELETED_PLAYER) if is_deleted(user_id) else mention(user_id)
 
 
 def export_file(data: dict[str, object], user_id: int) -> discord.File:

@@ -28,6 +28,7 @@ from bot.i18n.audience import reader
 from bot.memory.periods import ALL_TIME, PERIODS
 from bot.memory.ratings import BASE, SCALE, shown, shown_change
 from bot.present import WITH_HINTS
+from bot.present import who as shown_player
 from bot.render import leaderboard as render
 from bot.storage import Storage
 from bot.storage.rows import BoardLine, KindRecord, PastGame, PastSeat, Rival
@@ -35,7 +36,6 @@ from bot.table.catalog import Catalog
 from bot.table.components import button
 from bot.table.drawing import Drawing
 from bot.table.ids import ComponentId, custom_id
-from bot.table.privacy import who as shown_player
 from bot.table.replies import NO_PINGS, fit, mention
 from bot.table.routing import Router
 from bot.table.seasons import SEASON, SeasonShown, season_name, season_shown, span, won_text

@@ -34,7 +34,7 @@ from bot.memory.replay import GameLog, Replay, animate, rebuild, summary, transc
 from bot.storage import GameRow, MoveRow, Storage
 from bot.table.catalog import Catalog, SomeKind
 from bot.table.present import TableInfo, outcome_text
-from bot.table.replies import NO_PINGS, fit, mention
+from bot.table.replies import NO_PINGS, fit, who
 
 GAME_ID_MAX = 2**63 - 1  # a game id is a SQLite integer
 TRANSCRIPT_DESCRIPTION = N_("The game in words: every move in order, with who made it, and the result.")
@@ -115,7 +115,7 @@ def answer_text(rendered: Rendered) -> str:
             replay.moves,
             title=table.title,
             game_id=table.game_id,
-            players=lang.words([mention(u) for u in table.seats]),
+            players=lang.words([who(u, lang) for u in table.seats]),
         )
     ]
     if table.outcome is None:

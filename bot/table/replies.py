@@ -22,7 +22,8 @@ from bot.errors import GameError, MoveSaved, player_number
 from bot.i18n import ENGLISH, N_, Lang
 from bot.i18n.audience import reader
 from bot.inputs import excerpt
-from bot.present import mention  # (here too: the table names players through replies)
+from bot.present import mention as mention  # (here too: the table names players through replies)
+from bot.present import who as who
 from bot.table.options import BadOption, check_options
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ def error_text(error: GameError, lang: Lang = ENGLISH) -> str:
     users = error.seat_users
 
     def name(seat: int) -> str:
-        return mention(users[seat]) if users and 0 <= seat < len(users) else player_number(seat, lang)
+        return who(users[seat], lang) if users and 0 <= seat < len(users) else player_number(seat, lang)
 
     return fit(error.in_language(lang, name))
 

@@ -28,11 +28,11 @@ from bot.errors import BadInput, GameError
 from bot.i18n import ENGLISH, Lang
 from bot.i18n.audience import Audiences
 from bot.memory.ratings import shown, shown_change
+from bot.present import who
 from bot.storage import Storage
 from bot.storage.rows import BoardLine
 from bot.storage.seasons import EndedSeason, SeasonWon
 from bot.table.catalog import Catalog
-from bot.table.privacy import who
 from bot.table.replies import NO_PINGS, fit
 
 log = logging.getLogger(__name__)

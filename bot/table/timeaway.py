@@ -26,7 +26,7 @@ from bot.storage import Storage
 from bot.storage.away import Extension
 from bot.table.lobby import channel_of
 from bot.table.notify import Notify
-from bot.table.replies import NO_PINGS, fit, mention, reply_private
+from bot.table.replies import NO_PINGS, fit, mention, reply_private, who
 
 HOUR = 3600
 
@@ -169,7 +169,9 @@ def zone_choices(current: str) -> list[tuple[str, str]]:
 
 def more_time(extensions: list[Extension], seat: int, lang: Lang) -> str:
     """Who gave the player in ``seat`` more time for their move, and how much ("" for nobody)."""
-    given = [f"{mention(e.giver_id)} +{lang.duration(int(e.seconds))}" for e in extensions if e.seat == seat]
+    given = [
+        f"{who(e.giver_id, lang)} +{lang.duration(int(e.seconds))}" for e in extensions if e.seat == seat
+    ]
     if not given:
         return ""
     return lang.t("more time from {givers}", givers=lang.words(given))

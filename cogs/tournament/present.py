@@ -22,11 +22,12 @@ from bot.events.pairing import MAX_PLAYERS, MIN_PLAYERS
 from bot.events.tournaments import ROUND_ROBIN, Pairing, Snapshot, TournamentRow
 from bot.i18n import N_, Lang
 from bot.i18n.audience import Audiences
+from bot.present import shown_name, who
 from bot.registry import rules_for
 from bot.render import standings as drawn
 from bot.table.components import Control, button
 from bot.table.ids import custom_id
-from bot.table.replies import fit, mention
+from bot.table.replies import fit
 from bot.table.routing import Router
 from bot.table.tournaments import Post
 
@@ -107,12 +108,12 @@ def roster(row: TournamentRow, lang: Lang) -> str:
     """The players, in seed order, the host marked and the withdrawn struck through."""
     lines = []
     for i, entrant in enumerate(row.entrants, start=1):
-        who = mention(entrant.user_id)
+        named = who(entrant.user_id, lang)
         if entrant.user_id == row.host_id:
-            who = lang.t("{player} (host)", player=who)
+            named = lang.t("{player} (host)", player=named)
         if entrant.withdrawn is not None:
-            who = lang.t("~~{player}~~ (withdrew in round {round})", player=who, round=entrant.withdrawn)
-        lines.append(f"{i}. {who}")
+            named = lang.t("~~{player}~~ (withdrew in round {round})", player=named, round=entrant.withdrawn)
+        lines.append(f"{i}. {named}")
     return "\n".join(lines)
 
 
@@ -128,7 +129,7 @@ def card_text(snap: Snapshot, lang: Lang) -> str:
                 len(row.entrants),
                 low=MIN_PLAYERS,
                 high=MAX_PLAYERS,
-                host=mention(row.host_id),
+                host=who(row.host_id, lang),
             )
         )
         lines += [schedule(row, lang), roster(row, lang)]
@@ -168,8 +169,8 @@ def card_controls(snap: Snapshot, lang: Lang) -> list[Control]:
 
 def versus(players: Sequence[int], lang: Lang) -> str:
     if len(players) == 2:
-        return lang.t("{first} vs {second}", first=mention(players[0]), second=mention(players[1]))
-    return lang.words([mention(p) for p in players])
+        return lang.t("{first} vs {second}", first=who(players[0], lang), second=who(players[1], lang))
+    return lang.words([who(p, lang) for p in players])
 
 
 def pairing_line(pairing: Pairing, lang: Lang) -> str:
@@ -193,7 +194,7 @@ def round_text(snap: Snapshot, number: int, lang: Lang) -> str:
                 "A bye (a point without playing): {players}.",
                 "Byes (a point each without playing): {players}.",
                 len(byes),
-                players=lang.words([mention(p) for p in byes]),
+                players=lang.words([who(p, lang) for p in byes]),
             )
         )
     credited = [w for p in snap.round_pairings(number) if p.forfeit for w in p.winners]
@@ -203,7 +204,7 @@ def round_text(snap: Snapshot, number: int, lang: Lang) -> str:
                 "A win without playing (the opponent withdrew): {players}.",
                 "Wins without playing (their opponents withdrew): {players}.",
                 len(credited),
-                players=lang.words([mention(p) for p in credited]),
+                players=lang.words([who(p, lang) for p in credited]),
             )
         )
     lines.append(lang.t("Each game has its card here and is played in its own thread. Good luck!"))
@@ -218,11 +219,11 @@ def winners_line(snap: Snapshot, lang: Lang) -> str:
     score = drawn.figure(top.points, lang)
     if len(winners) == 1:
         return lang.t(
-            "🥇 The winner is {player}, with a score of {score}!", player=mention(winners[0]), score=score
+            "🥇 The winner is {player}, with a score of {score}!", player=who(winners[0], lang), score=score
         )
     return lang.t(
         "🥇 {players} share first place, with a score of {score} each!",
-        players=lang.words([mention(p) for p in winners]),
+        players=lang.words([who(p, lang) for p in winners]),
         score=score,
     )
 
@@ -255,7 +256,7 @@ def standings_of(snap: Snapshot, lang: Lang, you: int | None = None) -> drawn.St
         rows=tuple(
             drawn.Row(
                 rank=s.rank,
-                name=row.name(s.player),
+                name=shown_name(s.player, row.name(s.player), lang),
                 points=s.points,
                 tie_break=s.tie_break,
                 games_left=s.games_left,

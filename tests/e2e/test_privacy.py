@@ -1,7 +1,8 @@
 """People's data end to end: /game privacy export answers privately with quetbot-<id>.json holding the
 caller's games; /game privacy delete asks first, nobody else can confirm it, and once confirmed the
 caller's live game is forfeited, the leaderboard has no row for them and their id is in no cell of
-the database."""
+the database; and readers then see them as "Deleted player" in their own language: the forfeited
+game's last board (its alt text) in the server's, a replay of their finished game in the asker's."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from bot.storage.driver import Q, Txn
 from tests.e2e.driver import forge_component, private_reply, start_game
 from tests.e2e.test_records import finish_game
+from tests.e2e.test_replay import gif_of, replay_answer, transcript_of
 from tests.emulator import DiscordEmulator
 from tests.emulator.harness import BotHarness
 from tests.emulator.world import Scene
@@ -65,6 +67,7 @@ async def test_export_then_delete_through_discord(
         assert "not one I recognise" in said, said
     assert (await storage.get_game(game_id=live)).live
 
+    emu.set_locale(scene.guild, "fr")  # the live game's last board is posted after she is forgotten
     await (await emu.click(alice, confirm, button)).response()
     await emu.wait_idle()
     assert "Deleted player" in emu.message(confirm.id).content
@@ -79,3 +82,16 @@ async def test_export_then_delete_through_discord(
     answer = await emu.slash(bob, scene.channel, "game leaderboard", game="dots")
     await answer.response()
     assert str(alice.id) not in json.dumps([m.text for m in answer.messages])
+
+    # Readers see her as "Deleted player" in their own language, never the rows' English marker: the
+    # forfeited game's last board (the server's French) and a replay of the finished game (Bob's German).
+    place = (await storage.get_game(game_id=live)).place_id
+    board = emu.channel_messages(emu.channel(place))[-1]
+    alts = " ".join(a.description or "" for a in board.attachments)
+    assert "Joueur supprimé" in alts and "Deleted player" not in alts, alts
+    emu.set_locale(bob, "de")
+    replay = await replay_answer(emu, await emu.slash(bob, scene.channel, "game replay", game_id=finished))
+    _, _, summary = gif_of(replay)
+    said = "\n".join((replay.content, summary, transcript_of(replay)))
+    assert "Gelöschter Spieler" in replay.content and "Gelöschter Spieler" in summary, said
+    assert "Deleted player" not in said and str(alice.id) not in said, said
