@@ -112,6 +112,7 @@ class Exact:
         full = (1 << n) - 1
         self.sym = [min(r, r ^ full, rev[r], rev[r] ^ full) for r in range(1 << n)]
         self.memo: dict[int, bool] = {}
+        self.flips = [1 << (n - p) for p in range(1, n + 1)]
 
     def of(self, state: rules.State) -> tuple[int, int]:
         seen = 0
@@ -127,12 +128,22 @@ class Exact:
     def kids(self, row: int, seen: int) -> list[tuple[int, int]]:
         return [k for p in range(1, self.n + 1) if (k := self.after(row, seen, p))]
 
+    def replies(self, row: int, seen: int) -> int:
+        bit, flips = self.bit, self.flips
+        return sum(not seen & bit[row ^ f] for f in flips)
+
     def wins(self, row: int, seen: int) -> bool:
         key = seen << 16 | self.sym[row]
         known = self.memo.get(key)
         if known is None:
-            kids = sorted(self.kids(row, seen), key=lambda k: len(self.kids(*k)))
-            known = self.memo[key] = any(not self.wins(*k) for k in kids)
+            kids = self.kids(row, seen)
+            memo, sym = self.memo, self.sym
+            if any(memo.get(s << 16 | sym[r]) is False for r, s in kids):
+                known = True  # (a reply already known lost: no search)
+            else:
+                kids.sort(key=lambda k: self.replies(*k))
+                known = any(not self.wins(*k) for k in kids)
+            memo[key] = known
         return known
 
 
@@ -205,9 +216,12 @@ def test_hard_throws_no_won_game(n: int) -> None:
                 rng = random.Random(f"{n} {seat} {perfect} {i}")
                 state = rules.new_game(2, {"n": n}, 0)
                 while not state.finished:
-                    if state.turn == seat:
-                        assert keeps_won(state) is not False, state.rows
-                        action = player.choose(rules.view_for(state, seat), "hard", random.Random(i))
+                    if state.turn == seat:  # (as `keeps_won`, with the move it checks the one played)
+                        action = player.choose(rules.view_for(state, seat), "hard", random.Random(0))
+                        here = ex.of(state)
+                        if ex.wins(*here):
+                            kid = ex.after(*here, action["position"])
+                            assert kid is not None and not ex.wins(*kid), state.rows
                     else:
                         actions = rules.legal_actions(state, state.turn)
                         here = ex.of(state)
