@@ -137,7 +137,7 @@ def _table(
 ) -> Table:
     """Each table object, given what it uses (by name); each carries out its own effects."""
     games, history, lobby, moves = services.games, services.history, services.lobby, services.moves
-    places = Places(client=client, games=games, storage=storage, catalog=catalog)
+    places = Places(client=client, games=games, storage=storage, catalog=catalog, audiences=audiences)
     boards = Boards(
         client=client, games=games, history=history, catalog=catalog, router=router, shown=shown,
         notify=notify, audiences=audiences, places=places, drawing=drawing,

@@ -5,7 +5,8 @@ in (with the names at the table and the move log, less what is still secret), th
 ratings and a typed answer still waiting. `Privacy.forget_user` replaces them everywhere by an
 anonymous placeholder, in one transaction; `Driver.purge` then makes what was overwritten
 unrecoverable from the database's files (SQLite: secure delete, the WAL checkpointed and the file
-rewritten).
+rewritten). A game of theirs played in a thread of its own is owed, in the same transaction, an outbox
+item that renames the thread (the caller's effect: `bot.table.threads`), since its name listed theirs.
 
 A placeholder is a user id in [`DELETED_FIRST`, `DELETED_LAST`] (`bot.players.seats.is_deleted`, which
 says why no Discord id can be one). Each forgotten person gets the next one (a counter in ``meta``), so
@@ -23,8 +24,9 @@ from bot.jsontypes import JSON, DBValue, JSONObject
 from bot.players.seats import DELETED_FIRST, DELETED_LAST
 from bot.players.seats import is_deleted as is_deleted  # (kept importable from here)
 from bot.storage.driver import Q, Repository, Rows, Txn
+from bot.storage.outbox import insert_effects
 from bot.storage.puzzles import export_puzzles, forget_puzzles
-from bot.storage.rows import Written, dumps
+from bot.storage.rows import OutboxItem, Storable, Written, dumps
 from bot.storage.tournament_games import export_entrant, forget_entrant
 
 DELETED_NAME = "Deleted player"  # the stored marker; shown translated (`bot.present.shown_name`)
@@ -56,10 +58,11 @@ def _rewrite_json(table: str, key: str, column: str, old: int, new: int, where: 
         yield Q(f"UPDATE {table} SET {column} = ? WHERE {key} = ?", (fixed, row_key))
 
 
-def forget(user_id: int) -> Txn[tuple[int, list[int]]]:
+def forget(user_id: int, in_threads: Storable | None = None) -> Txn[tuple[int, list[int], list[OutboxItem]]]:
     """The person ``user_id`` replaced by a new placeholder everywhere; their settings, DM links,
-    reminder mutes and waiting typed answer deleted. Answers the placeholder and the games they sat
-    in."""
+    reminder mutes and waiting typed answer deleted; ``in_threads`` (an effect) owed by each game they
+    sat in that is (or is to be) played in a thread of its own. Answers the placeholder, the games they
+    sat in and the outbox items written."""
     counter = yield Q(
         "INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT (key) DO UPDATE SET "
         "value = CAST(CAST(meta.value AS INTEGER) + 1 AS TEXT) RETURNING value",
@@ -70,6 +73,11 @@ def forget(user_id: int) -> Txn[tuple[int, list[int]]]:
         raise OverflowError("No placeholder ids are left.")
     old = user_id
     games = yield Q("SELECT game_id FROM seats WHERE user_id = ? ORDER BY game_id", (old,))
+    threaded = yield Q(
+        "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? "
+        "AND (g.place_id <> g.channel_id OR g.start_place = 'thread') ORDER BY g.id",
+        (old,),
+    )
     # What is theirs alone goes.
     yield Q("DELETE FROM user_settings WHERE user_id = ?", (old,))
     yield Q("DELETE FROM digests WHERE user_id = ?", (old,))
@@ -102,7 +110,12 @@ def forget(user_id: int) -> Txn[tuple[int, list[int]]]:
     yield Q("UPDATE period_standings SET player_id = ? WHERE player_id = ?", (new, old))
     yield Q("UPDATE rivals SET player_id = ? WHERE player_id = ?", (new, old))
     yield Q("UPDATE rivals SET opponent_id = ?, name = ? WHERE opponent_id = ?", (new, DELETED_NAME, old))
-    return new, [int(g) for (g,) in games]
+    # Their name is in those games' thread names: renaming them is owed (games in the order of their ids).
+    owed: list[OutboxItem] = []
+    for (game_id,) in threaded:
+        if in_threads is not None:
+            owed += yield from insert_effects(int(game_id), [in_threads])
+    return new, [int(g) for (g,) in games], owed
 
 
 def _seat_moves(moves: Rows, seat: int, secret: bool, over: bool) -> list[JSONObject]:
@@ -247,20 +260,21 @@ class Privacy(Repository):
         return await self._db.read(export(user_id, frozenset(secret_kinds)))
 
     async def forget_user(
-        self, *, user_id: int, leaving: Sequence[Txn[Written]] = ()
-    ) -> tuple[int, list[int], list[Written]]:
+        self, *, user_id: int, leaving: Sequence[Txn[Written]] = (), in_threads: Storable | None = None
+    ) -> tuple[int, list[int], list[Written], list[OutboxItem]]:
         """One transaction: ``leaving`` (the person's way out of each live game: a forfeit, a lobby
         left, as /game leave writes them), then ``user_id`` replaced everywhere by a new
-        placeholder; then the freed bytes are purged from the database's files. Answers the
-        placeholder, the games they sat in, and what each of ``leaving`` wrote. One of them failing
-        (a game changed meanwhile: `StaleVersion`) writes nothing."""
+        placeholder, with ``in_threads`` owed by each of their games played in a thread of its own;
+        then the freed bytes are purged from the database's files. Answers the placeholder, the
+        games they sat in, what each of ``leaving`` wrote, and the ``in_threads`` items. One of them
+        failing (a game changed meanwhile: `StaleVersion`) writes nothing."""
 
-        def work() -> Txn[tuple[int, list[int], list[Written]]]:
+        def work() -> Txn[tuple[int, list[int], list[Written], list[OutboxItem]]]:
             left = []
             for change in leaving:
                 left.append((yield from change))
-            placeholder, games = yield from forget(user_id)
-            return placeholder, games, left
+            placeholder, games, owed = yield from forget(user_id, in_threads)
+            return placeholder, games, left, owed
 
         done = await self._db.write(work())
         await self._db.purge()

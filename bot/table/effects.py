@@ -114,6 +114,14 @@ class Thread(OutboxEffect, kind="thread"):
 
 
 @dataclass(frozen=True)
+class Rename(OutboxEffect, kind="rename"):
+    """Name the game's thread after its players as they are shown now (a person forgotten: "Deleted
+    player"), leaving it archived if it was (`bot.table.threads`)."""
+
+    archive: bool = False  # it was archived when the rename began: archive it again once renamed
+
+
+@dataclass(frozen=True)
 class Announce(OutboxEffect, kind="announce"):
     """A move's news in the game's place: its board, or a line for a quiet move (`bot.table.boards`)."""
 
@@ -202,6 +210,7 @@ class Nudge(ForSeat, kind="nudge"):
 
 EFFECTS: tuple[type[OutboxEffect], ...] = (
     Thread,
+    Rename,
     Announce,
     Start,
     Card,

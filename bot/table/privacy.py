@@ -8,7 +8,8 @@ not revealed yet: `bot.storage.privacy.export`), their settings and ratings.
 live game of theirs as /game leave leaves it (a lobby: they leave it; a game being played: they
 forfeit it, with the board and panels it owes) and replaces them everywhere by an anonymous
 placeholder (`bot.storage.privacy.forget`), which readers see as "Deleted player" in their language
-(`bot.present.shown_name` and `who`, kept importable from here). The confirm
+(`bot.present.shown_name` and `who`, kept importable from here). The same transaction owes each thread
+of their games a new name, without theirs (`Rename`, carried out by `bot.table.threads`). The confirm
 button is routed like the history's pages (no game is loaded for it): ``q:<user id>:-:forget``, and
 only that user may click it (its message is private anyway); it holds nothing secret.
 """
@@ -35,7 +36,7 @@ from bot.storage import Storage, Written
 from bot.storage.driver import Txn
 from bot.table.catalog import Catalog
 from bot.table.components import button
-from bot.table.effects import ForSeat, Lobby
+from bot.table.effects import ForSeat, Lobby, Rename
 from bot.table.ids import ComponentId, custom_id
 from bot.table.notify import Notify
 from bot.table.outbox import Outbox
@@ -76,8 +77,9 @@ class PrivacyDesk:
     async def forget(self, user_id: int) -> int:
         """One transaction takes ``user_id`` out of every live game as /game leave does (out of its
         lobbies; a forfeit in each game being played, with what the move owes the table but their own
-        DM panels) and replaces them everywhere by a new placeholder; answers the placeholder. The
-        games' locks are held, in the order of their ids, from the read to the commit."""
+        DM panels) and replaces them everywhere by a new placeholder, owing their games' threads a
+        new name; answers the placeholder. The games' locks are held, in the order of their ids,
+        from the read to the commit."""
         live = sorted(game_id for game_id, _ in await self.storage.live_seats_of(user_id=user_id))
         async with contextlib.AsyncExitStack() as held:
             writes: list[Txn[Written]] = []
@@ -91,11 +93,14 @@ class PrivacyDesk:
                     continue
                 writes.append(write)
                 then.append(after)
-            placeholder, game_ids, written = await self.storage.forget_user(user_id=user_id, leaving=writes)
+            placeholder, game_ids, written, renames = await self.storage.forget_user(
+                user_id=user_id, leaving=writes, in_threads=Rename()
+            )
             for after, done in zip(then, written, strict=True):
                 self.outbox.kick(after(done).effects)
         for game_id in {*game_ids, *live}:  # the cached rows still name them
             self.games.cache.evict(game_id)
+        self.outbox.kick(renames)  # (once no cached row names them: the new names are read from the rows)
         self.games.cache.forget_links_of(user_id)
         self.notify.reachable(user_id)  # (in memory only: their notify choice went with their settings)
         await self.notify.load()

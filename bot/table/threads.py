@@ -8,6 +8,17 @@ may not create threads there (Missing Permissions); the first board then says wh
 
 An archived thread refuses the bot's posts and edits (400, code 50083): `Places.call` opens it again
 and retries once.
+
+A thread's name lists its players as the server's public posts name them: a forgotten person is
+"Deleted player" in the server's language (`bot.present.shown_name`; the title and number have no
+language). Forgetting someone owes each of their games' threads a `Rename` (written with the
+forgetting, `bot.storage.privacy.forget`), carried out by `Places.carry_rename`. Discord lets the bot
+rename a thread it started (or any, with Manage Threads), an archived one only in the request that
+unarchives it, and a locked one only with Manage Threads; so an archived thread is renamed and
+unarchived at once, then archived again (locked stays as it was: the bot never sends it). That second
+step is a follow-up `Rename(archive=True)` recorded before the thread is touched, so a crash between
+the two requests still archives it again. A thread gone or out of reach (403, 404, locked without the
+permission) is left as it is, logged.
 """
 
 from __future__ import annotations
@@ -21,11 +32,13 @@ import discord
 from discord.http import Route
 
 from bot.i18n import N_
+from bot.i18n.audience import Audiences
 from bot.players.seats import people
+from bot.present import shown_name
 from bot.service import Games, Loaded
-from bot.storage import OutboxItem, Storage
+from bot.storage import GameRow, OutboxItem, Storage
 from bot.table.catalog import Catalog
-from bot.table.effects import Thread
+from bot.table.effects import Rename, Thread
 from bot.table.outbox import Context, Done, Outbox
 
 log = logging.getLogger(__name__)
@@ -38,6 +51,7 @@ MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 THREAD_ARCHIVED = 50083
 ALREADY_HAS_THREAD = 160004
+THREAD_LOCKED = 160005
 THREAD_TYPES = (
     discord.ChannelType.public_thread,
     discord.ChannelType.private_thread,
@@ -67,6 +81,7 @@ class Places:
     games: Games
     storage: Storage
     catalog: Catalog
+    audiences: Audiences
     _threads_on: dict[int, bool] = field(default_factory=dict)  # guild id -> the server's setting
 
     # ---- the server's setting -------------------------------------------------------------------
@@ -99,6 +114,15 @@ class Places:
 
     def carries(self, outbox: Outbox) -> None:
         outbox.carry(Thread, self.carry_thread)
+        outbox.carry(Rename, self.carry_rename)
+
+    async def name_of(self, row: GameRow) -> str:
+        """The name of the game's thread: "Procession #12 · alice, bob", its players as the server's
+        public posts name them (a forgotten person: "Deleted player" in the server's language)."""
+        lang = await self.audiences.server(row.guild_id)
+        seats = row.seats
+        names = tuple(shown_name(seats[i], n, lang) if i < len(seats) else n for i, n in enumerate(row.names))
+        return thread_name(self.catalog.get(row.kind).title, row.id, names)
 
     async def carry_thread(self, item: OutboxItem, effect: Thread, context: Context) -> Done:
         """Start the game's thread from its lobby card and add the players; in place when not
@@ -119,14 +143,13 @@ class Places:
 
     async def _start_thread(self, game: Loaded) -> int | None:
         row = game.row
-        kind = self.catalog.get(row.kind)
         route = Route(
             "POST",
             "/channels/{channel_id}/messages/{message_id}/threads",
             channel_id=row.channel_id,
             message_id=row.lobby_message_id,
         )
-        body = {"name": thread_name(kind.title, game.id, row.names), "auto_archive_duration": ARCHIVE_AFTER}
+        body = {"name": await self.name_of(row), "auto_archive_duration": ARCHIVE_AFTER}
         try:
             data = await self.client.http.request(route, json=body)
         except discord.Forbidden as exc:
@@ -152,6 +175,42 @@ class Places:
         except (discord.Forbidden, discord.NotFound) as exc:
             # They left the server, or may not see the channel: they can still follow the card.
             log.info("Could not add user %s to thread %s: %s", user_id, thread_id, exc.text)
+
+    async def carry_rename(self, item: OutboxItem, effect: Rename, context: Context) -> Done:
+        """Name the game's thread after its players as they are shown now (see the module's doc):
+        an archived thread is renamed as it is unarchived, then archived again by a follow-up."""
+        row = await self.storage.get_game(game_id=item.game_id)  # (the stored row: no cached one, older)
+        thread_id = row.thread_id
+        if thread_id is None:
+            return Done()  # played in place (or its thread was never made): no name to change
+        route = Route("PATCH", "/channels/{channel_id}", channel_id=thread_id)
+        try:
+            data = await self.client.http.request(
+                Route("GET", "/channels/{channel_id}", channel_id=thread_id)
+            )
+            archived = bool((data.get("thread_metadata") or {}).get("archived"))
+            want = await self.name_of(row)
+            renamed = data.get("name") == want
+            if renamed and (archived or not effect.archive):
+                return Done()
+            if archived and not effect.archive:
+                # The archiving again is owed (recorded) before the thread is unarchived.
+                return Done(then=[Rename(archive=True)])
+            if not renamed:
+                await self.client.http.request(
+                    route, json={"name": want, **({"archived": False} if archived else {})}
+                )
+            if effect.archive:
+                await self.client.http.request(route, json={"archived": True})
+        except (discord.Forbidden, discord.NotFound) as exc:
+            log.info("Could not rename thread %s of game %s: %s", thread_id, row.id, exc.text)
+        except discord.HTTPException as exc:
+            if exc.code == THREAD_ARCHIVED:  # archived meanwhile (Discord's timer): as above
+                return Done(then=[Rename(archive=True)])
+            if exc.code != THREAD_LOCKED:
+                raise
+            log.info("Could not rename locked thread %s of game %s: %s", thread_id, row.id, exc.text)
+        return Done()
 
     async def reopen(self, thread_id: int) -> None:
         route = Route("PATCH", "/channels/{channel_id}", channel_id=thread_id)

@@ -741,6 +741,42 @@ async def test_an_archived_thread_refuses_posts_until_unarchived(
     clean(emulator)
 
 
+async def test_renaming_a_thread_as_discord_allows_it(
+    emulator: DiscordEmulator, scene: Scene, bare: BotHarness
+) -> None:
+    """Discord (Modify Channel, thread params; docs/topics/threads.md): the creator or Manage Threads
+    renames a thread; an archived one only in the request that unarchives it (else 50083); a locked
+    one only with Manage Threads, the creator too (160005)."""
+    thread = await start_game_thread(emulator, scene)  # the bot's own
+    path = f"/channels/{thread.id}"
+    emulator.edit_thread(thread, archived=True)
+    status, _, body = await raw(emulator, "PATCH", path, {"name": "renamed"})
+    assert (status, body["code"]) == (400, 50083) and thread.name == "Game 1"
+    status, _, body = await raw(emulator, "PATCH", path, {"archived": False, "name": "renamed"})
+    assert status == 200 and body["name"] == "renamed" and not thread.archived
+    assert (await raw(emulator, "PATCH", path, {"archived": True}))[0] == 200 and thread.archived
+
+    emulator.edit_thread(thread, locked=True)
+    emulator.set_bot_permissions(scene.guild, int(DEFAULT_BOT & ~Perm.MANAGE_THREADS))
+    status, _, body = await raw(emulator, "PATCH", path, {"archived": False, "name": "again"})
+    assert (status, body["code"]) == (400, 160005) and thread.archived
+    emulator.edit_thread(thread, archived=False)
+    status, _, body = await raw(emulator, "PATCH", path, {"name": "again"})
+    assert (status, body["code"]) == (400, 160005) and thread.name == "renamed"
+    emulator.set_bot_permissions(scene.guild, int(DEFAULT_BOT))
+    assert (await raw(emulator, "PATCH", path, {"name": "again"}))[0] == 200
+    assert thread.name == "again" and thread.locked  # (locked stays as it was)
+
+    # A thread someone else started: renamed only with Manage Threads.
+    card = await emulator.slash(scene.alice, scene.channel, "ping")
+    await card.response()
+    theirs = await emulator.start_thread(scene.alice, card.messages[0], "chat")
+    emulator.set_bot_permissions(scene.guild, int(DEFAULT_BOT & ~Perm.MANAGE_THREADS))
+    status, _, body = await raw(emulator, "PATCH", f"/channels/{theirs.id}", {"name": "mine"})
+    assert (status, body["code"]) == (403, 50013) and theirs.name == "chat"
+    clean(emulator)
+
+
 async def test_interactions_inside_a_thread(
     emulator: DiscordEmulator, scene: Scene, bare: BotHarness
 ) -> None:

@@ -16,7 +16,9 @@ The tour (`DiscordEmulator`, built up in world.py, actions.py and server.py):
   `all_public_payloads()`.
 - Threads: the bot starts them (POST .../messages/{id}/threads: the thread's id is the message's;
   403 / 50013 without Create Public Threads, 400 / 160004 when the message has one) and edits,
-  deletes and joins them; an archived thread refuses its posts and edits (400 / 50083). Test side:
+  deletes and joins them; an archived thread refuses its posts and edits (400 / 50083), but an edit
+  that unarchives it may rename it in the same request; renaming needs Manage Threads or being the
+  thread's creator, and a locked thread's name Manage Threads (400 / 160005). Test side:
   `threads_of(channel)`, `thread_messages(thread, since=)`, `thread_members(thread)`,
   `message_mark()` with `channel_messages(channel, since=mark)` (what came after the mark),
   `edit_thread(thread, archived=/locked=/name=)` (as Discord's auto-archive does), `delete_thread`,

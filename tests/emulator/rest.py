@@ -741,6 +741,8 @@ class RestApi:
             raise ApiError(*MISSING_PERMISSIONS)
         if channel.locked and channel.archived and not manager:
             raise ApiError(*THREAD_LOCKED)
+        if channel.locked and "name" in body and not manager:
+            raise ApiError(*THREAD_LOCKED)  # a locked thread's title is the moderators' (even its owner's)
         name = body.get("name")
         if name is not None and (not isinstance(name, str) or not 1 <= len(name) <= 100):
             raise invalid_form([Problem("name", "Must be between 1 and 100 in length.")])

@@ -27,6 +27,7 @@ from bot.table.effects import (
     Refresh,
     Remind,
     RemindDm,
+    Rename,
     Start,
     Strip,
     Thread,
@@ -36,6 +37,8 @@ from bot.table.effects import (
 # One of each, every field away from its default; and each with its defaults.
 SAMPLES: list[OutboxEffect] = [
     Thread(),
+    Rename(archive=True),
+    Rename(),
     Announce(7, token="tok"),
     Start(2, "thread"),
     Start(2),
@@ -76,7 +79,7 @@ def test_the_stored_kinds_and_arguments_are_those_bots_always_wrote() -> None:
     # The contract with the items already in a database: kinds' texts and arguments' names.
     assert {cls.kind for cls in EFFECTS} == {
         "thread", "announce", "start", "card", "lobby", "post_card", "strip", "panel", "refresh",
-        "dm_closed", "closed", "expired", "remind", "remind_dm", "nudge",
+        "dm_closed", "closed", "expired", "remind", "remind_dm", "nudge", "rename",
     }  # fmt: skip
     assert (Announce(7, token="t").kind, Announce(7, token="t").args) == ("announce", {"version": 7})
     assert Start(3, "thread").args == {"version": 3, "place": "thread"}
@@ -89,6 +92,7 @@ def test_the_stored_kinds_and_arguments_are_those_bots_always_wrote() -> None:
     assert DmClosed(9).args == {"user_id": 9}
     assert Strip(1, 2).args == {"channel_id": 1, "message_id": 2}
     assert Nudge(2).args == {"seat": 2} and Refresh(2).args == {"seat": 2}
+    assert Rename().args == {} and Rename(archive=True).args == {"archive": True}
 
 
 @pytest.mark.parametrize(

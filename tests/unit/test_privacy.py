@@ -156,7 +156,7 @@ async def test_delete_leaves_the_id_in_no_cell_and_others_ratings_unchanged(
     live, lobby = await service.games.get(live.id), await service.games.get(lobby.id)
     draft = service.moves.prepare(live, ME, FORFEIT)
     leaving = [service.moves.writing(draft), service.lobby.leaving(lobby.row, ME)]
-    placeholder, seated, written = await storage.forget_user(user_id=ME, leaving=leaving)
+    placeholder, seated, written, _ = await storage.forget_user(user_id=ME, leaving=leaving)
     assert [w.row.id for w in written] == [live.id, lobby.id]
     assert is_deleted(placeholder) and placeholder > 0
     assert set(seated) >= {g.id for g in games[:2]} | {live.id}
@@ -195,6 +195,31 @@ def file_bytes(path: str) -> list[bytes]:
 
 def _nothing() -> Txn[None]:
     yield Q("SELECT 1")
+
+
+async def test_delete_owes_a_rename_to_each_thread_of_theirs(service: Services) -> None:
+    """The effect given for threads is written, in the forgetting's transaction, for each game of
+    theirs played in a thread of its own, after what their forfeit owes; not for a game in place nor
+    for a game without them."""
+    storage = service.games.storage
+    threaded = await play_out(service, await table(service, "dots", {"size": 3}, [ME, ANN]), random.Random(3))
+    live = await table(service, "dots", {"size": 3}, [ANN, ME])
+    in_place = await table(service, "dots", {"size": 3}, [ME, BEA])
+    others = await table(service, "dots", {"size": 3}, [ANN, BEA])
+    for game in (threaded, live, others):
+        await storage.set_messages(game_id=game.id, place_id=900 + game.id)
+    draft = service.moves.prepare(await service.games.get(live.id), ME, FORFEIT)
+    _, _, written, owed = await storage.forget_user(
+        user_id=ME, leaving=[service.moves.writing(draft, [Effect("card")])], in_threads=Effect("rename")
+    )
+    assert [(i.game_id, i.kind, i.args) for i in owed] == [
+        (threaded.id, "rename", {}),
+        (live.id, "rename", {}),
+    ]
+    assert [i.kind for i in await storage.effects_of_game(game_id=live.id)] == ["card", "rename"]
+    assert owed[1].id > written[0].effects[-1].id
+    assert await storage.effects_of_game(game_id=in_place.id) == []
+    assert await storage.effects_of_game(game_id=others.id) == []
 
 
 async def test_retention_drops_old_tokens_and_typed_answers(service: Services, database: str) -> None:

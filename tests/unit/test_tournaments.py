@@ -464,7 +464,7 @@ async def test_a_forgotten_player_leaves_their_tournaments_under_a_placeholder(t
         (signing, "signup"),
         (tid, "running"),
     ]
-    placeholder, _, _ = await tours.storage.forget_user(user_id=4)
+    placeholder, _, _, _ = await tours.storage.forget_user(user_id=4)
     assert [e.user_id for e in (await tours.get(signing)).entrants] == [1, 2, 3]  # out of the sign-up
     snap = await tours.snapshot(tid)
     gone = snap.tournament.entrant(placeholder)
