@@ -47,6 +47,7 @@ from bot.table.notices import Reminders
 from bot.table.notify import Notify
 from bot.table.outbox import Done, Outbox
 from bot.table.panels import Panels
+from bot.table.pending import PendingAnswers
 from bot.table.play import Plays
 from bot.table.privacy import PrivacyDesk
 from bot.table.puzzles import PuzzleDesk
@@ -195,6 +196,7 @@ def _cogs(
     puzzle_desk: PuzzleDesk | None = None,
     season_desk: SeasonDesk | None = None,
     *,
+    pending: PendingAnswers,
     tournament_desk: TournamentDesk | None = None,
 ) -> list[commands.Cog]:
     """Each game's cog (the catalog learns the game first), built by its spec from the parts it
@@ -221,8 +223,9 @@ def _cogs(
         plays=table.plays, boards=table.boards, places=table.places, audiences=audiences, notify=notify,
         memory=memory, privacy_desk=privacy_desk, time_desk=TimeDesk(storage, finder, notify),
         undo_desk=table.undo, agenda=digests.agenda, digests=digests,
-        analyst=Analyst(storage, catalog, minds), puzzle_desk=puzzle_desk, season_desk=season_desk,
-        hint_desk=HintDesk(storage=storage, games=games, catalog=catalog, minds=minds),
+        analyst=Analyst(storage, catalog, minds, pending), puzzle_desk=puzzle_desk,
+        season_desk=season_desk, pending=pending,
+        hint_desk=HintDesk(storage=storage, games=games, catalog=catalog, minds=minds, pending=pending),
     )  # fmt: skip
     # tournaments (tourB): the /tournament cog, built from ``tournament_desk`` and its service (it
     # registers its presenter with the desk, which carries the tournament's posts from then on).
@@ -268,6 +271,7 @@ class QuetBot(commands.Bot):
     scheduler: Scheduler
     outbox: Outbox
     table: Table
+    pending: PendingAnswers
 
     tournament_desk: TournamentDesk
 
@@ -368,6 +372,8 @@ class QuetBot(commands.Bot):
             left -= 1
             if left == 0:
                 count()
+                if interaction is not None:  # (its answer went out: it is owed no more)
+                    self.pending.done(interaction)
 
         if not handlers:
             count()
@@ -416,6 +422,7 @@ class QuetBot(commands.Bot):
         )
         self.notify = notify = Notify(storage)
         await notify.load()
+        self.pending = pending = PendingAnswers(storage, self, holder=holder if shared else None)
         self.audiences = audiences = Audiences(storage, shared=self.settings.shares_database)
         shown = Shown()
         renders = [spec.present.render for spec in GAMES.values()]  # boards are drawn in worker processes
@@ -436,13 +443,14 @@ class QuetBot(commands.Bot):
         )
         # /game mine and the daily digests (issue 27): the agenda registers its page buttons now.
         digests = DigestDesk(
-            client=self, storage=storage, agenda=Agenda(storage, games, catalog, router), audiences=audiences,
-            clock=clock, quiet_until=notify.quiet_until,
+            client=self, storage=storage, agenda=Agenda(storage, games, catalog, router, pending),
+            audiences=audiences, clock=clock, quiet_until=notify.quiet_until,
         )  # fmt: skip
         # The daily puzzle (issue 28): its answer buttons are registered now.
         self.puzzles = puzzle_desk = PuzzleDesk(
-            client=self, storage=storage, router=router, audiences=audiences, clock=clock, maker=DAILY_PUZZLE
-        )
+            client=self, storage=storage, router=router, audiences=audiences, clock=clock, maker=DAILY_PUZZLE,
+            pending=pending,
+        )  # fmt: skip
         self.seasons = season_desk = SeasonDesk(self, storage, catalog, audiences, clock)  # (issue 29)
         self.scheduler = Scheduler(
             storage, games, services.lobby, table.plays, outbox, computers=computers,
@@ -455,7 +463,9 @@ class QuetBot(commands.Bot):
         self.tournament_desk = desk = _tournaments(self, services, catalog, outbox, notify, table, changes)
         metrics.declare_games(GAMES)
         parts = (services, storage, catalog, router, outbox, notify, audiences, table, self.drawing, digests)
-        for cog in _cogs(*parts, computers.minds, puzzle_desk, season_desk, tournament_desk=desk):
+        for cog in _cogs(
+            *parts, computers.minds, puzzle_desk, season_desk, pending=pending, tournament_desk=desk
+        ):
             await self.add_cog(cog)
         self.add_dynamic_items(router.item_class, router.foreign_class)
         self.add_listener(audiences.seen, "on_interaction")
@@ -464,6 +474,7 @@ class QuetBot(commands.Bot):
         self.add_listener(table.panels.on_message, "on_message")
         await self.tree.set_translator(CommandTranslator())
         await self.sync_commands()
+        await pending.start()  # (before the gateway: no interaction of this run is noted yet)
         outbox.start()
         self.scheduler.start()
         desk.start()
@@ -509,7 +520,9 @@ class QuetBot(commands.Bot):
         log.info("Stopped")
 
     async def close(self) -> None:
-        parts = ("scheduler", "tournament_desk", "computers", "outbox", "cards", "notify", "drawing")
+        parts = (
+            "scheduler", "tournament_desk", "computers", "outbox", "cards", "notify", "drawing", "pending"
+        )  # fmt: skip
         for part in (getattr(self, name, None) for name in parts):
             if part is not None:
                 await part.stop()

@@ -30,6 +30,7 @@ from bot.table.digest import DEFAULT_HOUR, DEFAULT_TIMEZONE, DigestDesk, timezon
 from bot.table.hints import HintDesk
 from bot.table.lobby import Lobbies, channel_of
 from bot.table.notify import DIGEST, MODES, Notify, describe
+from bot.table.pending import PendingAnswers
 from bot.table.play import Plays
 from bot.table.privacy import PrivacyDesk
 from bot.table.puzzles import PuzzleDesk
@@ -120,6 +121,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         puzzle_desk: PuzzleDesk | None = None,
         hint_desk: HintDesk | None = None,
         season_desk: SeasonDesk | None = None,
+        pending: PendingAnswers,
     ) -> None:
         self.finder, self.games, self.storage, self.catalog = finder, games, storage, catalog
         self.lobbies, self.plays, self.boards, self.places = lobbies, plays, boards, places
@@ -134,6 +136,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
         self.puzzle_desk = puzzle_desk  # /game puzzle and its daily post (bot/table/puzzles.py)
         self.hint_desk = hint_desk  # /game hint (bot/table/hints.py)
         self.season_desk = season_desk  # seasons: settings, their end posts (bot/table/seasons.py)
+        self.pending = pending  # deferred answers owed, told after a restart (bot/table/pending.py)
         super().__init__()
 
     async def _here(self, interaction: discord.Interaction, *prefer: Callable[[GameRow], bool]) -> Loaded:
@@ -426,7 +429,7 @@ class GameAdmin(commands.GroupCog, group_name="game", group_description="Command
     @app_commands.command(name="replay", description="A game replayed: an animated image and a transcript")
     @app_commands.describe(game_id="The game's number (on its card and boards: game #12)")
     async def replay(self, interaction: discord.Interaction, game_id: int) -> None:
-        await send_replay(interaction, self.storage, self.catalog, game_id)
+        await send_replay(interaction, self.storage, self.catalog, game_id, self.pending)
 
     # ---- time away and more time (issue 27; bot/table/timeaway.py) ---------------------------------
 

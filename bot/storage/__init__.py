@@ -15,6 +15,7 @@ against the one signature there is:
     puzzles.py   the daily puzzle: the day's puzzle, answers and streaks, the servers' daily posts
     seasons.py   seasons: each server's choice and run, the seasons that ended and their end posts
     replies.py   typed DM answers waiting for the player to say which game they meant
+    pending.py   deferred answers ("thinking...") still owed, found again after a restart
     outbox.py    what committed changes still owe the world, written with them
     records.py   the memory of finished games: results, ratings, rivals, leaderboards, history
     tournaments.py  tournaments: entrants, pairings per round, byes, their durable posts
@@ -51,6 +52,7 @@ from bot.storage.messages import Messages
 from bot.storage.meta import Meta
 from bot.storage.moves import Moves
 from bot.storage.outbox import Completion, Outbox
+from bot.storage.pending import PendingAnswer, PendingAnswers
 from bot.storage.privacy import Privacy
 from bot.storage.puzzles import Puzzles
 from bot.storage.quiet import QuietHours
@@ -96,6 +98,7 @@ __all__ = [
     "GameRow",
     "MoveRow",
     "OutboxItem",
+    "PendingAnswer",
     "SettingValue",
     "StaleVersion",
     "Storable",
@@ -131,6 +134,7 @@ class Storage(
     Hints,
     Seasons,
     Tournaments,
+    PendingAnswers,
 ):
     """The bot's database: one driver, and every repository's queries run on it."""
 

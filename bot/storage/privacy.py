@@ -60,9 +60,9 @@ def _rewrite_json(table: str, key: str, column: str, old: int, new: int, where: 
 
 def forget(user_id: int, in_threads: Storable | None = None) -> Txn[tuple[int, list[int], list[OutboxItem]]]:
     """The person ``user_id`` replaced by a new placeholder everywhere; their settings, DM links,
-    reminder mutes and waiting typed answer deleted; ``in_threads`` (an effect) owed by each game they
-    sat in that is (or is to be) played in a thread of its own. Answers the placeholder, the games they
-    sat in and the outbox items written."""
+    reminder mutes, waiting typed answer and the deferred answers owed to them deleted;
+    ``in_threads`` (an effect) owed by each game they sat in that is (or is to be) played in a thread
+    of its own. Answers the placeholder, the games they sat in and the outbox items written."""
     counter = yield Q(
         "INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT (key) DO UPDATE SET "
         "value = CAST(CAST(meta.value AS INTEGER) + 1 AS TEXT) RETURNING value",
@@ -82,6 +82,7 @@ def forget(user_id: int, in_threads: Storable | None = None) -> Txn[tuple[int, l
     yield Q("DELETE FROM user_settings WHERE user_id = ?", (old,))
     yield Q("DELETE FROM digests WHERE user_id = ?", (old,))
     yield Q("DELETE FROM typed_replies WHERE user_id = ?", (old,))
+    yield Q("DELETE FROM pending_answers WHERE user_id = ?", (old,))
     yield Q("DELETE FROM dm_links WHERE user_id = ?", (old,))
     yield Q("DELETE FROM reminder_mutes WHERE user_id = ?", (old,))
     yield Q("DELETE FROM away WHERE user_id = ?", (old,))
@@ -174,6 +175,7 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
     )
     typed = yield Q("SELECT text, created_at FROM typed_replies WHERE user_id = ?", (user_id,))
     digest = yield Q("SELECT hour, timezone FROM digests WHERE user_id = ?", (user_id,))
+    owed = yield Q("SELECT asked, created_at FROM pending_answers WHERE user_id = ? ORDER BY id", (user_id,))
     time_off = yield from _time_off(user_id)
     time_off |= yield from export_puzzles(user_id)  # (issue 28)
     time_off |= yield from export_entrant(user_id)  # (issue 29)
@@ -203,6 +205,7 @@ def export(user_id: int, secret_kinds: Collection[str]) -> Txn[JSONObject]:
             for r in ratings
         ],
         "waiting_typed_answer": (None if not typed else {"text": str(typed[0][0]), "at": float(typed[0][1])}),
+        "answers_owed": [{"asked": str(asked), "at": float(at)} for asked, at in owed],  # (not the token)
     } | time_off
 
 
@@ -291,8 +294,9 @@ class Privacy(Repository):
 
     async def drop_stale_tokens(self, *, tokens_before: float, replies_before: float) -> tuple[int, int]:
         """Retention: interaction tokens older than ``tokens_before`` taken off the outbox (they are
-        valid 15 minutes; the item is then carried out without answering the interaction), typed
-        answers older than ``replies_before`` deleted. Answers how many of each."""
+        valid 15 minutes; the item is then carried out without answering the interaction) and the
+        deferred answers owed with them deleted (`bot.storage.pending`), typed answers older than
+        ``replies_before`` deleted. Answers how many of each."""
 
         def work() -> Txn[tuple[int, int]]:
             tokens = yield Q(
@@ -302,6 +306,9 @@ class Privacy(Repository):
             replies = yield Q(
                 "DELETE FROM typed_replies WHERE created_at < ? RETURNING id", (replies_before,)
             )
-            return len(tokens), len(replies)
+            owed = yield Q(  # (deferred answers: their tokens no longer work)
+                "DELETE FROM pending_answers WHERE created_at < ? RETURNING id", (tokens_before,)
+            )
+            return len(tokens) + len(owed), len(replies)
 
         return await self._db.write(work())

@@ -539,4 +539,23 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX tournament_posts_due ON tournament_posts (not_before);
     """,
+    # 24 (deferred answers): a slow read-only command that answered "thinking..." and owes its real
+    # answer. Written before the defer, deleted once the interaction's handlers are done; what a
+    # killed process left is found again at its restart (``holder``: the process that wrote it, NULL
+    # when one process has the database alone) through the interaction's webhook (``application_id``,
+    # ``token``: valid 15 minutes) and told, in ``locale``, to ask again. ``asked``: what was asked
+    # ("/game analyse 12"), public facts only.
+    """
+    CREATE TABLE pending_answers (
+        id INTEGER PRIMARY KEY,
+        application_id INTEGER NOT NULL,
+        token TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        locale TEXT NOT NULL,
+        asked TEXT NOT NULL,
+        holder TEXT,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX pending_answers_by_holder ON pending_answers (holder, id);
+    """,
 )

@@ -30,6 +30,7 @@ from bot.storage import AgendaEntry, Awaited, Storage
 from bot.table.catalog import Catalog
 from bot.table.components import button
 from bot.table.ids import ComponentId, custom_id
+from bot.table.pending import PendingAnswers
 from bot.table.replies import NO_PINGS, fit, reply_private
 from bot.table.routing import Router
 
@@ -75,8 +76,11 @@ async def server_names(client: discord.Client, entries: Iterable[AgendaEntry]) -
 class Agenda:
     """/game mine and its page buttons; `lines` is what the daily digest lists too."""
 
-    def __init__(self, storage: Storage, games: Games, catalog: Catalog, router: Router) -> None:
+    def __init__(
+        self, storage: Storage, games: Games, catalog: Catalog, router: Router, pending: PendingAnswers
+    ) -> None:
         self.storage, self.games, self.catalog, self.router = storage, games, catalog, router
+        self.pending = pending  # (a deferred list is noted as owed: a restart tells the asker)
         self.per_page = PER_PAGE  # lines a page (tests page shorter lists)
         router.on_page(AGENDA, self.on_page)
 
@@ -117,7 +121,7 @@ class Agenda:
             if interaction.type == discord.InteractionType.component:
                 await interaction.response.defer()
             else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                await self.pending.defer(interaction, asked="/game mine", ephemeral=True)
         return await server_names(client, entries)
 
     # ---- the text -----------------------------------------------------------------------------------

@@ -4,7 +4,8 @@ short text and the analysis as a JSON file.
 - Who: anyone in the server where the game was played, for a finished game. A game still being
   played (or a lobby, or a cancelled game), an unknown number or another server's game (told apart
   from an unknown one by nothing) is refused privately, before anything else is done.
-- Answered at once when the analysis is quick (stored, or a short game); else deferred first.
+- Answered at once when the analysis is quick (stored, or a short game); else deferred first, noted
+  as an answer owed (`bot.table.pending`: a restart before the answer tells the asker to ask again).
 - Where it runs: the game's analyser (its spec's ``analyse``) in the computer players' worker
   processes (`bot.table.minds.Minds.think`), given `SECONDS` of time; a little more and the answer
   says it took too long. At most `QUEUE_MAX` analyses run or wait at once in a process.
@@ -24,6 +25,7 @@ import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 
 import discord
 
@@ -42,6 +44,7 @@ from bot.storage import GameRow, MoveRow, Storage
 from bot.table.catalog import Catalog, SomeKind
 from bot.table.hints import secret_words
 from bot.table.minds import Minds
+from bot.table.pending import PendingAnswers
 from bot.table.replays import GAME_ID_MAX
 from bot.table.replies import NO_PINGS, fit, reply_private, within_time
 
@@ -233,8 +236,17 @@ def build(row: GameRow, kind: SomeKind, review: Review, lang: Lang) -> Answer:
 class Analyst:
     """Answers /game analyse (refusals raise `GameError`: the tree answers privately)."""
 
-    def __init__(self, storage: Storage, catalog: Catalog, minds: Minds, *, seconds: float = SECONDS) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        catalog: Catalog,
+        minds: Minds,
+        pending: PendingAnswers,
+        *,
+        seconds: float = SECONDS,
+    ) -> None:
         self.storage, self.catalog, self.minds, self.seconds = storage, catalog, minds, seconds
+        self.pending = pending  # (a deferred answer is noted as owed: a restart tells the asker)
         self.busy = 0
 
     @contextmanager
@@ -260,7 +272,12 @@ class Analyst:
         with self.slot():
             # Answered at once when it is quick (a stored analysis, a short game): a crash before the
             # answer then leaves nothing half done. A longer one is deferred ("thinking") first.
-            answer, _ = await within_time(interaction, self.answer(row, kind, lang), ephemeral=not public)
+            thinking = partial(
+                self.pending.defer, interaction, asked=f"/game analyse {row.id}", ephemeral=not public
+            )
+            answer, _ = await within_time(
+                interaction, self.answer(row, kind, lang), ephemeral=not public, defer=thinking
+            )
         if answer is None:
             await reply_private(
                 interaction,

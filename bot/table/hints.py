@@ -31,6 +31,7 @@ from bot.service import Games, Loaded
 from bot.storage import GameRow, Storage
 from bot.table.catalog import Catalog
 from bot.table.minds import Minds
+from bot.table.pending import PendingAnswers
 from bot.table.replies import fit, reply_private
 
 LEVEL = "hard"  # whose move a hint is
@@ -77,6 +78,7 @@ class HintDesk:
     games: Games
     catalog: Catalog
     minds: Minds
+    pending: PendingAnswers  # (the deferred hint is noted as owed: a restart tells the asker)
 
     async def hint(self, interaction: discord.Interaction, game: Loaded) -> None:
         """`/game hint`: the hard move from the caller's view, after the game is marked."""
@@ -108,7 +110,8 @@ class HintDesk:
         if kind.player is None:
             raise GameError("{title} has no computer player to give hints.", title=kind.title)
         if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)  # (a search takes a while)
+            # (a search takes a while)
+            await self.pending.defer(interaction, asked=f"/game hint {row.id}", ephemeral=True)
         view = game.view(seat)  # what the caller sees, and nothing more
         action = await self.minds.choose(kind.player, view, LEVEL, hint_rng(row, seat))
         first = await self.storage.mark_hints(game_id=row.id, version=row.version)

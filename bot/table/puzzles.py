@@ -31,6 +31,7 @@ from bot.storage import Storage
 from bot.storage.puzzles import Answered, StoredPuzzle
 from bot.table.components import button
 from bot.table.ids import ComponentId, custom_id
+from bot.table.pending import PendingAnswers
 from bot.table.replies import NO_PINGS, fit, reply_private
 from bot.table.routing import Router
 
@@ -108,8 +109,10 @@ class PuzzleDesk:
         audiences: Audiences,
         clock: Callable[[], float],
         maker: PuzzleMaker,
+        pending: PendingAnswers,
     ) -> None:
         self.client, self.storage, self.router, self.audiences = client, storage, router, audiences
+        self.pending = pending  # (a deferred answer is noted as owed: a restart tells the asker)
         self.clock, self.maker = clock, maker
         self._choosing = asyncio.Lock()
         router.on_page(PUZZLE, self.on_click)
@@ -153,7 +156,7 @@ class PuzzleDesk:
         puzzle = await self.storage.puzzle_of(day=today)
         if puzzle is None:  # the first of the day chooses it: a search, which may take a moment
             if not interaction.response.is_done():
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                await self.pending.defer(interaction, asked="/game puzzle", ephemeral=True)
             puzzle = await self.puzzle(today)
         answered = await self.storage.puzzle_answer_of(user_id=interaction.user.id, day=today)
         if answered is None:

@@ -33,6 +33,7 @@ from bot.memory.animation import LIMIT, Animation
 from bot.memory.replay import GameLog, Replay, animate, rebuild, summary, transcript
 from bot.storage import GameRow, MoveRow, Storage
 from bot.table.catalog import Catalog, SomeKind
+from bot.table.pending import PendingAnswers
 from bot.table.present import TableInfo, outcome_text
 from bot.table.replies import NO_PINGS, fit, who
 
@@ -192,9 +193,14 @@ DRAWING = Drawing()
 
 
 async def send_replay(
-    interaction: discord.Interaction, storage: Storage, catalog: Catalog, game_id: int
+    interaction: discord.Interaction,
+    storage: Storage,
+    catalog: Catalog,
+    game_id: int,
+    pending: PendingAnswers,
 ) -> None:
-    """Answer ``/game replay game_id`` (refusals raise `GameError`: the tree answers privately)."""
+    """Answer ``/game replay game_id`` (refusals raise `GameError`: the tree answers privately),
+    deferred first and noted as owed (``pending``: a restart tells the asker to ask again)."""
     row = None
     if 1 <= game_id <= GAME_ID_MAX:
         try:
@@ -205,7 +211,7 @@ async def send_replay(
     kind = catalog.get(row.kind)
     private = row.status != "finished"
     with DRAWING.slot():
-        await interaction.response.defer(ephemeral=private, thinking=True)
+        await pending.defer(interaction, asked=f"/game replay {row.id}", ephemeral=private)
         log = game_log(row, await storage.moves(game_id=row.id), kind.title)
         rendered = await DRAWING.draw(log, kind, reader(interaction))  # an answer to them: their language
     await interaction.followup.send(

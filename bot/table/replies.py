@@ -99,11 +99,17 @@ async def original_answer(client: discord.Client, token: str) -> discord.Webhook
 
 
 async def within_time(
-    interaction: discord.Interaction, work: Awaitable[T], *, ephemeral: bool
+    interaction: discord.Interaction,
+    work: Awaitable[T],
+    *,
+    ephemeral: bool,
+    defer: Callable[[], Awaitable[None]] | None = None,
 ) -> tuple[T, bool]:
     """``work``'s result, and whether ``interaction`` was deferred ("thinking") while it ran: when it
     takes longer than `ANSWER_WITHIN`, so that its answer can still follow (edit the original
-    response then). A defer Discord refuses (the interaction came too late) leaves it undeferred."""
+    response then). A defer Discord refuses (the interaction came too late) leaves it undeferred.
+    ``defer``: how to defer, when not plainly (a read-only answer notes itself as owed first:
+    `bot.table.pending`)."""
     task = asyncio.ensure_future(work)
     try:
         return await asyncio.wait_for(asyncio.shield(task), timeout=ANSWER_WITHIN), False
@@ -112,7 +118,10 @@ async def within_time(
     deferred = False
     if not interaction.response.is_done():
         with contextlib.suppress(discord.HTTPException):
-            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            if defer is None:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            else:
+                await defer()
             deferred = True
     return await task, deferred
 

@@ -16,6 +16,7 @@ from bot.i18n.audience import Audiences
 from bot.storage import Storage
 from bot.storage.driver import fetch
 from bot.storage.puzzles import current_streak, next_streak
+from bot.table.pending import PendingAnswers
 from bot.table.puzzles import PuzzleDesk, board, day_of
 from bot.table.routing import Router
 from cogs.procession import puzzle as puzzles
@@ -45,6 +46,7 @@ def desk(storage: Storage, now: float) -> PuzzleDesk:
         audiences=cast(Audiences, None),
         clock=lambda: now,
         maker=puzzles,
+        pending=PendingAnswers(storage, cast(discord.Client, None), holder=None),
     )
 
 

@@ -53,6 +53,7 @@ TABLES = [
         "tournament_byes",
         "tournament_posts",
     ),  # (29)
+    "pending_answers",  # (deferred answers owed)
 ]
 
 
@@ -235,6 +236,10 @@ async def build_source(path: str, *, seed: int = 7) -> dict[str, int]:
         await tours.join(tour.id, 1012, "B")
         await tours.join(tour.id, 1013, "C")
         await tours.start(tour.id, 1011)
+        # A deferred answer owed by a process killed before it answered.
+        await storage.note_pending_answer(
+            application_id=1, token="t", user_id=1011, locale="de", asked="/game mine", holder="h", now=1.0
+        )
         # Due work claimed by a process (a game's outbox lease, a computer's wait), as when it stopped.
         live = [w for w in await storage.due_waits(now=10**10) if w.game_id != cancelled.game.id]
         assert await storage.claim_wait(
